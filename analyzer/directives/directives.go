@@ -1,0 +1,576 @@
+package directives
+
+import (
+	_ "embed"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/analyzer/internal/docs"
+	"github.com/guardvet/guardvet/analyzer/internal/locks"
+)
+
+//go:embed doc.go
+var docFile string
+
+// Analyzer reads //guard: directives, reports malformed ones at their own
+// position, and exports what they say as facts for every other package.
+var Analyzer = &analysis.Analyzer{
+	Name:       "directives",
+	Doc:        docs.Extract(docFile, "directives"),
+	URL:        "https://github.com/guardvet/guardvet#directives",
+	Run:        run,
+	ResultType: reflect.TypeFor[*Result](),
+	FactTypes:  []analysis.Fact{(*FieldGuard)(nil), (*Contract)(nil)},
+}
+
+// Category is the diagnostic category of malformed directives.
+const Category = "directive"
+
+// Result is the directive view of one package: its own directives and the
+// facts imported from its dependencies.
+type Result struct {
+	Pkg      *types.Package
+	Declared int // directives in this package
+	Imported int // guard and contract facts from dependencies
+	Ignores  []*Ignore
+
+	fields  map[*types.Var]*FieldGuard
+	funcs   map[*types.Func]*Contract
+	globals map[string]*types.Var
+}
+
+// Ignore is a //guard:ignore directive. A line ignore covers one line of one
+// file; a function ignore covers the function's whole extent.
+type Ignore struct {
+	Pos      token.Pos // the comment
+	Reason   string
+	File     string
+	Line     int       // line ignores
+	From, To token.Pos // function ignores
+}
+
+// Active reports whether anything in or below this package is annotated.
+// Rules return early when it is false: with no directives, guardvet is silent.
+func (r *Result) Active() bool { return r.Declared > 0 || r.Imported > 0 }
+
+// Guard returns the directives on a field or package-level variable, from
+// this package or any dependency.
+func (r *Result) Guard(v *types.Var) *FieldGuard {
+	if v == nil {
+		return nil
+	}
+	return r.fields[v.Origin()]
+}
+
+// Contract returns the declared contract of fn, or nil.
+func (r *Result) Contract(fn *types.Func) *Contract {
+	if fn == nil {
+		return nil
+	}
+	return r.funcs[fn.Origin()]
+}
+
+// Global finds the package-level variable a Global LockRef names, searching
+// this package and its transitive imports.
+func (r *Result) Global(ref LockRef) *types.Var {
+	key := ref.PkgPath + "." + ref.Name
+	if v, ok := r.globals[key]; ok {
+		return v
+	}
+	var found *types.Var
+	seen := map[*types.Package]bool{}
+	var visit func(p *types.Package)
+	visit = func(p *types.Package) {
+		if found != nil || seen[p] {
+			return
+		}
+		seen[p] = true
+		if p.Path() == ref.PkgPath {
+			found, _ = p.Scope().Lookup(ref.Name).(*types.Var)
+			return
+		}
+		for _, imp := range p.Imports() {
+			visit(imp)
+		}
+	}
+	visit(r.Pkg)
+	r.globals[key] = found
+	return found
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := &Result{
+		Pkg:     pass.Pkg,
+		fields:  map[*types.Var]*FieldGuard{},
+		funcs:   map[*types.Func]*Contract{},
+		globals: map[string]*types.Var{},
+	}
+	for _, f := range pass.AllObjectFacts() {
+		switch fact := f.Fact.(type) {
+		case *FieldGuard:
+			if v, ok := f.Object.(*types.Var); ok {
+				res.fields[v] = fact
+				res.Imported++
+			}
+		case *Contract:
+			if fn, ok := f.Object.(*types.Func); ok {
+				res.funcs[fn] = fact
+				res.Imported++
+			}
+		}
+	}
+	for _, file := range pass.Files {
+		c := &collector{pass: pass, res: res, file: file}
+		c.collect()
+	}
+	sort.Slice(res.Ignores, func(i, j int) bool { return res.Ignores[i].Pos < res.Ignores[j].Pos })
+	// Export in a deterministic order.
+	for v, g := range res.fields {
+		if v.Pkg() == pass.Pkg {
+			pass.ExportObjectFact(v, g)
+		}
+	}
+	for fn, c := range res.funcs {
+		if fn.Pkg() == pass.Pkg && !c.Empty() {
+			pass.ExportObjectFact(fn, c)
+		}
+	}
+	return res, nil
+}
+
+// collector attaches the directives of one file to declarations.
+type collector struct {
+	pass    *analysis.Pass
+	res     *Result
+	file    *ast.File
+	pending map[*ast.Comment]Directive // parsed but not yet attached
+}
+
+func (c *collector) report(pos token.Pos, msg string) {
+	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: Category, Message: msg})
+}
+
+func (c *collector) collect() {
+	c.pending = map[*ast.Comment]Directive{}
+	for _, g := range c.file.Comments {
+		for _, cm := range g.List {
+			if !strings.Contains(cm.Text, "guard:") {
+				continue
+			}
+			d, ok, problem := parseComment(cm)
+			if !ok {
+				continue
+			}
+			c.res.Declared++
+			if problem != "" {
+				c.report(cm.Slash, problem)
+				continue
+			}
+			c.pending[cm] = d
+		}
+	}
+	if len(c.pending) == 0 {
+		return
+	}
+	for _, decl := range c.file.Decls {
+		switch decl := decl.(type) {
+		case *ast.FuncDecl:
+			c.funcDecl(decl)
+		case *ast.GenDecl:
+			c.genDecl(decl)
+		}
+	}
+	// Whatever is left is either a line ignore inside a body or misplaced.
+	var left []*ast.Comment
+	for cm := range c.pending {
+		left = append(left, cm)
+	}
+	sort.Slice(left, func(i, j int) bool { return left[i].Slash < left[j].Slash })
+	for _, cm := range left {
+		d := c.pending[cm]
+		if d.Verb == "ignore" && c.insideBody(cm.Slash) {
+			c.lineIgnore(cm, d)
+			continue
+		}
+		c.report(cm.Slash, "misplaced directive //guard:"+d.Verb+": it applies to "+verbs[d.Verb].targets.String()+
+			"; put it in the doc comment or trailing comment of one")
+	}
+}
+
+// take removes and returns the pending directives in the comment groups.
+func (c *collector) take(groups ...*ast.CommentGroup) []Directive {
+	var ds []Directive
+	for _, g := range groups {
+		if g == nil {
+			continue
+		}
+		for _, cm := range g.List {
+			if d, ok := c.pending[cm]; ok {
+				ds = append(ds, d)
+				delete(c.pending, cm)
+			}
+		}
+	}
+	return ds
+}
+
+func (c *collector) wrongTarget(d Directive, here string) {
+	c.report(d.Pos, "//guard:"+d.Verb+" applies to "+verbs[d.Verb].targets.String()+", not to "+here+"; move it")
+}
+
+func (c *collector) insideBody(pos token.Pos) bool {
+	for _, decl := range c.file.Decls {
+		if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil && fd.Body.Pos() <= pos && pos < fd.Body.End() {
+			return true
+		}
+		if gd, ok := decl.(*ast.GenDecl); ok && gd.Pos() <= pos && pos < gd.End() {
+			found := false
+			ast.Inspect(gd, func(n ast.Node) bool {
+				if fl, ok := n.(*ast.FuncLit); ok && fl.Body.Pos() <= pos && pos < fl.Body.End() {
+					found = true
+				}
+				return !found
+			})
+			if found {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lineIgnore records a statement-level ignore. A trailing comment covers its
+// own line; a comment alone on its line covers the next line.
+func (c *collector) lineIgnore(cm *ast.Comment, d Directive) {
+	tf := c.pass.Fset.File(cm.Slash)
+	line := tf.Line(cm.Slash)
+	if c.aloneOnLine(tf, cm.Slash) {
+		line++
+	}
+	c.res.Ignores = append(c.res.Ignores, &Ignore{Pos: cm.Slash, Reason: d.Text, File: tf.Name(), Line: line})
+}
+
+func (c *collector) aloneOnLine(tf *token.File, pos token.Pos) bool {
+	src, err := c.pass.ReadFile(tf.Name())
+	if err != nil {
+		return true
+	}
+	start := tf.Offset(tf.LineStart(tf.Line(pos)))
+	end := tf.Offset(pos)
+	if start < 0 || end > len(src) || start > end {
+		return true
+	}
+	return strings.TrimSpace(string(src[start:end])) == ""
+}
+
+func (c *collector) funcDecl(fd *ast.FuncDecl) {
+	ds := c.take(fd.Doc)
+	if len(ds) == 0 {
+		return
+	}
+	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if fn == nil {
+		return
+	}
+	sig := fn.Type().(*types.Signature)
+	contract := c.res.funcs[fn]
+	if contract == nil {
+		contract = &Contract{}
+	}
+	for _, d := range ds {
+		if verbs[d.Verb].targets&OnFunc == 0 {
+			c.wrongTarget(d, "a function")
+			continue
+		}
+		if d.Verb == "ignore" {
+			contract.Ignore = d.Text
+			c.res.Ignores = append(c.res.Ignores, &Ignore{Pos: d.Pos, Reason: d.Text, From: fd.Pos(), To: fd.End()})
+			continue
+		}
+		for _, arg := range d.Args {
+			ref, problem := c.resolveFuncLock(sig, arg)
+			if problem != "" {
+				c.report(d.Pos, "//guard:"+d.Verb+" "+arg+": "+problem)
+				continue
+			}
+			switch d.Verb {
+			case "holds":
+				contract.Holds = append(contract.Holds, ref)
+			case "rholds":
+				contract.RHolds = append(contract.RHolds, ref)
+			case "acquires":
+				contract.Acquires = append(contract.Acquires, ref)
+			case "racquires":
+				contract.RAcquires = append(contract.RAcquires, ref)
+			case "releases":
+				contract.Releases = append(contract.Releases, ref)
+			case "rreleases":
+				contract.RReleases = append(contract.RReleases, ref)
+			case "excludes":
+				contract.Excludes = append(contract.Excludes, ref)
+			}
+		}
+	}
+	c.res.funcs[fn] = contract
+}
+
+func (c *collector) genDecl(gd *ast.GenDecl) {
+	switch gd.Tok {
+	case token.TYPE:
+		for _, spec := range gd.Specs {
+			ts := spec.(*ast.TypeSpec)
+			for _, d := range c.take(ts.Doc, ts.Comment) {
+				c.wrongTarget(d, "a type")
+			}
+			if len(gd.Specs) == 1 {
+				for _, d := range c.take(gd.Doc) {
+					c.wrongTarget(d, "a type")
+				}
+			}
+			if st, ok := ts.Type.(*ast.StructType); ok {
+				c.structFields(st, ts.Name.Name)
+			}
+		}
+	case token.VAR:
+		for _, spec := range gd.Specs {
+			vs := spec.(*ast.ValueSpec)
+			groups := []*ast.CommentGroup{vs.Doc, vs.Comment}
+			if len(gd.Specs) == 1 {
+				groups = append(groups, gd.Doc)
+			}
+			ds := c.take(groups...)
+			if len(ds) == 0 {
+				continue
+			}
+			for _, name := range vs.Names {
+				v, _ := c.pass.TypesInfo.Defs[name].(*types.Var)
+				if v == nil {
+					continue
+				}
+				c.fieldGuard(v, nil, "", ds)
+			}
+		}
+	default:
+		for _, d := range c.take(gd.Doc) {
+			c.wrongTarget(d, "a "+gd.Tok.String()+" declaration")
+		}
+	}
+}
+
+// structFields attaches directives to the fields of a struct type, recursing
+// into anonymous struct-typed fields (whose paths are relative to them).
+func (c *collector) structFields(st *ast.StructType, typeName string) {
+	tv := c.pass.TypesInfo.Types[st]
+	strct, _ := tv.Type.(*types.Struct)
+	for _, field := range st.Fields.List {
+		if inner, ok := field.Type.(*ast.StructType); ok {
+			c.structFields(inner, typeName)
+		}
+		ds := c.take(field.Doc, field.Comment)
+		if len(ds) == 0 || strct == nil {
+			continue
+		}
+		var vars []*types.Var
+		for _, name := range field.Names {
+			if v, ok := c.pass.TypesInfo.Defs[name].(*types.Var); ok {
+				vars = append(vars, v)
+			}
+		}
+		if len(field.Names) == 0 { // embedded field
+			for i := 0; i < strct.NumFields(); i++ {
+				if f := strct.Field(i); f.Embedded() && f.Pos() == field.Type.Pos() {
+					vars = append(vars, f)
+				}
+			}
+		}
+		for _, v := range vars {
+			c.fieldGuard(v, strct, typeName, ds)
+		}
+	}
+}
+
+// fieldGuard resolves the directives on one field (strct != nil) or
+// package-level variable (strct == nil).
+func (c *collector) fieldGuard(v *types.Var, strct *types.Struct, typeName string, ds []Directive) {
+	g := c.res.fields[v]
+	if g == nil {
+		g = &FieldGuard{}
+	}
+	for _, d := range ds {
+		if verbs[d.Verb].targets&OnField == 0 {
+			c.wrongTarget(d, "a field or variable")
+			continue
+		}
+		switch d.Verb {
+		case "by":
+			ref, problem := c.resolveFieldLock(strct, d.Args[0])
+			if problem != "" {
+				c.report(d.Pos, "//guard:by "+d.Args[0]+": "+problem)
+				continue
+			}
+			g.By = append(g.By, ref)
+		case "only":
+			for _, name := range d.Args {
+				key, problem := c.resolveOnly(typeName, name)
+				if problem != "" {
+					c.report(d.Pos, "//guard:only "+name+": "+problem)
+					continue
+				}
+				g.Only = append(g.Only, key)
+				g.OnlyAs = append(g.OnlyAs, name)
+			}
+		case "atomic":
+			g.Atomic = true
+		}
+	}
+	if len(g.By)+len(g.Only) > 0 || g.Atomic {
+		c.res.fields[v] = g
+	}
+}
+
+// resolveOnly resolves a name in //guard:only: a method of the field's type,
+// a package function, or Type.method.
+func (c *collector) resolveOnly(typeName, name string) (string, string) {
+	scope := c.pass.Pkg.Scope()
+	methodOf := func(tn, m string) *types.Func {
+		obj, _ := scope.Lookup(tn).(*types.TypeName)
+		if obj == nil {
+			return nil
+		}
+		f, _, _ := types.LookupFieldOrMethod(types.NewPointer(obj.Type()), true, c.pass.Pkg, m)
+		fn, _ := f.(*types.Func)
+		return fn
+	}
+	if tn, m, ok := strings.Cut(name, "."); ok {
+		if fn := methodOf(tn, m); fn != nil {
+			return FuncKey(fn), ""
+		}
+		return "", "no method " + m + " on type " + tn + " in this package"
+	}
+	if typeName != "" {
+		if fn := methodOf(typeName, name); fn != nil {
+			return FuncKey(fn), ""
+		}
+	}
+	if fn, ok := scope.Lookup(name).(*types.Func); ok {
+		return FuncKey(fn), ""
+	}
+	where := "no package function " + name
+	if typeName != "" {
+		where = "no method " + name + " on " + typeName + " and no package function " + name
+	}
+	return "", where + "; list existing functions (Type.method for another type's method)"
+}
+
+// resolveFieldLock resolves a lock path in a field directive: relative to
+// the struct, or a package-level variable (mu, pkg.Mu).
+func (c *collector) resolveFieldLock(strct *types.Struct, path string) (LockRef, string) {
+	segs := strings.Split(path, ".")
+	if strct != nil {
+		if obj, index, _ := types.LookupFieldOrMethod(strct, true, c.pass.Pkg, segs[0]); obj != nil {
+			if fv, ok := obj.(*types.Var); ok && fv.IsField() {
+				sel := "." + strings.Join(fieldPath(strct, index), ".")
+				return c.finishLock(LockRef{Kind: Relative, Text: path}, fv.Type(), sel, segs[1:])
+			}
+		}
+	}
+	return c.resolveGlobal(path, segs, strct != nil)
+}
+
+func (c *collector) resolveGlobal(path string, segs []string, inStruct bool) (LockRef, string) {
+	scopeOfFile := c.pass.TypesInfo.Scopes[c.file]
+	if v, ok := c.pass.Pkg.Scope().Lookup(segs[0]).(*types.Var); ok {
+		return c.finishLock(LockRef{Kind: Global, PkgPath: c.pass.Pkg.Path(), Name: v.Name(), Text: path}, v.Type(), "", segs[1:])
+	}
+	if len(segs) > 1 && scopeOfFile != nil {
+		if pn, ok := scopeOfFile.Lookup(segs[0]).(*types.PkgName); ok {
+			if v, ok := pn.Imported().Scope().Lookup(segs[1]).(*types.Var); ok {
+				return c.finishLock(LockRef{Kind: Global, PkgPath: v.Pkg().Path(), Name: v.Name(), Text: path}, v.Type(), "", segs[2:])
+			}
+			return LockRef{}, "package " + segs[0] + " has no variable " + segs[1]
+		}
+	}
+	if inStruct {
+		return LockRef{}, "no field " + segs[0] + " in this struct and no package-level variable " + segs[0]
+	}
+	return LockRef{}, "no package-level variable " + segs[0]
+}
+
+// resolveFuncLock resolves a lock path in a function directive: rooted at
+// the receiver, a parameter, a named result, or a package-level variable.
+func (c *collector) resolveFuncLock(sig *types.Signature, path string) (LockRef, string) {
+	segs := strings.Split(path, ".")
+	root := segs[0]
+	var v *types.Var
+	index := 0
+	if r := sig.Recv(); r != nil && r.Name() == root && root != "_" {
+		v, index = r, Receiver
+	}
+	for i := 0; v == nil && i < sig.Params().Len(); i++ {
+		if p := sig.Params().At(i); p.Name() == root && root != "_" {
+			v, index = p, i
+		}
+	}
+	for i := 0; v == nil && i < sig.Results().Len(); i++ {
+		if p := sig.Results().At(i); p.Name() == root && root != "_" {
+			v, index = p, sig.Params().Len()+i
+		}
+	}
+	if v == nil {
+		ref, problem := c.resolveGlobal(path, segs, false)
+		if problem != "" {
+			return ref, "it must start at the receiver, a parameter, a named result or a package-level variable (" + problem + ")"
+		}
+		return ref, ""
+	}
+	return c.finishLock(LockRef{Kind: Param, Param: index, Text: path}, v.Type(), "", segs[1:])
+}
+
+// finishLock walks the remaining field segments from type t and checks that
+// the path ends at a lock.
+func (c *collector) finishLock(ref LockRef, t types.Type, sel string, rest []string) (LockRef, string) {
+	for _, seg := range rest {
+		obj, index, _ := types.LookupFieldOrMethod(t, true, c.pass.Pkg, seg)
+		fv, ok := obj.(*types.Var)
+		if !ok || !fv.IsField() {
+			return LockRef{}, "type " + types.TypeString(t, types.RelativeTo(c.pass.Pkg)) + " has no field " + seg
+		}
+		sel += "." + strings.Join(fieldPath(t, index), ".")
+		t = fv.Type()
+	}
+	if ok, _ := locks.IsLock(t); !ok {
+		return LockRef{}, "not a lock: type " + types.TypeString(t, types.RelativeTo(c.pass.Pkg)) + " has no Lock and Unlock methods"
+	}
+	for _, f := range locks.EmbeddedPath(t, c.pass.Pkg) {
+		sel += "." + f
+	}
+	ref.Sel = sel
+	return ref, ""
+}
+
+// fieldPath turns a lookup index path into field names.
+func fieldPath(t types.Type, index []int) []string {
+	var names []string
+	for _, i := range index {
+		for {
+			if p, ok := t.Underlying().(*types.Pointer); ok {
+				t = p.Elem()
+				continue
+			}
+			break
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok || i >= st.NumFields() {
+			break
+		}
+		names = append(names, st.Field(i).Name())
+		t = st.Field(i).Type()
+	}
+	return names
+}

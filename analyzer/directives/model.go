@@ -1,0 +1,121 @@
+package directives
+
+import (
+	"go/types"
+	"strings"
+)
+
+// RefKind says what a LockRef is rooted at.
+type RefKind uint8
+
+const (
+	// Relative paths start at the struct that declares a guarded field.
+	Relative RefKind = iota
+	// Param paths start at a function's receiver, parameter or named result.
+	Param
+	// Global paths start at a package-level variable.
+	Global
+)
+
+// Receiver is the Param index of a method receiver.
+const Receiver = -1
+
+// LockRef is a resolved lock path from a directive. It is stored in facts,
+// so it holds names and indices, never types.Object pointers.
+type LockRef struct {
+	Kind    RefKind
+	Param   int    // Param: Receiver, a parameter index, or len(params)+i for result i
+	PkgPath string // Global: the variable's package
+	Name    string // Global: the variable's name
+	Sel     string // fields after the root, with embedded lock fields explicit: ".mu", ".inner.Mutex"
+	Text    string // the path as the user wrote it, for messages
+}
+
+// FieldGuard is what directives require of a struct field or package-level
+// variable. It is exported as a fact so every package that touches the
+// field checks the same contract.
+type FieldGuard struct {
+	By     []LockRef // all must be held (read mode for reads, write mode for writes)
+	Only   []string  // FuncKeys of the functions allowed to touch the field
+	OnlyAs []string  // the names as written, for messages
+	Atomic bool      // every access must go through sync/atomic
+}
+
+func (*FieldGuard) AFact() {}
+
+func (g *FieldGuard) String() string {
+	var parts []string
+	for _, b := range g.By {
+		parts = append(parts, "by "+b.Text)
+	}
+	if len(g.OnlyAs) > 0 {
+		parts = append(parts, "only "+strings.Join(g.OnlyAs, " "))
+	}
+	if g.Atomic {
+		parts = append(parts, "atomic")
+	}
+	return "guard(" + strings.Join(parts, ", ") + ")"
+}
+
+// Contract is what a function promises and requires about locks, either
+// declared by directives or (Inferred) summarised from its body.
+type Contract struct {
+	Holds     []LockRef // caller holds in write mode, still held on return
+	RHolds    []LockRef // caller holds in at least read mode
+	Acquires  []LockRef // not held on entry, held (write) on return
+	RAcquires []LockRef
+	Releases  []LockRef // held (write) on entry, released on return
+	RReleases []LockRef
+	Excludes  []LockRef // must not be held by the caller
+	Ignore    string    // //guard:ignore reason: the body is not checked
+}
+
+func (*Contract) AFact() {}
+
+func (c *Contract) String() string {
+	var parts []string
+	add := func(verb string, refs []LockRef) {
+		for _, r := range refs {
+			parts = append(parts, verb+" "+r.Text)
+		}
+	}
+	add("holds", c.Holds)
+	add("rholds", c.RHolds)
+	add("acquires", c.Acquires)
+	add("racquires", c.RAcquires)
+	add("releases", c.Releases)
+	add("rreleases", c.RReleases)
+	add("excludes", c.Excludes)
+	if c.Ignore != "" {
+		parts = append(parts, "ignore")
+	}
+	return "contract(" + strings.Join(parts, ", ") + ")"
+}
+
+// Empty reports whether c says nothing.
+func (c *Contract) Empty() bool {
+	return c == nil || len(c.Holds)+len(c.RHolds)+len(c.Acquires)+len(c.RAcquires)+len(c.Releases)+len(c.RReleases)+len(c.Excludes) == 0 && c.Ignore == ""
+}
+
+// FuncKey names a function or method independently of type-checker
+// instances: "pkg/path.f" or "pkg/path.T.m" (generic origin, pointer
+// receivers folded).
+func FuncKey(fn *types.Func) string {
+	fn = fn.Origin()
+	pkg := ""
+	if fn.Pkg() != nil {
+		pkg = fn.Pkg().Path()
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if sig != nil && sig.Recv() != nil {
+		t := sig.Recv().Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			return pkg + "." + n.Obj().Name() + "." + fn.Name()
+		}
+		return pkg + ".?." + fn.Name()
+	}
+	return pkg + "." + fn.Name()
+}

@@ -1,0 +1,182 @@
+package directives
+
+import (
+	"go/ast"
+	"go/token"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Target is the kind of declaration a directive may annotate.
+type Target uint8
+
+const (
+	OnField Target = 1 << iota // struct field or package-level var
+	OnFunc                     // function or method declaration
+	OnLine                     // a statement inside a function body
+)
+
+// verb describes one directive verb: where it may appear and what it takes.
+type verb struct {
+	targets Target
+	args    argKind
+}
+
+type argKind uint8
+
+const (
+	noArgs    argKind = iota
+	oneLock           // exactly one lock path
+	someLocks         // one or more lock paths
+	someNames         // one or more function names
+	reason            // free text, required
+)
+
+// verbs is the grammar of //guard: directives. README documents each.
+var verbs = map[string]verb{
+	"by":        {OnField, oneLock},
+	"only":      {OnField, someNames},
+	"atomic":    {OnField, noArgs},
+	"holds":     {OnFunc, someLocks},
+	"rholds":    {OnFunc, someLocks},
+	"acquires":  {OnFunc, someLocks},
+	"racquires": {OnFunc, someLocks},
+	"releases":  {OnFunc, someLocks},
+	"rreleases": {OnFunc, someLocks},
+	"excludes":  {OnFunc, someLocks},
+	"ignore":    {OnFunc | OnLine, reason},
+}
+
+// Directive is one parsed //guard: comment.
+type Directive struct {
+	Pos  token.Pos // of the comment
+	Verb string
+	Args []string
+	Text string // the argument text as written (for ignore reasons)
+}
+
+const prefix = "//guard:"
+
+// spaced matches a comment that was meant as a directive but has a space
+// after //, which Go's directive convention (and godoc) would not hide.
+var spaced = regexp.MustCompile(`^//\s+guard:[a-z]`)
+
+// parseComment parses a single comment. ok is false when the comment is not
+// a guard directive at all. A non-empty problem means it was meant as one
+// but is malformed.
+func parseComment(c *ast.Comment) (d Directive, ok bool, problem string) {
+	text := c.Text
+	if !strings.HasPrefix(text, prefix) {
+		if spaced.MatchString(text) {
+			fixed := "//" + strings.TrimLeft(text[2:], " \t")
+			return Directive{Pos: c.Slash}, true, "malformed directive: no space is allowed after // in a directive; write " + firstWords(fixed)
+		}
+		return Directive{}, false, ""
+	}
+	body := text[len(prefix):]
+	word, rest, _ := strings.Cut(body, " ")
+	rest = strings.TrimSpace(rest)
+	d = Directive{Pos: c.Slash, Verb: word, Text: rest}
+	if rest != "" {
+		d.Args = strings.Fields(rest)
+	}
+	v, known := verbs[word]
+	if !known {
+		msg := "unknown directive //guard:" + word
+		if s := suggest(word, verbNames()); s != "" {
+			msg += "; did you mean //guard:" + s + "?"
+		} else {
+			msg += "; known verbs are " + strings.Join(verbNames(), ", ")
+		}
+		return d, true, msg
+	}
+	switch v.args {
+	case noArgs:
+		if len(d.Args) > 0 {
+			return d, true, "//guard:" + word + " takes no arguments; remove " + strings.Join(d.Args, " ")
+		}
+	case oneLock:
+		if len(d.Args) != 1 {
+			if len(d.Args) == 0 {
+				return d, true, "//guard:" + word + " needs a lock path, as in //guard:" + word + " mu"
+			}
+			return d, true, "//guard:" + word + " takes one lock path; write one //guard:" + word + " line per lock"
+		}
+	case someLocks:
+		if len(d.Args) == 0 {
+			return d, true, "//guard:" + word + " needs at least one lock path, as in //guard:" + word + " c.mu"
+		}
+	case someNames:
+		if len(d.Args) == 0 {
+			return d, true, "//guard:" + word + " needs at least one function name, as in //guard:" + word + " get set"
+		}
+	case reason:
+		if rest == "" {
+			return d, true, "//guard:" + word + " needs a reason, as in //guard:" + word + " initialised before the goroutines start"
+		}
+	}
+	return d, true, ""
+}
+
+func firstWords(s string) string {
+	f := strings.Fields(s)
+	if len(f) > 2 {
+		f = f[:2]
+	}
+	return strings.Join(f, " ")
+}
+
+func verbNames() []string {
+	names := make([]string, 0, len(verbs))
+	for n := range verbs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// suggest returns the closest candidate within edit distance 2, or "".
+func suggest(word string, candidates []string) string {
+	best, bestDist := "", 3
+	for _, c := range candidates {
+		if d := editDistance(word, c); d < bestDist || (d == bestDist && c < best) {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func (t Target) String() string {
+	var s []string
+	if t&OnField != 0 {
+		s = append(s, "struct fields and package-level variables")
+	}
+	if t&OnFunc != 0 {
+		s = append(s, "functions")
+	}
+	if t&OnLine != 0 {
+		s = append(s, "statements")
+	}
+	return strings.Join(s, " and ")
+}

@@ -1,0 +1,32 @@
+/*
+Package guardedby defines the rule that checks guarded fields and function
+contracts.
+
+# Analyzer guardedby
+
+guardedby: report guarded fields touched without their lock, and broken lock contracts
+
+A field or package-level variable marked //guard:by L may be read only with L
+held (read or write mode) and written only with L held in write mode. Writes
+include assignment, ++, op-assign, map store, delete, clear, slice and array
+element stores, append-assign, stores into a struct-valued field, &x.f, and
+pointer-method calls on a value field (x.buf.WriteString). A field marked
+//guard:only F... may be touched only inside the listed functions (and
+closures in them), in any package, whatever locks are held; keyed
+composite-literal initialisation is always allowed. A field marked
+//guard:atomic must be accessed through sync/atomic; combined with
+//guard:by, reads need the lock or an atomic load and writes need both.
+
+At call sites, //guard:holds and //guard:rholds must be satisfied and
+//guard:excludes must not be violated, with the callee's receiver and
+arguments substituted; acquire and release effects, declared or inferred,
+are applied. go f() where f needs a lock held is reported: a new goroutine
+holds no locks.
+
+Lock balance is checked in the precise cases only: a return that still holds
+a lock which the function releases later on other paths (a missing unlock on
+an early return), a function that breaks its declared holds, acquires or
+releases contract on some path, unlocking a lock that is not held, unlocking
+in the wrong mode, and locking a lock that is already held.
+*/
+package guardedby

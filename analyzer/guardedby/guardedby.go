@@ -1,0 +1,371 @@
+package guardedby
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/docs"
+	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
+	"github.com/guardvet/guardvet/analyzer/internal/locks"
+	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/lockstate"
+)
+
+//go:embed doc.go
+var docFile string
+
+// Analyzer is the guardedby rule.
+var Analyzer = &analysis.Analyzer{
+	Name:       "guardedby",
+	Doc:        docs.Extract(docFile, "guardedby"),
+	URL:        "https://github.com/guardvet/guardvet#guardedby",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
+	ResultType: report.UsedType,
+}
+
+// Category is the diagnostic category of this rule.
+const Category = "guardedby"
+
+type checker struct {
+	pass *analysis.Pass
+	dirs *directives.Result
+	rep  *report.Reporter
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
+	c := &checker{pass: pass, dirs: ls.Dirs, rep: report.New(pass, ls.Dirs, Category)}
+	for _, fn := range ls.Funcs {
+		for _, acc := range fn.Accesses {
+			c.access(fn, acc)
+		}
+		for _, call := range fn.Calls {
+			c.call(fn, call)
+		}
+		for _, g := range fn.Gos {
+			c.goStmt(g)
+		}
+		for _, op := range fn.LockOps {
+			c.lockOp(op)
+		}
+		c.returns(fn)
+	}
+	return c.rep.Used(), nil
+}
+
+// access checks one read or write of a field or variable with directives.
+func (c *checker) access(fn *lockstate.Func, acc *lockstate.Access) {
+	name := types.ExprString(acc.Node)
+	g := acc.Guard
+	var decl []analysis.RelatedInformation // the message names the directive; no need to point at it
+	if len(g.Only) > 0 && !allowed(fn, g.Only) {
+		c.rep.Reportf(acc.Pos, decl, "%s may only be touched in %s (//guard:only); call one of those helpers instead",
+			name, strings.Join(g.OnlyAs, ", "))
+	}
+	verb := "read"
+	if acc.Write {
+		verb = "written"
+	}
+	if g.Atomic && !acc.Atomic {
+		if len(g.By) == 0 {
+			c.rep.Reportf(acc.Pos, decl, "%s %s without sync/atomic (//guard:atomic); use the sync/atomic functions (atomic.Load, Store, Add, ...) on &%s", name, verb, name)
+			return
+		}
+		if acc.Write {
+			c.rep.Reportf(acc.Pos, decl, "%s written without sync/atomic (//guard:atomic with //guard:by); writes need the lock and an atomic store", name)
+			return
+		}
+	}
+	if acc.Fresh {
+		return // not yet visible to any other goroutine
+	}
+	if g.Atomic && acc.Atomic && !acc.Write {
+		return // an atomic load needs no lock
+	}
+	for _, ref := range g.By {
+		lock, shown := c.lockFor(acc, ref)
+		v := acc.State.Lock(lock)
+		if (acc.Write && v.Mode == lockstate.Exclusive) || (!acc.Write && v.Mode.Held()) {
+			continue
+		}
+		need := "read- or write-locked"
+		if acc.Write {
+			need = "locked (not just read-locked)"
+		}
+		c.rep.Reportf(acc.Pos, decl, "%s %s while %s is %s; //guard:by %s needs %s %s: %s",
+			name, verb, shown, stateText(v, lock), ref.Text, shown, need, c.accessFix(fn, acc, shown, v))
+	}
+}
+
+func stateText(v lockstate.LockVal, lock lockpath.Path) string {
+	if !lock.Valid() {
+		return "not known to be held (it is reached through an expression guardvet cannot name)"
+	}
+	return v.Mode.String()
+}
+
+func (c *checker) accessFix(fn *lockstate.Func, acc *lockstate.Access, lock string, v lockstate.LockVal) string {
+	switch {
+	case acc.Write && v.Mode == lockstate.Shared:
+		return "use " + lock + ".Lock instead of RLock for this write"
+	case v.Mode == lockstate.Maybe:
+		return "make every path to here lock " + lock
+	}
+	fix := "lock " + lock + " around this access"
+	if fn.Context == lockstate.Declared && acc.Base.Valid() && isParam(fn, acc.Base.Root) {
+		verb := "rholds"
+		if acc.Write {
+			verb = "holds"
+		}
+		fix += ", or declare //guard:" + verb + " " + lock + " on " + fn.Obj.Name() + " if its callers hold it"
+	}
+	return fix
+}
+
+func isParam(fn *lockstate.Func, root types.Object) bool {
+	sig := fn.Obj.Type().(*types.Signature)
+	if sig.Recv() == root {
+		return true
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if sig.Params().At(i) == root {
+			return true
+		}
+	}
+	return false
+}
+
+// lockFor resolves a guard's lock for one access, and how to print it.
+func (c *checker) lockFor(acc *lockstate.Access, ref directives.LockRef) (lockpath.Path, string) {
+	if ref.Kind == directives.Global {
+		v := c.dirs.Global(ref)
+		if v == nil {
+			return lockpath.Path{}, ref.Text
+		}
+		shown := ref.Text
+		if v.Pkg() != c.pass.Pkg && !strings.Contains(ref.Text, ".") {
+			shown = v.Pkg().Name() + "." + ref.Text
+		}
+		return lockpath.Path{Root: v, Sel: ref.Sel}, shown
+	}
+	sel, _ := acc.Node.(*ast.SelectorExpr)
+	shown := ref.Text
+	if sel != nil {
+		shown = types.ExprString(sel.X) + "." + ref.Text
+	}
+	if !acc.Base.Valid() {
+		return lockpath.Path{}, shown
+	}
+	return lockpath.Path{Root: acc.Base.Root, Sel: acc.Base.Sel + ref.Sel}, shown
+}
+
+// allowed reports whether fn (or the declaration a closure is in) is one of
+// the //guard:only functions.
+func allowed(fn *lockstate.Func, only []string) bool {
+	key := directives.FuncKey(fn.Obj)
+	for _, k := range only {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// call checks a call against the callee's contract.
+func (c *checker) call(fn *lockstate.Func, call *lockstate.Call) {
+	if call.Deferred {
+		return // runs at return; the state at the defer statement is only an approximation
+	}
+	callee := calleeName(call.Node)
+	check := func(refs []directives.LockRef, verb string, ok func(lockstate.LockVal) bool, want, fix string) {
+		for _, ref := range refs {
+			lock := fn.RefAtCall(c.dirs, ref, call.Node, call.Callee)
+			if !lock.Valid() {
+				continue
+			}
+			v := call.State.Lock(lock)
+			if ok(v) {
+				continue
+			}
+			shown := c.shownAtCall(ref, call.Node)
+			c.rep.Reportf(call.Node.Lparen, report.Related(v.Site, shown+" "+siteVerb(v)+" here"),
+				"call to %s needs %s %s (//guard:%s %s), but %s is %s here; %s",
+				callee, shown, want, verb, ref.Text, shown, v.Mode, strings.ReplaceAll(fix, "L", shown))
+		}
+	}
+	held := func(v lockstate.LockVal) bool { return v.Mode == lockstate.Exclusive }
+	anyHeld := func(v lockstate.LockVal) bool { return v.Mode.Held() }
+	notHeld := func(v lockstate.LockVal) bool { return !v.Mode.Held() }
+	if k := call.Contract; k != nil {
+		check(k.Holds, "holds", held, "locked", "lock L before the call")
+		check(k.RHolds, "rholds", anyHeld, "read- or write-locked", "lock L before the call")
+		check(k.Excludes, "excludes", notHeld, "not held", "unlock L before the call, or move the call out of the critical section")
+		check(k.Releases, "releases", func(v lockstate.LockVal) bool { return v.Mode != lockstate.NotHeld }, "locked", "lock L before the call")
+		check(k.RReleases, "rreleases", func(v lockstate.LockVal) bool { return v.Mode != lockstate.NotHeld }, "read-locked", "lock L before the call")
+	}
+	for _, k := range []*directives.Contract{call.Contract, call.Effects} {
+		if k == nil {
+			continue
+		}
+		for _, ref := range append(append([]directives.LockRef{}, k.Acquires...), k.RAcquires...) {
+			lock := fn.RefAtCall(c.dirs, ref, call.Node, call.Callee)
+			if v := call.State.Lock(lock); lock.Valid() && v.Mode == lockstate.Exclusive {
+				shown := c.shownAtCall(ref, call.Node)
+				c.rep.Reportf(call.Node.Lparen, report.Related(v.Site, shown+" locked here"),
+					"call to %s locks %s, which is already locked here; sync mutexes are not reentrant, so this deadlocks: unlock %s before the call",
+					callee, shown, shown)
+			}
+		}
+	}
+}
+
+func siteVerb(v lockstate.LockVal) string {
+	switch v.Mode {
+	case lockstate.NotHeld:
+		return "released"
+	case lockstate.Maybe:
+		return "changed"
+	}
+	return "locked"
+}
+
+// shownAtCall prints a callee's lock path in the caller's terms: the
+// receiver or argument expression followed by the rest of the path.
+func (c *checker) shownAtCall(ref directives.LockRef, call *ast.CallExpr) string {
+	if ref.Kind == directives.Global {
+		return ref.Text
+	}
+	rest := ""
+	if i := strings.IndexByte(ref.Text, '.'); i >= 0 {
+		rest = ref.Text[i:]
+	}
+	var base ast.Expr
+	if ref.Param == directives.Receiver {
+		if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			base = se.X
+		}
+	} else if ref.Param < len(call.Args) {
+		base = call.Args[ref.Param]
+	}
+	if base == nil {
+		return ref.Text
+	}
+	return strings.TrimPrefix(types.ExprString(base), "&") + rest
+}
+
+func calleeName(call *ast.CallExpr) string {
+	return types.ExprString(call.Fun)
+}
+
+func (c *checker) goStmt(g *lockstate.Go) {
+	k := g.Contract
+	refs := append(append(append(append([]directives.LockRef{}, k.Holds...), k.RHolds...), k.Releases...), k.RReleases...)
+	for _, ref := range refs {
+		shown := c.shownAtCall(ref, g.Node.Call)
+		c.rep.Reportf(g.Node.Go, report.Related(g.Callee.Pos(), "contract declared here"),
+			"go %s runs in a new goroutine, which holds no locks, but it needs %s held (//guard:... %s); lock %s inside the goroutine instead",
+			calleeName(g.Node.Call), shown, ref.Text, shown)
+	}
+}
+
+// lockOp checks lock calls that are wrong on every path to them.
+func (c *checker) lockOp(op *lockstate.LockOp) {
+	lock := types.ExprString(op.Node.Fun.(*ast.SelectorExpr).X)
+	b := op.Before
+	switch {
+	case (op.Op == locks.Lock && b.Mode.Held()) || (op.Op == locks.RLock && b.Mode == lockstate.Exclusive):
+		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" locked here"),
+			"%s.%s() while %s is already %s; sync mutexes are not reentrant, so this deadlocks: unlock %s first, or remove this %s",
+			lock, op.Op, lock, b.Mode, lock, op.Op)
+	case op.Op.Releases() && b.Mode == lockstate.NotHeld:
+		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" released here"),
+			"%s.%s() but %s is not held here (unlocking an unlocked mutex is a fatal error); remove this %s",
+			lock, op.Op, lock, op.Op)
+	case op.Op == locks.Unlock && b.Mode == lockstate.Shared:
+		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" read-locked here"),
+			"%s.Unlock() but %s is read-locked here; use RUnlock to release a read lock", lock, lock)
+	case op.Op == locks.RUnlock && b.Mode == lockstate.Exclusive:
+		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" locked here"),
+			"%s.RUnlock() but %s is write-locked here; use Unlock to release a write lock", lock, lock)
+	}
+}
+
+// returns checks lock balance at the returns of a declared function.
+func (c *checker) returns(fn *lockstate.Func) {
+	if fn.Context != lockstate.Declared || len(fn.Returns) == 0 {
+		return
+	}
+	contract := c.dirs.Contract(fn.Obj)
+	declared := map[lockpath.Path]string{} // lock -> verb it is declared with
+	want := map[lockpath.Path]func(lockstate.Mode) bool{}
+	if contract != nil {
+		for _, d := range []struct {
+			verb string
+			refs []directives.LockRef
+			ok   func(lockstate.Mode) bool
+		}{
+			{"holds", contract.Holds, func(m lockstate.Mode) bool { return m == lockstate.Exclusive }},
+			{"rholds", contract.RHolds, func(m lockstate.Mode) bool { return m.Held() }},
+			{"acquires", contract.Acquires, func(m lockstate.Mode) bool { return m == lockstate.Exclusive }},
+			{"racquires", contract.RAcquires, func(m lockstate.Mode) bool { return m == lockstate.Shared }},
+			{"releases", contract.Releases, func(m lockstate.Mode) bool { return m == lockstate.NotHeld }},
+			{"rreleases", contract.RReleases, func(m lockstate.Mode) bool { return m == lockstate.NotHeld }},
+		} {
+			for _, ref := range d.refs {
+				if p := lockstate.RefInBody(c.dirs, fn.Obj.Type().(*types.Signature), ref); p.Valid() {
+					declared[p] = d.verb + " " + ref.Text
+					want[p] = d.ok
+				}
+			}
+		}
+	}
+	for _, ret := range fn.Returns {
+		for _, p := range ret.Exit.Paths() {
+			v := ret.Exit.Lock(p)
+			if ok, isDeclared := want[p]; isDeclared {
+				if v.Mode != lockstate.Maybe && v.Mode != lockstate.Unknown && !ok(v.Mode) {
+					c.rep.Reportf(ret.Pos, report.Related(v.Site, p.Local(c.pass.Pkg)+" "+siteVerb(v)+" here"),
+						"%s returns with %s %s, breaking its //guard:%s contract; restore the lock state before returning",
+						fn.Obj.Name(), p.Local(c.pass.Pkg), v.Mode, declared[p])
+				}
+				continue
+			}
+			if v.Mode.Held() && fn.Entry.Lock(p).Mode != v.Mode && releasedLater(fn, p, ret.Pos) {
+				c.rep.Report(analysis.Diagnostic{
+					Pos:     ret.Pos,
+					Message: fmt.Sprintf("return with %s still locked, but later paths unlock it; unlock %s before this return, or use defer %s right after locking", p.Local(c.pass.Pkg), p.Local(c.pass.Pkg), unlockCall(fn, p)),
+					Related: report.Related(v.Site, p.Local(c.pass.Pkg)+" locked here"),
+				})
+			}
+		}
+	}
+}
+
+// releasedLater reports whether the function releases p somewhere after pos
+// in the source: the shape of a forgotten unlock on an early return, as
+// opposed to a helper that deliberately returns with the lock held.
+func releasedLater(fn *lockstate.Func, p lockpath.Path, pos token.Pos) bool {
+	for _, op := range fn.LockOps {
+		if op.Op.Releases() && op.Lock == p && op.Node.Pos() > pos {
+			return true
+		}
+	}
+	return false
+}
+
+func unlockCall(fn *lockstate.Func, p lockpath.Path) string {
+	for _, op := range fn.LockOps {
+		if op.Lock == p && op.Op.Releases() {
+			return types.ExprString(op.Node)
+		}
+	}
+	return p.String() + ".Unlock()"
+}

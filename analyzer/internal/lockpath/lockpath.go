@@ -1,0 +1,225 @@
+// Package lockpath names lock instances and guarded objects by access path:
+// a root variable (receiver, parameter, local or package-level var) followed
+// by field selections, such as c.mu or c.inner.mu. Two expressions denote
+// the same instance when they have the same path after local aliases are
+// substituted (d := c; d.mu is c.mu). Paths print as source, never as
+// pointers or SSA names, so messages are stable from run to run.
+package lockpath
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/guardvet/guardvet/analyzer/internal/locks"
+)
+
+// Path is a canonical access path. It is comparable and used as a map key.
+type Path struct {
+	Root types.Object // *types.Var: local, parameter, receiver, result or package-level
+	Sel  string       // ".f.g" and "[0]" parts, embedded fields made explicit
+}
+
+// Valid reports whether p names something.
+func (p Path) Valid() bool { return p.Root != nil }
+
+// Field extends p by field names.
+func (p Path) Field(names ...string) Path {
+	for _, n := range names {
+		p.Sel += "." + n
+	}
+	return p
+}
+
+// String renders p as source: c.mu, pkg.Mu.
+func (p Path) String() string {
+	if p.Root == nil {
+		return "?"
+	}
+	name := p.Root.Name()
+	if isPackageLevel(p.Root) {
+		name = p.Root.Pkg().Name() + "." + name
+	}
+	return name + p.Sel
+}
+
+// Local renders p for use inside the root's own package (no qualifier).
+func (p Path) Local(from *types.Package) string {
+	if p.Root == nil {
+		return "?"
+	}
+	if isPackageLevel(p.Root) && p.Root.Pkg() != from {
+		return p.String()
+	}
+	return p.Root.Name() + p.Sel
+}
+
+// HasPrefix reports whether q is p or a path below p.
+func (p Path) HasPrefix(q Path) bool {
+	return p.Root == q.Root && (p.Sel == q.Sel || strings.HasPrefix(p.Sel, q.Sel+".") || strings.HasPrefix(p.Sel, q.Sel+"["))
+}
+
+func isPackageLevel(obj types.Object) bool {
+	return obj.Pkg() != nil && obj.Parent() == obj.Pkg().Scope()
+}
+
+// Resolver computes paths inside one function body. It substitutes local
+// aliases: a variable defined once from a path whose own root is never
+// reassigned is replaced by that path.
+type Resolver struct {
+	Info    *types.Info
+	assigns map[*types.Var]int      // definitions + assignments; &v counts as many
+	defs    map[*types.Var]ast.Expr // the defining expression of single-assignment vars
+}
+
+// NewResolver scans body (and params, which count as defined once).
+func NewResolver(info *types.Info, body *ast.BlockStmt) *Resolver {
+	r := &Resolver{Info: info, assigns: map[*types.Var]int{}, defs: map[*types.Var]ast.Expr{}}
+	if body == nil {
+		return r
+	}
+	note := func(id *ast.Ident, rhs ast.Expr) {
+		v, ok := info.ObjectOf(id).(*types.Var)
+		if !ok {
+			return
+		}
+		r.assigns[v]++
+		if rhs != nil {
+			r.defs[v] = rhs
+		} else {
+			delete(r.defs, v)
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, lhs := range n.Lhs {
+				id, ok := ast.Unparen(lhs).(*ast.Ident)
+				if !ok {
+					continue
+				}
+				var rhs ast.Expr
+				if n.Tok == token.DEFINE && len(n.Lhs) == len(n.Rhs) {
+					rhs = n.Rhs[i]
+				}
+				note(id, rhs)
+			}
+		case *ast.ValueSpec:
+			for i, id := range n.Names {
+				var rhs ast.Expr
+				if len(n.Names) == len(n.Values) {
+					rhs = n.Values[i]
+				}
+				note(id, rhs)
+			}
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
+				if id, ok := e.(*ast.Ident); ok {
+					note(id, nil)
+					note(id, nil) // per-iteration: never an alias
+				}
+			}
+		case *ast.IncDecStmt:
+			if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+				note(id, nil)
+				note(id, nil)
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				if id, ok := ast.Unparen(n.X).(*ast.Ident); ok {
+					if v, ok := info.ObjectOf(id).(*types.Var); ok {
+						r.assigns[v] += 2 // address taken: may change anywhere
+					}
+				}
+			}
+		}
+		return true
+	})
+	return r
+}
+
+// stable reports whether v always holds the value it was first given in
+// this function: a parameter never assigned, or a local defined once.
+func (r *Resolver) stable(v *types.Var) bool {
+	if isPackageLevel(v) {
+		return false
+	}
+	n := r.assigns[v]
+	if _, isDef := r.defs[v]; isDef {
+		return n == 1
+	}
+	return n == 0
+}
+
+// Of returns the path of e, or an invalid Path when e is not a path
+// (a call result, a map lookup with a computed key, ...).
+func (r *Resolver) Of(e ast.Expr) Path {
+	return r.of(e, 0)
+}
+
+func (r *Resolver) of(e ast.Expr, depth int) Path {
+	if depth > 16 {
+		return Path{}
+	}
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		v, ok := r.Info.ObjectOf(e).(*types.Var)
+		if !ok || v.IsField() {
+			return Path{}
+		}
+		if def, ok := r.defs[v]; ok && r.stable(v) {
+			if p := r.of(def, depth+1); p.Valid() && (isPackageLevel(p.Root) || r.stable(p.Root.(*types.Var))) {
+				return p
+			}
+		}
+		return Path{Root: v}
+	case *ast.SelectorExpr:
+		if id, ok := e.X.(*ast.Ident); ok {
+			if _, isPkg := r.Info.ObjectOf(id).(*types.PkgName); isPkg {
+				if v, ok := r.Info.ObjectOf(e.Sel).(*types.Var); ok {
+					return Path{Root: v}
+				}
+				return Path{}
+			}
+		}
+		sel := r.Info.Selections[e]
+		if sel == nil || sel.Kind() != types.FieldVal {
+			return Path{}
+		}
+		base := r.of(e.X, depth+1)
+		if !base.Valid() {
+			return Path{}
+		}
+		return base.Field(locks.ImplicitFields(sel)...).Field(e.Sel.Name)
+	case *ast.StarExpr:
+		return r.of(e.X, depth+1)
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			return r.of(e.X, depth+1)
+		}
+	case *ast.IndexExpr:
+		base := r.of(e.X, depth+1)
+		if !base.Valid() {
+			return Path{}
+		}
+		if tv, ok := r.Info.Types[e.Index]; ok && tv.Value != nil {
+			return Path{Root: base.Root, Sel: base.Sel + "[" + tv.Value.ExactString() + "]"}
+		}
+		if id, ok := ast.Unparen(e.Index).(*ast.Ident); ok {
+			if v, ok := r.Info.ObjectOf(id).(*types.Var); ok && r.stable(v) {
+				return Path{Root: base.Root, Sel: base.Sel + "[" + id.Name + "]"}
+			}
+		}
+	}
+	return Path{}
+}
+
+// LockOf returns the normalised path of the lock operated on by a lock call.
+func (r *Resolver) LockOf(c locks.Call) Path {
+	p := r.Of(c.Receiver)
+	if !p.Valid() {
+		return p
+	}
+	return p.Field(c.Implicit...)
+}

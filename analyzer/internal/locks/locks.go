@@ -1,0 +1,177 @@
+// Package locks decides which values are locks and which calls operate on
+// them. A lock is recognised by its method set, never by its type name, so
+// sync.Mutex, sync.RWMutex, sync.Locker, embedded mutexes and wrapper types
+// (a deadlock-detecting Mutex that embeds sync.Mutex) are all locks.
+package locks
+
+import (
+	"go/ast"
+	"go/types"
+	"sync"
+)
+
+// Op is an operation on a lock.
+type Op uint8
+
+const (
+	NoOp Op = iota
+	Lock
+	Unlock
+	RLock
+	RUnlock
+	TryLock
+	TryRLock
+)
+
+var opNames = map[string]Op{
+	"Lock": Lock, "Unlock": Unlock, "RLock": RLock, "RUnlock": RUnlock,
+	"TryLock": TryLock, "TryRLock": TryRLock,
+}
+
+func (op Op) String() string {
+	for name, o := range opNames {
+		if o == op {
+			return name
+		}
+	}
+	return "?"
+}
+
+// Acquires reports whether op takes the lock (in some mode).
+func (op Op) Acquires() bool { return op == Lock || op == RLock }
+
+// Releases reports whether op releases the lock.
+func (op Op) Releases() bool { return op == Unlock || op == RUnlock }
+
+// IsOpName reports whether name is the name of a lock method. It lets callers
+// pre-filter syntax cheaply before asking the type checker.
+func IsOpName(name string) bool { _, ok := opNames[name]; return ok }
+
+var cache sync.Map // types.Type -> kind
+
+type kind uint8
+
+const (
+	notLock kind = iota
+	mutex
+	rwmutex
+)
+
+// IsLock reports whether values of type t are locks: their (pointer) method
+// set has Lock() and Unlock(). rw is true when it also has RLock and RUnlock.
+func IsLock(t types.Type) (isLock, rw bool) {
+	if t == nil {
+		return false, false
+	}
+	if k, ok := cache.Load(t); ok {
+		return k.(kind) != notLock, k.(kind) == rwmutex
+	}
+	k := classify(t)
+	cache.Store(t, k)
+	return k != notLock, k == rwmutex
+}
+
+func classify(t types.Type) kind {
+	if _, ok := t.Underlying().(*types.Pointer); ok {
+		// A pointer to a lock is a lock too: mu *sync.Mutex.
+		t = t.Underlying().(*types.Pointer).Elem()
+	}
+	var ms *types.MethodSet
+	if types.IsInterface(t) {
+		ms = types.NewMethodSet(t)
+	} else {
+		ms = types.NewMethodSet(types.NewPointer(t))
+	}
+	has := func(name string) bool {
+		sel := ms.Lookup(nil, name)
+		if sel == nil {
+			return false
+		}
+		sig, ok := sel.Type().(*types.Signature)
+		return ok && sig.Params().Len() == 0 && sig.Results().Len() == 0
+	}
+	if !has("Lock") || !has("Unlock") {
+		return notLock
+	}
+	if has("RLock") && has("RUnlock") {
+		return rwmutex
+	}
+	return mutex
+}
+
+// EmbeddedPath returns the implicit embedded fields through which t's Lock
+// method is promoted, so that c.Lock() (c embeds sync.RWMutex) and a
+// directive naming RWMutex both denote c.RWMutex, and a wrapper type
+// `type M struct{ sync.Mutex }` without its own Lock normalises to M.Mutex.
+func EmbeddedPath(t types.Type, pkg *types.Package) []string {
+	if types.IsInterface(t) {
+		return nil
+	}
+	obj, index, _ := types.LookupFieldOrMethod(t, true, pkg, "Lock")
+	if obj == nil || len(index) < 2 {
+		return nil
+	}
+	return fieldNames(t, index[:len(index)-1])
+}
+
+// fieldNames turns a selection index path into field names.
+func fieldNames(t types.Type, index []int) []string {
+	var names []string
+	for _, i := range index {
+		st := structOf(t)
+		if st == nil || i >= st.NumFields() {
+			return names
+		}
+		f := st.Field(i)
+		names = append(names, f.Name())
+		t = f.Type()
+	}
+	return names
+}
+
+// ImplicitFields returns the names of embedded fields that a selection walks
+// through implicitly (all but the last index).
+func ImplicitFields(sel *types.Selection) []string {
+	idx := sel.Index()
+	if len(idx) < 2 {
+		return nil
+	}
+	return fieldNames(sel.Recv(), idx[:len(idx)-1])
+}
+
+func structOf(t types.Type) *types.Struct {
+	for {
+		switch u := t.Underlying().(type) {
+		case *types.Pointer:
+			t = u.Elem()
+		case *types.Struct:
+			return u
+		default:
+			return nil
+		}
+	}
+}
+
+// Call describes a call to a lock method, x.Lock() and friends.
+type Call struct {
+	Op       Op
+	Receiver ast.Expr // x in x.Lock()
+	Implicit []string // embedded fields between x and the method's receiver
+}
+
+// AsCall recognises a call to a lock method on a lock value.
+func AsCall(info *types.Info, call *ast.CallExpr) (Call, bool) {
+	se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || !IsOpName(se.Sel.Name) {
+		return Call{}, false
+	}
+	sel := info.Selections[se]
+	if sel == nil || sel.Kind() != types.MethodVal {
+		return Call{}, false
+	}
+	if ok, _ := IsLock(sel.Recv()); !ok {
+		return Call{}, false
+	}
+	op := opNames[se.Sel.Name]
+	return Call{Op: op, Receiver: se.X, Implicit: ImplicitFields(sel)}, true
+}

@@ -1,0 +1,78 @@
+// Package report files diagnostics for guardvet's rules. It applies
+// //guard:ignore directives and remembers which ones were used, so that the
+// unusedignore analyzer can report those that suppress nothing.
+package report
+
+import (
+	"fmt"
+	"go/token"
+	"reflect"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/analyzer/directives"
+)
+
+// Used is the set of //guard:ignore comments (by position) that suppressed
+// at least one diagnostic of a rule. Every rule returns it as its result.
+type Used map[token.Pos]bool
+
+// UsedType is the ResultType of every rule analyzer.
+var UsedType = reflect.TypeFor[Used]()
+
+// Reporter reports a rule's diagnostics in one package.
+type Reporter struct {
+	pass     *analysis.Pass
+	dirs     *directives.Result
+	category string
+	used     Used
+}
+
+// New returns a Reporter for a rule whose diagnostics carry category.
+func New(pass *analysis.Pass, dirs *directives.Result, category string) *Reporter {
+	return &Reporter{pass: pass, dirs: dirs, category: category, used: Used{}}
+}
+
+// Used returns the ignores this rule used; it is the rule's result.
+func (r *Reporter) Used() Used { return r.used }
+
+// Report files d unless a //guard:ignore covers its position.
+func (r *Reporter) Report(d analysis.Diagnostic) {
+	if d.Category == "" {
+		d.Category = r.category
+	}
+	if ig := r.ignoreAt(d.Pos); ig != nil {
+		r.used[ig.Pos] = true
+		return
+	}
+	r.pass.Report(d)
+}
+
+// Reportf files a diagnostic with a message and optional related positions.
+func (r *Reporter) Reportf(pos token.Pos, related []analysis.RelatedInformation, format string, args ...any) {
+	r.Report(analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...), Related: related})
+}
+
+func (r *Reporter) ignoreAt(pos token.Pos) *directives.Ignore {
+	p := r.pass.Fset.Position(pos)
+	for _, ig := range r.dirs.Ignores {
+		if ig.From.IsValid() {
+			if ig.From <= pos && pos < ig.To {
+				return ig
+			}
+			continue
+		}
+		if ig.Line == p.Line && ig.File == p.Filename {
+			return ig
+		}
+	}
+	return nil
+}
+
+// Related is a convenience for one piece of related information.
+func Related(pos token.Pos, msg string) []analysis.RelatedInformation {
+	if !pos.IsValid() {
+		return nil
+	}
+	return []analysis.RelatedInformation{{Pos: pos, Message: msg}}
+}

@@ -1,0 +1,466 @@
+package lockstate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
+	"github.com/guardvet/guardvet/analyzer/internal/locks"
+)
+
+// call walks a call: its operands first, then its lock effect.
+func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
+	fun := ast.Unparen(call.Fun)
+	if tv, ok := fa.info.Types[fun]; ok && tv.IsType() { // conversion
+		for _, arg := range call.Args {
+			fa.expr(arg, s, useRead)
+		}
+		return
+	}
+	if id, ok := fun.(*ast.Ident); ok {
+		if b, ok := fa.info.Uses[id].(*types.Builtin); ok {
+			fa.builtin(b.Name(), call, s)
+			return
+		}
+	}
+	if lc, ok := locks.AsCall(fa.info, call); ok {
+		fa.expr(lc.Receiver, s, useBase)
+		fa.lockOp(call, lc, s, deferred)
+		return
+	}
+	if lit, ok := fun.(*ast.FuncLit); ok {
+		for _, arg := range call.Args {
+			fa.expr(arg, s, useRead)
+		}
+		ctx := Inline
+		if deferred {
+			ctx = Deferred
+		}
+		fa.closure(lit, s, ctx)
+		fa.applyChanges(fa.a.closureEffects(fa, lit), s, deferred, call.Pos())
+		return
+	}
+	callee := typeutil.StaticCallee(fa.info, call)
+	fa.operands(call, callee, s)
+	if callee == nil {
+		return
+	}
+	contract := fa.a.dirs.Contract(callee)
+	effects := fa.a.effectsOf(callee)
+	if contract.Empty() && effects.Empty() {
+		return
+	}
+	if fa.final && fa.rec != nil {
+		fa.rec.Calls = append(fa.rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: s.clone(), Deferred: deferred})
+	}
+	for _, c := range []*directives.Contract{contract, effects} {
+		if c == nil {
+			continue
+		}
+		apply := func(refs []directives.LockRef, v LockVal) {
+			for _, r := range refs {
+				if p := fa.refAtCall(r, call, callee); p.Valid() {
+					v.Site = call.Pos()
+					fa.setOrDefer(s, p, v, deferred)
+				}
+			}
+		}
+		apply(c.Acquires, LockVal{Mode: Exclusive})
+		apply(c.RAcquires, LockVal{Mode: Shared})
+		apply(c.Releases, LockVal{Mode: NotHeld})
+		apply(c.RReleases, LockVal{Mode: NotHeld, Read: true})
+	}
+}
+
+func (fa *funcAnalysis) setOrDefer(s *State, p lockpath.Path, v LockVal, deferred bool) {
+	if deferred {
+		s.deferred[p] = deferredOp(v)
+		return
+	}
+	s.set(p, v)
+}
+
+func deferredOp(v LockVal) deferred { return deferred{mode: v.Mode, read: v.Read, site: v.Site} }
+
+// operands walks the receiver and arguments of an ordinary call.
+func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *State) {
+	fun := ast.Unparen(call.Fun)
+	if se, ok := fun.(*ast.SelectorExpr); ok {
+		if sel := fa.info.Selections[se]; sel != nil && sel.Kind() == types.MethodVal {
+			fa.receiver(se, sel, s)
+		} else {
+			fa.expr(fun, s, useBase)
+		}
+	} else {
+		fa.expr(fun, s, useBase)
+	}
+	atomicFunc := callee != nil && callee.Pkg() != nil && callee.Pkg().Path() == "sync/atomic" && callee.Type().(*types.Signature).Recv() == nil
+	sync := isSynchronousCallback(callee)
+	for i, arg := range call.Args {
+		if lit, ok := ast.Unparen(arg).(*ast.FuncLit); ok {
+			if sync {
+				fa.closure(lit, s, Inline)
+			} else {
+				fa.closure(lit, s, Escaping)
+			}
+			continue
+		}
+		if atomicFunc && i == 0 {
+			if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND {
+				if fa.atomicTarget(u.X, s, !strings.HasPrefix(callee.Name(), "Load")) {
+					continue
+				}
+			}
+		}
+		fa.expr(arg, s, useRead)
+	}
+}
+
+// receiver walks the receiver of a method call. A pointer method called on
+// an addressable value field mutates it (x.buf.WriteString); a method of a
+// sync/atomic type is an atomic access.
+func (fa *funcAnalysis) receiver(se *ast.SelectorExpr, sel *types.Selection, s *State) {
+	fn := sel.Obj().(*types.Func)
+	recvT := fa.info.TypeOf(se.X)
+	if fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && !isPointer(recvT) {
+		if fa.atomicTarget(se.X, s, !strings.HasPrefix(fn.Name(), "Load")) {
+			return
+		}
+	}
+	sig := fn.Type().(*types.Signature)
+	_, ptrRecv := sig.Recv().Type().(*types.Pointer)
+	if ptrRecv && !isPointer(recvT) && !types.IsInterface(recvT) {
+		fa.expr(se.X, s, useWrite)
+		return
+	}
+	if id, ok := ast.Unparen(se.X).(*ast.Ident); ok {
+		fa.ident(id, s, useRead) // x.m(): x is handed to the method
+		return
+	}
+	fa.expr(se.X, s, useBase)
+}
+
+// atomicTarget records e as an atomic access when it is a guarded field or
+// variable. It reports false when e is something else.
+func (fa *funcAnalysis) atomicTarget(e ast.Expr, s *State, write bool) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		if id, ok := e.X.(*ast.Ident); ok {
+			if _, isPkg := fa.info.Uses[id].(*types.PkgName); isPkg {
+				return fa.atomicTarget(e.Sel, s, write)
+			}
+		}
+		sel := fa.info.Selections[e]
+		if sel == nil || sel.Kind() != types.FieldVal {
+			return false
+		}
+		fa.expr(e.X, s, useBase)
+		fa.fieldAccess(e, sel, s, write, true)
+		return true
+	case *ast.Ident:
+		v, ok := fa.info.Uses[e].(*types.Var)
+		if !ok || !isPackageLevel(v) {
+			return false
+		}
+		if g := fa.a.dirs.Guard(v); g != nil {
+			fa.record(&Access{Node: e, Pos: e.Pos(), Var: v, Guard: g, Write: write, Atomic: true}, s)
+		}
+		return true
+	}
+	return false
+}
+
+func (fa *funcAnalysis) builtin(name string, call *ast.CallExpr, s *State) {
+	for i, arg := range call.Args {
+		u := useRead
+		if i == 0 && (name == "delete" || name == "clear") {
+			u = useWrite
+		}
+		if name == "len" || name == "cap" {
+			u = useBase
+		}
+		fa.expr(arg, s, u)
+	}
+}
+
+// lockOp applies x.Lock() and friends.
+func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, deferred bool) {
+	p := fa.res.LockOf(lc)
+	if !p.Valid() {
+		return
+	}
+	if fa.final && fa.rec != nil && !deferred {
+		fa.rec.LockOps = append(fa.rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: s.Lock(p), State: s.clone()})
+	}
+	var v LockVal
+	switch lc.Op {
+	case locks.Lock:
+		v = LockVal{Mode: Exclusive}
+	case locks.RLock:
+		v = LockVal{Mode: Shared}
+	case locks.Unlock:
+		v = LockVal{Mode: NotHeld}
+	case locks.RUnlock:
+		v = LockVal{Mode: NotHeld, Read: true}
+	default: // TryLock outside a condition: held on some paths only
+		v = LockVal{Mode: Maybe}
+	}
+	v.Site = call.Pos()
+	fa.setOrDefer(s, p, v, deferred)
+}
+
+// tryLockCond splits the state on `if mu.TryLock()` and `if !mu.TryLock()`.
+func (fa *funcAnalysis) tryLockCond(e ast.Expr, s *State) (t, f *State, ok bool) {
+	e = ast.Unparen(e)
+	negated := false
+	if u, isNot := e.(*ast.UnaryExpr); isNot && u.Op == token.NOT {
+		negated, e = true, ast.Unparen(u.X)
+	}
+	call, isCall := e.(*ast.CallExpr)
+	if !isCall {
+		return nil, nil, false
+	}
+	lc, isLock := locks.AsCall(fa.info, call)
+	if !isLock || (lc.Op != locks.TryLock && lc.Op != locks.TryRLock) {
+		return nil, nil, false
+	}
+	fa.expr(lc.Receiver, s, useBase)
+	p := fa.res.LockOf(lc)
+	if !p.Valid() {
+		return nil, nil, false
+	}
+	if fa.final && fa.rec != nil {
+		fa.rec.LockOps = append(fa.rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: s.Lock(p), State: s.clone()})
+	}
+	t, f = s.clone(), s
+	mode := Exclusive
+	if lc.Op == locks.TryRLock {
+		mode = Shared
+	}
+	t.set(p, LockVal{Mode: mode, Site: call.Pos()})
+	if negated {
+		t, f = f, t
+	}
+	return t, f, true
+}
+
+// refAtCall resolves a contract path at a call site by substituting the
+// receiver and arguments.
+func (fa *funcAnalysis) refAtCall(r directives.LockRef, call *ast.CallExpr, callee *types.Func) lockpath.Path {
+	switch r.Kind {
+	case directives.Global:
+		if v := fa.a.dirs.Global(r); v != nil {
+			return lockpath.Path{Root: v, Sel: r.Sel}
+		}
+	case directives.Param:
+		var base lockpath.Path
+		if r.Param == directives.Receiver {
+			se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+			if !ok {
+				return lockpath.Path{}
+			}
+			base = fa.res.Of(se.X)
+			if sel := fa.info.Selections[se]; sel != nil && base.Valid() {
+				base = base.Field(locks.ImplicitFields(sel)...)
+			}
+		} else if r.Param < len(call.Args) && r.Param < callee.Type().(*types.Signature).Params().Len() {
+			base = fa.res.Of(call.Args[r.Param])
+		}
+		if base.Valid() {
+			return lockpath.Path{Root: base.Root, Sel: base.Sel + r.Sel}
+		}
+	}
+	return lockpath.Path{}
+}
+
+// RefAtCall is refAtCall for rules: it resolves a callee's contract path at
+// one of this function's call sites.
+func (f *Func) RefAtCall(dirs *directives.Result, r directives.LockRef, call *ast.CallExpr, callee *types.Func) lockpath.Path {
+	fa := &funcAnalysis{a: &packageAnalysis{dirs: dirs}, info: f.Resolver.Info, res: f.Resolver}
+	return fa.refAtCall(r, call, callee)
+}
+
+// closure records a function literal's body with the right entry state. Its
+// lock effects (for inline and deferred closures) are applied by the caller.
+func (fa *funcAnalysis) closure(lit *ast.FuncLit, s *State, ctx Context) {
+	if ctx == Goroutine || ctx == Escaping {
+		// Whatever it captures is shared with code that runs later.
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if v, ok := fa.info.Uses[id].(*types.Var); ok {
+					delete(s.fresh, v)
+				}
+			}
+			return true
+		})
+	}
+	if !fa.final || fa.rec == nil {
+		return
+	}
+	entry := newState()
+	if ctx == Inline || ctx == Deferred {
+		entry = s.clone()
+		entry.deferred = map[lockpath.Path]deferred{}
+	}
+	sub := fa.closureAnalysis(lit)
+	sub.analyse(entry, &Func{Decl: fa.decl, Lit: lit, Obj: fa.fn, Context: ctx})
+}
+
+// closureEffects is the net lock effect of a closure on captured locks.
+func (a *packageAnalysis) closureEffects(fa *funcAnalysis, lit *ast.FuncLit) map[lockpath.Path]LockVal {
+	if a.litEffects == nil {
+		a.litEffects = map[*ast.FuncLit]map[lockpath.Path]LockVal{}
+	}
+	if eff, ok := a.litEffects[lit]; ok {
+		return eff
+	}
+	a.litEffects[lit] = nil // recursion guard
+	sub := fa.closureAnalysis(lit)
+	exits := sub.analyse(newState(), nil)
+	eff := netChanges(exits, newState(), func(p lockpath.Path) bool {
+		return !(lit.Pos() <= p.Root.Pos() && p.Root.Pos() < lit.End()) // not the closure's own locals
+	})
+	a.litEffects[lit] = eff
+	return eff
+}
+
+func (fa *funcAnalysis) applyChanges(eff map[lockpath.Path]LockVal, s *State, deferred bool, pos token.Pos) {
+	for p, v := range eff {
+		v.Site = pos
+		fa.setOrDefer(s, p, v, deferred)
+	}
+}
+
+// netChanges returns the locks that every exit leaves in the same definite
+// state, different from entry: the function's net effect.
+func netChanges(exits []*State, entry *State, keep func(lockpath.Path) bool) map[lockpath.Path]LockVal {
+	if len(exits) == 0 {
+		return nil
+	}
+	out := map[lockpath.Path]LockVal{}
+	seen := map[lockpath.Path]bool{}
+	for _, ex := range exits {
+		for p := range ex.locks {
+			seen[p] = true
+		}
+	}
+	for p := range seen {
+		if !keep(p) {
+			continue
+		}
+		first := exits[0].Lock(p)
+		same := first.Mode != Unknown && first.Mode != Maybe
+		for _, ex := range exits[1:] {
+			if v := ex.Lock(p); v.Mode != first.Mode || v.Read != first.Read {
+				same = false
+			}
+		}
+		if same && first.Mode != entry.Lock(p).Mode {
+			out[p] = LockVal{Mode: first.Mode, Read: first.Read}
+		}
+	}
+	return out
+}
+
+// effects turns a declared function's net changes into a Contract whose
+// paths are rooted at its receiver, parameters or package-level variables.
+func (fa *funcAnalysis) effects(exits []*State) *directives.Contract {
+	params := map[types.Object]int{}
+	if r := fa.sig.Recv(); r != nil {
+		params[r] = directives.Receiver
+	}
+	for i := 0; i < fa.sig.Params().Len(); i++ {
+		params[fa.sig.Params().At(i)] = i
+	}
+	changes := netChanges(exits, fa.entry, func(p lockpath.Path) bool {
+		_, isParam := params[p.Root]
+		v, isVar := p.Root.(*types.Var)
+		return isParam || (isVar && isPackageLevel(v))
+	})
+	if len(changes) == 0 {
+		return nil
+	}
+	c := &directives.Contract{}
+	for p, v := range changes {
+		var ref directives.LockRef
+		if i, ok := params[p.Root]; ok {
+			ref = directives.LockRef{Kind: directives.Param, Param: i, Sel: p.Sel, Text: p.String()}
+		} else {
+			ref = directives.LockRef{Kind: directives.Global, PkgPath: p.Root.Pkg().Path(), Name: p.Root.Name(), Sel: p.Sel, Text: p.String()}
+		}
+		switch {
+		case v.Mode == Exclusive:
+			c.Acquires = append(c.Acquires, ref)
+		case v.Mode == Shared:
+			c.RAcquires = append(c.RAcquires, ref)
+		case v.Mode == NotHeld && v.Read:
+			c.RReleases = append(c.RReleases, ref)
+		case v.Mode == NotHeld:
+			c.Releases = append(c.Releases, ref)
+		}
+	}
+	for _, refs := range []*[]directives.LockRef{&c.Acquires, &c.RAcquires, &c.Releases, &c.RReleases} {
+		sortRefs(*refs)
+	}
+	return c
+}
+
+func sortRefs(refs []directives.LockRef) {
+	for i := 1; i < len(refs); i++ {
+		for j := i; j > 0 && refs[j].Text < refs[j-1].Text; j-- {
+			refs[j], refs[j-1] = refs[j-1], refs[j]
+		}
+	}
+}
+
+func (fa *funcAnalysis) goStmt(g *ast.GoStmt, s *State) {
+	call := g.Call
+	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
+		for _, arg := range call.Args {
+			fa.expr(arg, s, useRead)
+		}
+		fa.closure(lit, s, Goroutine)
+		return
+	}
+	callee := typeutil.StaticCallee(fa.info, call)
+	fa.operands(call, callee, s)
+	if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if id, ok := ast.Unparen(se.X).(*ast.Ident); ok {
+			fa.ident(id, s, useRead) // the goroutine shares its receiver
+		}
+	}
+	if callee == nil {
+		return
+	}
+	if c := fa.a.dirs.Contract(callee); c != nil && len(c.Holds)+len(c.RHolds)+len(c.Releases)+len(c.RReleases) > 0 && fa.final && fa.rec != nil {
+		fa.rec.Gos = append(fa.rec.Gos, &Go{Node: g, Callee: callee, Contract: c})
+	}
+}
+
+func (fa *funcAnalysis) deferStmt(d *ast.DeferStmt, s *State) {
+	fa.call(d.Call, s, true)
+}
+
+// isSynchronousCallback reports whether a function runs its function
+// arguments before it returns, so closures passed to it inherit the caller's
+// locks: the sort, slices, maps, strings and bytes helpers, sync.Once.Do,
+// sync.Map.Range and the file tree walkers.
+func isSynchronousCallback(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "sort", "slices", "maps", "strings", "bytes", "unicode", "container/heap", "container/list", "container/ring":
+		return true
+	}
+	switch directives.FuncKey(fn) {
+	case "sync.Once.Do", "sync.Map.Range", "path/filepath.Walk", "path/filepath.WalkDir", "io/fs.WalkDir":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,479 @@
+package lockstate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/cfg"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
+	"github.com/guardvet/guardvet/analyzer/internal/locks"
+)
+
+// funcAnalysis runs the lock-state dataflow over one body: a declared
+// function, or a closure inside one (which shares its resolver, so that
+// captured variables are the same roots inside and out).
+type funcAnalysis struct {
+	a     *packageAnalysis
+	info  *types.Info
+	decl  *ast.FuncDecl
+	fn    *types.Func
+	sig   *types.Signature
+	body  *ast.BlockStmt
+	lit   *ast.FuncLit
+	res   *lockpath.Resolver
+	entry *State
+
+	rangeAssign map[ast.Expr]bool
+
+	final bool  // the last pass, after the fixpoint: events are recorded
+	rec   *Func // where events go (nil when only summarising)
+	exits []*State
+	ended bool // the current block ended in return or a call that never returns
+}
+
+func (a *packageAnalysis) newFuncAnalysis(fd *ast.FuncDecl, fn *types.Func) *funcAnalysis {
+	fa := &funcAnalysis{
+		a: a, info: a.pass.TypesInfo, decl: fd, fn: fn, sig: fn.Type().(*types.Signature), body: fd.Body,
+		res: lockpath.NewResolver(a.pass.TypesInfo, fd.Body),
+	}
+	fa.scanRanges()
+	return fa
+}
+
+func (fa *funcAnalysis) closureAnalysis(lit *ast.FuncLit) *funcAnalysis {
+	sub := &funcAnalysis{
+		a: fa.a, info: fa.info, decl: fa.decl, fn: fa.fn, sig: fa.info.Types[lit].Type.(*types.Signature),
+		body: lit.Body, lit: lit, res: fa.res, rangeAssign: fa.rangeAssign,
+	}
+	return sub
+}
+
+func (fa *funcAnalysis) scanRanges() {
+	fa.rangeAssign = map[ast.Expr]bool{}
+	ast.Inspect(fa.body, func(n ast.Node) bool {
+		if r, ok := n.(*ast.RangeStmt); ok {
+			for _, e := range []ast.Expr{r.Key, r.Value} {
+				if e != nil {
+					fa.rangeAssign[e] = r.Tok == token.ASSIGN
+				}
+			}
+		}
+		return true
+	})
+}
+
+// entryState is the state a declared function starts in: what its contract
+// says, and nothing else.
+func (fa *funcAnalysis) entryState() *State {
+	s := newState()
+	c := fa.a.dirs.Contract(fa.fn)
+	if c == nil {
+		return s
+	}
+	pos := fa.decl.Name.Pos()
+	set := func(refs []directives.LockRef, v LockVal) {
+		for _, r := range refs {
+			if p := fa.refInBody(r); p.Valid() {
+				v.Site = pos
+				s.set(p, v)
+			}
+		}
+	}
+	set(c.Holds, LockVal{Mode: Exclusive})
+	set(c.RHolds, LockVal{Mode: Shared})
+	set(c.Releases, LockVal{Mode: Exclusive})
+	set(c.RReleases, LockVal{Mode: Shared})
+	set(c.Acquires, LockVal{Mode: NotHeld})
+	set(c.RAcquires, LockVal{Mode: NotHeld})
+	set(c.Excludes, LockVal{Mode: NotHeld})
+	return s
+}
+
+func (fa *funcAnalysis) refInBody(r directives.LockRef) lockpath.Path {
+	return RefInBody(fa.a.dirs, fa.sig, r)
+}
+
+// RefInBody resolves a contract path inside the function it annotates
+// (whose signature is sig): rooted at its receiver, a parameter, a named
+// result, or a package-level variable.
+func RefInBody(dirs *directives.Result, sig *types.Signature, r directives.LockRef) lockpath.Path {
+	switch r.Kind {
+	case directives.Param:
+		var v *types.Var
+		switch {
+		case r.Param == directives.Receiver:
+			v = sig.Recv()
+		case r.Param < sig.Params().Len():
+			v = sig.Params().At(r.Param)
+		case r.Param-sig.Params().Len() < sig.Results().Len():
+			v = sig.Results().At(r.Param - sig.Params().Len())
+		}
+		if v == nil {
+			return lockpath.Path{}
+		}
+		return lockpath.Path{Root: v, Sel: r.Sel}
+	case directives.Global:
+		if v := dirs.Global(r); v != nil {
+			return lockpath.Path{Root: v, Sel: r.Sel}
+		}
+	}
+	return lockpath.Path{}
+}
+
+// analyse runs the dataflow to a fixpoint, then once more to record events
+// into rec (when not nil). It returns the states at normal returns.
+func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
+	fa.entry = entry
+	g := cfg.New(fa.body, fa.mayReturn)
+	in := make([]*State, len(g.Blocks))
+	if len(g.Blocks) == 0 {
+		return nil
+	}
+	in[0] = entry.clone()
+	for iter := 0; iter < 64; iter++ {
+		changed := false
+		for _, b := range g.Blocks {
+			if in[b.Index] == nil || !b.Live {
+				continue
+			}
+			outs := fa.transfer(b, in[b.Index].clone())
+			for i, succ := range b.Succs {
+				out := outs[0]
+				if len(outs) > i {
+					out = outs[i]
+				}
+				next := join(in[succ.Index], out)
+				if in[succ.Index] == nil || !next.equal(in[succ.Index]) {
+					in[succ.Index] = next
+					changed = true
+				}
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	fa.final, fa.rec, fa.exits = true, rec, nil
+	if rec != nil {
+		rec.Entry = entry
+		rec.Resolver = fa.res
+	}
+	for _, b := range g.Blocks {
+		if in[b.Index] != nil && b.Live {
+			fa.transfer(b, in[b.Index].clone())
+		}
+	}
+	if rec != nil {
+		fa.a.funcs = append(fa.a.funcs, rec)
+	}
+	fa.final = false
+	return fa.exits
+}
+
+// transfer runs one block. It returns one state per successor when a
+// TryLock condition splits them, else a single state for all.
+func (fa *funcAnalysis) transfer(b *cfg.Block, s *State) []*State {
+	fa.ended = false
+	for i, n := range b.Nodes {
+		if i == len(b.Nodes)-1 && len(b.Succs) == 2 {
+			if e, ok := n.(ast.Expr); ok {
+				if t, f, ok := fa.tryLockCond(e, s); ok {
+					return []*State{t, f}
+				}
+			}
+		}
+		fa.node(n, s)
+	}
+	if len(b.Succs) == 0 && !fa.ended && fa.final {
+		fa.exit(fa.body.Rbrace, s)
+	}
+	return []*State{s}
+}
+
+func (fa *funcAnalysis) exit(pos token.Pos, s *State) {
+	ex := s.runDefers()
+	fa.exits = append(fa.exits, ex)
+	if fa.rec != nil {
+		fa.rec.Returns = append(fa.rec.Returns, &Return{Pos: pos, Exit: ex})
+	}
+}
+
+// mayReturn reports whether a call can return (cfg ends blocks after panic,
+// os.Exit and friends).
+func (fa *funcAnalysis) mayReturn(call *ast.CallExpr) bool {
+	switch fun := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		if b, ok := fa.info.Uses[fun].(*types.Builtin); ok && b.Name() == "panic" {
+			return false
+		}
+	}
+	callee := typeutil.Callee(fa.info, call)
+	fn, ok := callee.(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return true
+	}
+	switch fn.Pkg().Path() + "." + fn.Name() {
+	case "os.Exit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln", "runtime.Goexit":
+		return false
+	}
+	if fn.Pkg().Path() == "testing" && (strings.HasPrefix(fn.Name(), "Fatal") || fn.Name() == "FailNow" || strings.HasPrefix(fn.Name(), "Skip")) {
+		return false
+	}
+	return true
+}
+
+type use uint8
+
+const (
+	useRead  use = iota // the value is read (and may be copied away)
+	useWrite            // the location is written or its address taken
+	useBase             // a selector base: x in x.f (no escape)
+)
+
+func (fa *funcAnalysis) node(n ast.Node, s *State) {
+	switch n := n.(type) {
+	case *ast.AssignStmt:
+		fa.assign(n, s)
+	case *ast.IncDecStmt:
+		fa.expr(n.X, s, useWrite)
+	case *ast.ExprStmt:
+		fa.expr(n.X, s, useRead)
+		if call, ok := n.X.(*ast.CallExpr); ok && !fa.mayReturn(call) {
+			fa.ended = true
+		}
+	case *ast.SendStmt:
+		fa.expr(n.Chan, s, useBase)
+		fa.expr(n.Value, s, useRead)
+	case *ast.GoStmt:
+		fa.goStmt(n, s)
+	case *ast.DeferStmt:
+		fa.deferStmt(n, s)
+	case *ast.ReturnStmt:
+		for _, r := range n.Results {
+			fa.expr(r, s, useRead)
+		}
+		fa.ended = true
+		if fa.final {
+			fa.exit(n.Pos(), s)
+		}
+	case *ast.ValueSpec:
+		for _, v := range n.Values {
+			fa.expr(v, s, useRead)
+		}
+		for i, id := range n.Names {
+			if v, ok := fa.info.Defs[id].(*types.Var); ok {
+				delete(s.fresh, v)
+				if len(n.Values) == 0 && isStructValue(v.Type()) {
+					s.fresh[v] = true // var x T: a new object
+				} else if len(n.Values) == len(n.Names) && fa.isAlloc(n.Values[i]) {
+					s.fresh[v] = true
+				}
+			}
+		}
+	case ast.Expr:
+		if assign, isRange := fa.rangeAssign[n]; isRange {
+			if assign {
+				fa.expr(n, s, useWrite)
+			}
+			return
+		}
+		fa.expr(n, s, useBase)
+	}
+}
+
+func isStructValue(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
+}
+
+// isAlloc reports whether e makes a new object: &T{...}, new(T), T{...}.
+func (fa *funcAnalysis) isAlloc(e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			_, ok := ast.Unparen(e.X).(*ast.CompositeLit)
+			return ok
+		}
+	case *ast.CompositeLit:
+		return isStructValue(fa.info.TypeOf(e))
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok {
+			if b, ok := fa.info.Uses[id].(*types.Builtin); ok && b.Name() == "new" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (fa *funcAnalysis) assign(n *ast.AssignStmt, s *State) {
+	for _, r := range n.Rhs {
+		fa.expr(r, s, useRead)
+	}
+	for i, lhs := range n.Lhs {
+		if id, ok := ast.Unparen(lhs).(*ast.Ident); ok {
+			if v, ok := fa.info.ObjectOf(id).(*types.Var); ok && !isPackageLevel(v) {
+				delete(s.fresh, v)
+				if len(n.Lhs) == len(n.Rhs) && fa.isAlloc(n.Rhs[i]) {
+					s.fresh[v] = true
+				}
+				continue
+			}
+		}
+		fa.expr(lhs, s, useWrite)
+	}
+}
+
+func isPackageLevel(v *types.Var) bool {
+	return v.Pkg() != nil && v.Parent() == v.Pkg().Scope()
+}
+
+// expr walks an expression in evaluation order, recording accesses and
+// applying the lock effects of the calls in it.
+func (fa *funcAnalysis) expr(e ast.Expr, s *State, u use) {
+	switch e := e.(type) {
+	case *ast.ParenExpr:
+		fa.expr(e.X, s, u)
+	case *ast.Ident:
+		fa.ident(e, s, u)
+	case *ast.SelectorExpr:
+		fa.selector(e, s, u)
+	case *ast.IndexExpr:
+		if tv, ok := fa.info.Types[e.X]; ok && tv.IsType() {
+			return // generic instantiation
+		}
+		xu := useBase
+		if u == useWrite {
+			xu = useWrite // element store writes the container
+		}
+		fa.expr(e.X, s, xu)
+		fa.expr(e.Index, s, useRead)
+	case *ast.IndexListExpr:
+	case *ast.StarExpr:
+		fa.expr(e.X, s, useBase)
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			fa.expr(e.X, s, useWrite) // &x.f: taken for mutation
+			return
+		}
+		fa.expr(e.X, s, useBase)
+	case *ast.BinaryExpr:
+		fa.expr(e.X, s, useBase)
+		fa.expr(e.Y, s, useBase)
+	case *ast.CallExpr:
+		fa.call(e, s, false)
+	case *ast.CompositeLit:
+		_, isStruct := types.Unalias(fa.info.TypeOf(e)).Underlying().(*types.Struct)
+		for _, elt := range e.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				if !isStruct {
+					fa.expr(kv.Key, s, useRead)
+				}
+				fa.expr(kv.Value, s, useRead)
+				continue
+			}
+			fa.expr(elt, s, useRead)
+		}
+	case *ast.FuncLit:
+		fa.closure(e, s, Escaping)
+	case *ast.KeyValueExpr:
+		fa.expr(e.Value, s, useRead)
+	case *ast.SliceExpr:
+		fa.expr(e.X, s, useBase)
+		for _, x := range []ast.Expr{e.Low, e.High, e.Max} {
+			if x != nil {
+				fa.expr(x, s, useRead)
+			}
+		}
+	case *ast.TypeAssertExpr:
+		fa.expr(e.X, s, useRead)
+	}
+}
+
+func (fa *funcAnalysis) ident(id *ast.Ident, s *State, u use) {
+	v, ok := fa.info.Uses[id].(*types.Var)
+	if !ok {
+		return
+	}
+	if isPackageLevel(v) {
+		if g := fa.a.dirs.Guard(v); g != nil {
+			fa.record(&Access{Node: id, Pos: id.Pos(), Var: v, Guard: g, Write: u == useWrite}, s)
+		}
+		return
+	}
+	if u == useRead && s.fresh[v] {
+		delete(s.fresh, v) // copied, passed, stored or returned: published
+	}
+}
+
+func (fa *funcAnalysis) selector(e *ast.SelectorExpr, s *State, u use) {
+	if id, ok := e.X.(*ast.Ident); ok {
+		if _, isPkg := fa.info.Uses[id].(*types.PkgName); isPkg {
+			fa.ident(e.Sel, s, u) // pkg.Var
+			return
+		}
+	}
+	sel := fa.info.Selections[e]
+	if sel == nil {
+		return
+	}
+	if sel.Kind() != types.FieldVal {
+		fa.expr(e.X, s, useRead) // method value: the receiver is copied
+		return
+	}
+	xu := useBase
+	if u == useWrite && !isPointer(fa.info.TypeOf(e.X)) {
+		xu = useWrite // x.inner.f = v writes the struct-valued field x.inner
+	}
+	fa.expr(e.X, s, xu)
+	fa.fieldAccess(e, sel, s, u == useWrite, false)
+}
+
+func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s *State, write, atomic bool) {
+	field, _ := sel.Obj().(*types.Var)
+	g := fa.a.dirs.Guard(field)
+	if g == nil {
+		return
+	}
+	base := fa.res.Of(e.X)
+	if base.Valid() {
+		base = base.Field(locks.ImplicitFields(sel)...)
+	}
+	fa.record(&Access{Node: e, Pos: e.Sel.Pos(), Var: field, Guard: g, Base: base,
+		Write: write, Atomic: atomic, Fresh: fa.isFresh(e.X, s)}, s)
+}
+
+func (fa *funcAnalysis) record(acc *Access, s *State) {
+	if !fa.final || fa.rec == nil {
+		return
+	}
+	acc.State = s.clone()
+	fa.rec.Accesses = append(fa.rec.Accesses, acc)
+}
+
+// isFresh reports whether e is a fresh local, or a value field inside one.
+func (fa *funcAnalysis) isFresh(e ast.Expr, s *State) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		v, ok := fa.info.Uses[e].(*types.Var)
+		return ok && s.fresh[v]
+	case *ast.SelectorExpr:
+		if sel := fa.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal && !isPointer(fa.info.TypeOf(e.X)) {
+			return fa.isFresh(e.X, s)
+		}
+	}
+	return false
+}
+
+func isPointer(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
+}

@@ -1,0 +1,281 @@
+package lockstate
+
+import (
+	_ "embed"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"sort"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/docs"
+	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
+	"github.com/guardvet/guardvet/analyzer/internal/locks"
+)
+
+//go:embed doc.go
+var docFile string
+
+// Analyzer computes, for every function body, the locks held at each field
+// access, call, lock operation and return. It summarises unannotated
+// functions with a fixed net lock effect (lock helpers) and exports those
+// summaries as facts.
+var Analyzer = &analysis.Analyzer{
+	Name:       "lockstate",
+	Doc:        docs.Extract(docFile, "lockstate"),
+	URL:        "https://github.com/guardvet/guardvet#how-it-works",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{directives.Analyzer},
+	ResultType: reflect.TypeFor[*Result](),
+	FactTypes:  []analysis.Fact{(*Effects)(nil)},
+}
+
+// Effects is the inferred lock effect of an unannotated function, such as
+// func (c *C) lock() { c.mu.Lock() }. Only Acquires/RAcquires and
+// Releases/RReleases are ever set.
+type Effects struct{ directives.Contract }
+
+func (*Effects) AFact() {}
+
+func (e *Effects) String() string { return "effects" + e.Contract.String()[len("contract"):] }
+
+// Result is the lock state of every function body in the package. It is
+// empty when the package neither declares nor imports any directive.
+type Result struct {
+	Dirs  *directives.Result
+	Funcs []*Func
+}
+
+// Context says how a function body is entered.
+type Context uint8
+
+const (
+	Declared  Context = iota // a function or method declaration
+	Inline                   // a closure called where it is written, or by a synchronous callback
+	Deferred                 // a deferred closure
+	Goroutine                // a closure started with go
+	Escaping                 // a closure stored, returned or passed on: runs later, no locks held
+)
+
+// Func is one analysed body, with its events in source order.
+type Func struct {
+	Decl     *ast.FuncDecl // the enclosing declaration (also for closures)
+	Lit      *ast.FuncLit  // the closure, or nil for the declaration itself
+	Obj      *types.Func   // the declared function
+	Context  Context
+	Entry    *State
+	Accesses []*Access
+	Calls    []*Call
+	LockOps  []*LockOp
+	Returns  []*Return
+	Gos      []*Go
+	Resolver *lockpath.Resolver
+}
+
+// Access is a read or write of a field or package-level variable that has
+// directives.
+type Access struct {
+	Node   ast.Expr   // the selector (x.f) or identifier
+	Pos    token.Pos  // of the field or variable name
+	Var    *types.Var // the field or variable
+	Guard  *directives.FieldGuard
+	Base   lockpath.Path // the struct holding a field (x, or x.Embedded); invalid for variables
+	Write  bool
+	Atomic bool // through a sync/atomic function or type
+	Fresh  bool // on an object allocated here and not yet published
+	State  *State
+}
+
+// Call is a call to a function with a declared or inferred contract.
+type Call struct {
+	Node     *ast.CallExpr
+	Callee   *types.Func
+	Contract *directives.Contract // declared
+	Effects  *directives.Contract // inferred, may be nil
+	State    *State               // before the call
+	Deferred bool
+}
+
+// LockOp is x.Lock(), x.Unlock() and friends.
+type LockOp struct {
+	Node   *ast.CallExpr
+	Op     locks.Op
+	Lock   lockpath.Path
+	Before LockVal
+	State  *State
+}
+
+// Return is a return point (explicit, or the end of the body) with the state
+// after deferred calls have run.
+type Return struct {
+	Pos  token.Pos
+	Exit *State
+}
+
+// Go is a go statement calling a declared function.
+type Go struct {
+	Node     *ast.GoStmt
+	Callee   *types.Func
+	Contract *directives.Contract
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	dirs := pass.ResultOf[directives.Analyzer].(*directives.Result)
+	a := newPackageAnalysis(pass, dirs)
+	if dirs.Active() {
+		a.analyseAll()
+	} else {
+		// Nothing here is annotated: only summarise lock helpers that other
+		// packages might call, which costs a syntax scan and little else.
+		a.summariseHelpers()
+	}
+	a.exportEffects()
+	return &Result{Dirs: dirs, Funcs: a.funcs}, nil
+}
+
+// packageAnalysis holds the per-package state of the engine.
+type packageAnalysis struct {
+	pass       *analysis.Pass
+	dirs       *directives.Result
+	decls      map[*types.Func]*ast.FuncDecl
+	order      []*ast.FuncDecl
+	summaries  map[*types.Func]*summary
+	imported   map[*types.Func]*directives.Contract // Effects facts of dependencies
+	funcs      []*Func
+	litEffects map[*ast.FuncLit]map[lockpath.Path]LockVal
+}
+
+type summary struct {
+	done    bool
+	effects *directives.Contract
+}
+
+func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAnalysis {
+	a := &packageAnalysis{
+		pass:      pass,
+		dirs:      dirs,
+		decls:     map[*types.Func]*ast.FuncDecl{},
+		summaries: map[*types.Func]*summary{},
+		imported:  map[*types.Func]*directives.Contract{},
+	}
+	for _, f := range pass.AllObjectFacts() {
+		if e, ok := f.Fact.(*Effects); ok {
+			if fn, ok := f.Object.(*types.Func); ok {
+				a.imported[fn] = &e.Contract
+			}
+		}
+	}
+	for _, file := range pass.Files {
+		for _, d := range file.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					a.decls[fn] = fd
+					a.order = append(a.order, fd)
+				}
+			}
+		}
+	}
+	return a
+}
+
+func (a *packageAnalysis) analyseAll() {
+	for _, fd := range a.order {
+		fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		fa := a.newFuncAnalysis(fd, fn)
+		fa.analyse(fa.entryState(), &Func{Decl: fd, Obj: fn, Context: Declared})
+	}
+}
+
+// summariseHelpers computes effects only for functions that could have one:
+// those that call a lock method, or (transitively) such a function.
+func (a *packageAnalysis) summariseHelpers() {
+	candidate := map[*types.Func]bool{}
+	callers := map[*types.Func][]*types.Func{}
+	var work []*types.Func
+	for _, fd := range a.order {
+		fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		direct := false
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && locks.IsOpName(se.Sel.Name) {
+				direct = true
+			}
+			if callee := typeutil.StaticCallee(a.pass.TypesInfo, call); callee != nil {
+				if a.imported[callee] != nil || a.dirs.Contract(callee) != nil {
+					direct = true
+				} else if _, local := a.decls[callee]; local {
+					callers[callee] = append(callers[callee], fn)
+				}
+			}
+			return true
+		})
+		if direct {
+			candidate[fn] = true
+			work = append(work, fn)
+		}
+	}
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, caller := range callers[fn] {
+			if !candidate[caller] {
+				candidate[caller] = true
+				work = append(work, caller)
+			}
+		}
+	}
+	for _, fd := range a.order {
+		if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); candidate[fn] {
+			a.summaryOf(fn)
+		}
+	}
+}
+
+// summaryOf returns the inferred effects of a function declared in this
+// package, computing them on first use. Recursion yields no effects.
+func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
+	fn = fn.Origin()
+	if s, ok := a.summaries[fn]; ok {
+		return s.effects
+	}
+	s := &summary{}
+	a.summaries[fn] = s
+	fd := a.decls[fn]
+	if fd == nil || a.dirs.Contract(fn) != nil {
+		s.done = true
+		return nil
+	}
+	fa := a.newFuncAnalysis(fd, fn)
+	exits := fa.analyse(fa.entryState(), nil)
+	s.effects = fa.effects(exits)
+	s.done = true
+	return s.effects
+}
+
+// effectsOf returns the inferred effects of any callee.
+func (a *packageAnalysis) effectsOf(fn *types.Func) *directives.Contract {
+	if fn.Pkg() == a.pass.Pkg {
+		return a.summaryOf(fn)
+	}
+	return a.imported[fn.Origin()]
+}
+
+func (a *packageAnalysis) exportEffects() {
+	var fns []*types.Func
+	for fn, s := range a.summaries {
+		if s.effects != nil && !s.effects.Empty() {
+			fns = append(fns, fn)
+		}
+	}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	for _, fn := range fns {
+		a.pass.ExportObjectFact(fn, &Effects{*a.summaries[fn].effects})
+	}
+}

@@ -1,0 +1,22 @@
+// Package suite lists guardvet's analyzers, for the command, the
+// golangci-lint plugin and any other driver (Bazel nogo).
+package suite
+
+import (
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/guardedby"
+	"github.com/guardvet/guardvet/analyzer/unusedignore"
+)
+
+// Analyzers are the analyzers whose diagnostics guardvet prints: the
+// directive checker and the rules. The engine (lockstate) is reached
+// through Requires.
+func Analyzers() []*analysis.Analyzer {
+	return []*analysis.Analyzer{
+		directives.Analyzer,
+		guardedby.Analyzer,
+		unusedignore.Analyzer,
+	}
+}
