@@ -70,11 +70,19 @@ func parseComment(c *ast.Comment) (d Directive, ok bool, problem string) {
 	if !strings.HasPrefix(text, prefix) {
 		if spaced.MatchString(text) {
 			fixed := "//" + strings.TrimLeft(text[2:], " \t")
+			if i := strings.Index(fixed[2:], "//"); i >= 0 {
+				fixed = fixed[:i+2]
+			}
 			return Directive{Pos: c.Slash}, true, "malformed directive: no space is allowed after // in a directive; write " + firstWords(fixed)
 		}
 		return Directive{}, false, ""
 	}
 	body := text[len(prefix):]
+	// A second // starts a plain comment: //guard:by mu // protects n
+	if i := strings.Index(body, "//"); i >= 0 {
+		body = body[:i]
+	}
+	body = strings.TrimRight(body, " \t")
 	word, rest, _ := strings.Cut(body, " ")
 	rest = strings.TrimSpace(rest)
 	d = Directive{Pos: c.Slash, Verb: word, Text: rest}

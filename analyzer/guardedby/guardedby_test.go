@@ -11,5 +11,22 @@ import (
 
 func TestGuardedBy(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
-	analysistest.Run(t, testdata, guardedby.Analyzer, "basic")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "basic", "ignoresguarded")
+}
+
+func TestOnlyHelpers(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "onlyhelpers")
+}
+
+// TestPTYSession is the README's headline example: every racy site of the
+// pre-fix session is reported, and the fixed session is clean.
+func TestPTYSession(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "ptysession/before", "ptysession/after")
+}
+
+func TestFreshObjects(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "fresh")
 }

@@ -117,6 +117,10 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 				}
 			}
 		}
+		if id, ok := ast.Unparen(arg).(*ast.Ident); ok && !fa.a.escapes(callee, i) {
+			fa.expr(id, s, useBase) // the callee does not publish it
+			continue
+		}
 		fa.expr(arg, s, useRead)
 	}
 }
@@ -139,7 +143,9 @@ func (fa *funcAnalysis) receiver(se *ast.SelectorExpr, sel *types.Selection, s *
 		return
 	}
 	if id, ok := ast.Unparen(se.X).(*ast.Ident); ok {
-		fa.ident(id, s, useRead) // x.m(): x is handed to the method
+		if fa.a.escapes(fn, directives.Receiver) {
+			fa.ident(id, s, useRead) // x.m(): x is handed to the method
+		}
 		return
 	}
 	fa.expr(se.X, s, useBase)

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"golang.org/x/tools/go/cfg"
@@ -71,6 +72,11 @@ func (fa *funcAnalysis) scanRanges() {
 // says, and nothing else.
 func (fa *funcAnalysis) entryState() *State {
 	s := newState()
+	// Parameters start "fresh" only to learn whether the function publishes
+	// them (see noEscape); isFresh never exempts a parameter's accesses.
+	for _, p := range fa.params() {
+		s.fresh[p] = true
+	}
 	c := fa.a.dirs.Contract(fa.fn)
 	if c == nil {
 		return s
@@ -456,12 +462,68 @@ func (fa *funcAnalysis) record(acc *Access, s *State) {
 	fa.rec.Accesses = append(fa.rec.Accesses, acc)
 }
 
+// params returns the receiver and parameters.
+func (fa *funcAnalysis) params() []*types.Var {
+	var ps []*types.Var
+	if r := fa.sig.Recv(); r != nil {
+		ps = append(ps, r)
+	}
+	for i := 0; i < fa.sig.Params().Len(); i++ {
+		ps = append(ps, fa.sig.Params().At(i))
+	}
+	return ps
+}
+
+// isParam reports whether v is a parameter of this body or of the
+// declaration a closure is in.
+func (fa *funcAnalysis) isParam(v *types.Var) bool {
+	if v == nil {
+		return false
+	}
+	if slices.Contains(fa.params(), v) {
+		return true
+	}
+	outer := fa.fn.Type().(*types.Signature)
+	if outer.Recv() == v {
+		return true
+	}
+	for i := 0; i < outer.Params().Len(); i++ {
+		if outer.Params().At(i) == v {
+			return true
+		}
+	}
+	return false
+}
+
+// noEscape lists the parameters still unpublished at every return.
+func (fa *funcAnalysis) noEscape(exits []*State) []int {
+	if len(exits) == 0 {
+		return nil
+	}
+	var out []int
+	check := func(v *types.Var, i int) {
+		for _, ex := range exits {
+			if !ex.fresh[v] {
+				return
+			}
+		}
+		out = append(out, i)
+	}
+	if r := fa.sig.Recv(); r != nil {
+		check(r, directives.Receiver)
+	}
+	for i := 0; i < fa.sig.Params().Len(); i++ {
+		check(fa.sig.Params().At(i), i)
+	}
+	return out
+}
+
 // isFresh reports whether e is a fresh local, or a value field inside one.
 func (fa *funcAnalysis) isFresh(e ast.Expr, s *State) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
 		v, ok := fa.info.Uses[e].(*types.Var)
-		return ok && s.fresh[v]
+		return ok && s.fresh[v] && !fa.isParam(v)
 	case *ast.SelectorExpr:
 		if sel := fa.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal && !isPointer(fa.info.TypeOf(e.X)) {
 			return fa.isFresh(e.X, s)

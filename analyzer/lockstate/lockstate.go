@@ -2,10 +2,12 @@ package lockstate
 
 import (
 	_ "embed"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"reflect"
+	"slices"
 	"sort"
 
 	"golang.org/x/tools/go/analysis"
@@ -37,11 +39,23 @@ var Analyzer = &analysis.Analyzer{
 // Effects is the inferred lock effect of an unannotated function, such as
 // func (c *C) lock() { c.mu.Lock() }. Only Acquires/RAcquires and
 // Releases/RReleases are ever set.
-type Effects struct{ directives.Contract }
+type Effects struct {
+	directives.Contract
+	// NoEscape lists the parameters (directives.Receiver for the receiver)
+	// that the function never publishes: a fresh object passed to it stays
+	// fresh, so constructors may call init helpers before taking locks.
+	NoEscape []int
+}
 
 func (*Effects) AFact() {}
 
-func (e *Effects) String() string { return "effects" + e.Contract.String()[len("contract"):] }
+func (e *Effects) String() string {
+	s := "effects" + e.Contract.String()[len("contract"):]
+	if len(e.NoEscape) > 0 {
+		s += fmt.Sprintf(" noescape%v", e.NoEscape)
+	}
+	return s
+}
 
 // Result is the lock state of every function body in the package. It is
 // empty when the package neither declares nor imports any directive.
@@ -144,14 +158,15 @@ type packageAnalysis struct {
 	decls      map[*types.Func]*ast.FuncDecl
 	order      []*ast.FuncDecl
 	summaries  map[*types.Func]*summary
-	imported   map[*types.Func]*directives.Contract // Effects facts of dependencies
+	imported   map[*types.Func]*Effects // Effects facts of dependencies
 	funcs      []*Func
 	litEffects map[*ast.FuncLit]map[lockpath.Path]LockVal
 }
 
 type summary struct {
-	done    bool
-	effects *directives.Contract
+	done     bool
+	effects  *directives.Contract
+	noEscape []int
 }
 
 func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAnalysis {
@@ -160,12 +175,12 @@ func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAn
 		dirs:      dirs,
 		decls:     map[*types.Func]*ast.FuncDecl{},
 		summaries: map[*types.Func]*summary{},
-		imported:  map[*types.Func]*directives.Contract{},
+		imported:  map[*types.Func]*Effects{},
 	}
 	for _, f := range pass.AllObjectFacts() {
 		if e, ok := f.Fact.(*Effects); ok {
 			if fn, ok := f.Object.(*types.Func); ok {
-				a.imported[fn] = &e.Contract
+				a.imported[fn] = e
 			}
 		}
 	}
@@ -255,6 +270,7 @@ func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
 	fa := a.newFuncAnalysis(fd, fn)
 	exits := fa.analyse(fa.entryState(), nil)
 	s.effects = fa.effects(exits)
+	s.noEscape = fa.noEscape(exits)
 	s.done = true
 	return s.effects
 }
@@ -264,18 +280,43 @@ func (a *packageAnalysis) effectsOf(fn *types.Func) *directives.Contract {
 	if fn.Pkg() == a.pass.Pkg {
 		return a.summaryOf(fn)
 	}
-	return a.imported[fn.Origin()]
+	if e := a.imported[fn.Origin()]; e != nil {
+		return &e.Contract
+	}
+	return nil
+}
+
+// escapes reports whether fn may publish its parameter i (Receiver for the
+// receiver). Unknown functions may.
+func (a *packageAnalysis) escapes(fn *types.Func, i int) bool {
+	if fn == nil {
+		return true
+	}
+	var noEscape []int
+	if fn.Pkg() == a.pass.Pkg {
+		a.summaryOf(fn)
+		if s := a.summaries[fn.Origin()]; s != nil {
+			noEscape = s.noEscape
+		}
+	} else if e := a.imported[fn.Origin()]; e != nil {
+		noEscape = e.NoEscape
+	}
+	return !slices.Contains(noEscape, i)
 }
 
 func (a *packageAnalysis) exportEffects() {
 	var fns []*types.Func
 	for fn, s := range a.summaries {
-		if s.effects != nil && !s.effects.Empty() {
+		if (s.effects != nil && !s.effects.Empty()) || len(s.noEscape) > 0 {
 			fns = append(fns, fn)
 		}
 	}
 	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
 	for _, fn := range fns {
-		a.pass.ExportObjectFact(fn, &Effects{*a.summaries[fn].effects})
+		e := &Effects{NoEscape: a.summaries[fn].noEscape}
+		if c := a.summaries[fn].effects; c != nil {
+			e.Contract = *c
+		}
+		a.pass.ExportObjectFact(fn, e)
 	}
 }

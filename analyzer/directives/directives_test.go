@@ -1,0 +1,15 @@
+package directives_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/guardvet/guardvet/analyzer/directives"
+)
+
+func TestMalformedDirectives(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, directives.Analyzer, "baddirectives")
+}

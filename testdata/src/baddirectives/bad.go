@@ -1,0 +1,53 @@
+// Package baddirectives holds malformed directives; each is reported at its
+// own position and none crashes the checker.
+package baddirectives
+
+import "sync"
+
+type T struct {
+	mu    sync.Mutex
+	notMu int
+	a     int //guard:by mu // want a:`guard\(by mu\)`
+	b     int //guard:bye mu // want `unknown directive //guard:bye; did you mean //guard:by\?`
+	c     int //guard:by nosuch // want `//guard:by nosuch: no field nosuch in this struct and no package-level variable nosuch`
+	d     int //guard:by notMu // want `//guard:by notMu: not a lock: type int has no Lock and Unlock methods`
+	e     int //guard:by // want `//guard:by needs a lock path, as in //guard:by mu`
+	f     int //guard:by mu notMu // want `//guard:by takes one lock path; write one //guard:by line per lock`
+	g     int //guard:only get nosuch // want g:`guard\(only get\)` `//guard:only nosuch: no method nosuch on T and no package function nosuch`
+	h     int //guard:holds mu // want `//guard:holds applies to functions, not to a field or variable; move it`
+	i     int // guard:by mu // want `malformed directive: no space is allowed after // in a directive; write //guard:by mu`
+	j     int //guard:atomic now // want `//guard:atomic takes no arguments; remove now`
+}
+
+func (t *T) get() int { return t.g }
+
+//guard:by mu // want `//guard:by applies to struct fields and package-level variables, not to a function; move it`
+func (t *T) wrongKind() {}
+
+//guard:holds t.nosuch // want `//guard:holds t.nosuch: type \*T has no field nosuch`
+func (t *T) badPath() {}
+
+//guard:holds x.mu // want `//guard:holds x.mu: it must start at the receiver, a parameter, a named result or a package-level variable`
+func (t *T) badRoot() {}
+
+//guard:ignore // want `//guard:ignore needs a reason`
+func (t *T) noReason() {}
+
+//guard:holdz t.mu // want `unknown directive //guard:holdz; did you mean //guard:holds\?`
+func (t *T) typo() {}
+
+//guard:by mu // want `//guard:by applies to struct fields and package-level variables, not to a type; move it`
+type U struct{}
+
+var (
+	gmu sync.Mutex
+	gv  int //guard:by gmu // want gv:`guard\(by gmu\)`
+	gw  int //guard:by t // want `//guard:by t: no package-level variable t`
+)
+
+func body() {
+	//guard:by gmu // want `misplaced directive //guard:by: it applies to struct fields and package-level variables`
+	gmu.Lock()
+	gv++
+	gmu.Unlock()
+}
