@@ -58,7 +58,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		c.returns(fn)
 	}
-	return c.rep.Used(), nil
+	return c.rep.Flush(), nil
 }
 
 // access checks one read or write of a field or variable with directives.
@@ -150,11 +150,7 @@ func (c *checker) lockFor(acc *lockstate.Access, ref directives.LockRef) (lockpa
 		if v == nil {
 			return lockpath.Path{}, ref.Text
 		}
-		shown := ref.Text
-		if v.Pkg() != c.pass.Pkg && !strings.Contains(ref.Text, ".") {
-			shown = v.Pkg().Name() + "." + ref.Text
-		}
-		return lockpath.Path{Root: v, Sel: ref.Sel}, shown
+		return lockpath.Path{Root: v, Sel: ref.Sel}, c.globalShown(ref)
 	}
 	sel, _ := acc.Node.(*ast.SelectorExpr)
 	shown := ref.Text
@@ -241,7 +237,7 @@ func siteVerb(v lockstate.LockVal) string {
 // receiver or argument expression followed by the rest of the path.
 func (c *checker) shownAtCall(ref directives.LockRef, call *ast.CallExpr) string {
 	if ref.Kind == directives.Global {
-		return ref.Text
+		return c.globalShown(ref)
 	}
 	rest := ""
 	if i := strings.IndexByte(ref.Text, '.'); i >= 0 {
@@ -259,6 +255,18 @@ func (c *checker) shownAtCall(ref directives.LockRef, call *ast.CallExpr) string
 		return ref.Text
 	}
 	return strings.TrimPrefix(types.ExprString(base), "&") + rest
+}
+
+// globalShown prints a package-level lock as the current package would
+// write it: Mu at home, pkg.Mu elsewhere.
+func (c *checker) globalShown(ref directives.LockRef) string {
+	if ref.PkgPath == c.pass.Pkg.Path() {
+		return ref.Text
+	}
+	if v := c.dirs.Global(ref); v != nil && !strings.HasPrefix(ref.Text, v.Pkg().Name()+".") {
+		return v.Pkg().Name() + "." + ref.Text
+	}
+	return ref.Text
 }
 
 func calleeName(call *ast.CallExpr) string {

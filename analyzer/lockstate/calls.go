@@ -31,6 +31,13 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 	if lc, ok := locks.AsCall(fa.info, call); ok {
 		fa.expr(lc.Receiver, s, useBase)
 		fa.lockOp(call, lc, s, deferred)
+		// A type's own Lock method (type C struct{ mu sync.Mutex } with
+		// func (c *C) Lock() { c.mu.Lock() }) locks both c and what its
+		// body locks, so guards may name either.
+		if callee := typeutil.StaticCallee(fa.info, call); callee != nil && callee.Pkg() != nil && callee.Pkg().Path() != "sync" {
+			fa.applyContract(call, callee, fa.a.dirs.Contract(callee), s, deferred)
+			fa.applyContract(call, callee, fa.a.effectsOf(callee), s, deferred)
+		}
 		return
 	}
 	if lit, ok := fun.(*ast.FuncLit); ok {
@@ -58,23 +65,28 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 	if fa.final && fa.rec != nil {
 		fa.rec.Calls = append(fa.rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: s.clone(), Deferred: deferred})
 	}
-	for _, c := range []*directives.Contract{contract, effects} {
-		if c == nil {
-			continue
-		}
-		apply := func(refs []directives.LockRef, v LockVal) {
-			for _, r := range refs {
-				if p := fa.refAtCall(r, call, callee); p.Valid() {
-					v.Site = call.Pos()
-					fa.setOrDefer(s, p, v, deferred)
-				}
+	fa.applyContract(call, callee, contract, s, deferred)
+	fa.applyContract(call, callee, effects, s, deferred)
+}
+
+// applyContract applies a callee's acquire and release effects, with its
+// receiver and arguments substituted.
+func (fa *funcAnalysis) applyContract(call *ast.CallExpr, callee *types.Func, c *directives.Contract, s *State, deferred bool) {
+	if c == nil {
+		return
+	}
+	apply := func(refs []directives.LockRef, v LockVal) {
+		for _, r := range refs {
+			if p := fa.refAtCall(r, call, callee); p.Valid() {
+				v.Site = call.Pos()
+				fa.setOrDefer(s, p, v, deferred)
 			}
 		}
-		apply(c.Acquires, LockVal{Mode: Exclusive})
-		apply(c.RAcquires, LockVal{Mode: Shared})
-		apply(c.Releases, LockVal{Mode: NotHeld})
-		apply(c.RReleases, LockVal{Mode: NotHeld, Read: true})
 	}
+	apply(c.Acquires, LockVal{Mode: Exclusive})
+	apply(c.RAcquires, LockVal{Mode: Shared})
+	apply(c.Releases, LockVal{Mode: NotHeld})
+	apply(c.RReleases, LockVal{Mode: NotHeld, Read: true})
 }
 
 func (fa *funcAnalysis) setOrDefer(s *State, p lockpath.Path, v LockVal, deferred bool) {
@@ -158,7 +170,14 @@ func (fa *funcAnalysis) atomicTarget(e ast.Expr, s *State, write bool) bool {
 	case *ast.SelectorExpr:
 		if id, ok := e.X.(*ast.Ident); ok {
 			if _, isPkg := fa.info.Uses[id].(*types.PkgName); isPkg {
-				return fa.atomicTarget(e.Sel, s, write)
+				v, ok := fa.info.Uses[e.Sel].(*types.Var)
+				if !ok {
+					return false
+				}
+				if g := fa.a.dirs.Guard(v); g != nil {
+					fa.record(&Access{Node: e, Pos: e.Sel.Pos(), Var: v, Guard: g, Write: write, Atomic: true}, s)
+				}
+				return true
 			}
 		}
 		sel := fa.info.Selections[e]

@@ -402,13 +402,19 @@ func (fa *funcAnalysis) expr(e ast.Expr, s *State, u use) {
 }
 
 func (fa *funcAnalysis) ident(id *ast.Ident, s *State, u use) {
+	fa.variable(id, id, s, u)
+}
+
+// variable handles a use of a variable, written as node: id itself, or
+// pkg.id for another package's variable.
+func (fa *funcAnalysis) variable(node ast.Expr, id *ast.Ident, s *State, u use) {
 	v, ok := fa.info.Uses[id].(*types.Var)
 	if !ok {
 		return
 	}
 	if isPackageLevel(v) {
 		if g := fa.a.dirs.Guard(v); g != nil {
-			fa.record(&Access{Node: id, Pos: id.Pos(), Var: v, Guard: g, Write: u == useWrite}, s)
+			fa.record(&Access{Node: node, Pos: id.Pos(), Var: v, Guard: g, Write: u == useWrite}, s)
 		}
 		return
 	}
@@ -420,7 +426,7 @@ func (fa *funcAnalysis) ident(id *ast.Ident, s *State, u use) {
 func (fa *funcAnalysis) selector(e *ast.SelectorExpr, s *State, u use) {
 	if id, ok := e.X.(*ast.Ident); ok {
 		if _, isPkg := fa.info.Uses[id].(*types.PkgName); isPkg {
-			fa.ident(e.Sel, s, u) // pkg.Var
+			fa.variable(e, e.Sel, s, u) // pkg.Var
 			return
 		}
 	}

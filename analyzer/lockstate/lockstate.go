@@ -142,6 +142,9 @@ func run(pass *analysis.Pass) (any, error) {
 	a := newPackageAnalysis(pass, dirs)
 	if dirs.Active() {
 		a.analyseAll()
+		for _, fd := range a.order { // summaries for other packages, too; in source order so recursion is cut the same way every run
+			a.summaryOf(a.pass.TypesInfo.Defs[fd.Name].(*types.Func))
+		}
 	} else {
 		// Nothing here is annotated: only summarise lock helpers that other
 		// packages might call, which costs a syntax scan and little else.

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"go/token"
 	"reflect"
+	"sort"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -26,15 +27,13 @@ type Reporter struct {
 	dirs     *directives.Result
 	category string
 	used     Used
+	pending  []analysis.Diagnostic
 }
 
 // New returns a Reporter for a rule whose diagnostics carry category.
 func New(pass *analysis.Pass, dirs *directives.Result, category string) *Reporter {
 	return &Reporter{pass: pass, dirs: dirs, category: category, used: Used{}}
 }
-
-// Used returns the ignores this rule used; it is the rule's result.
-func (r *Reporter) Used() Used { return r.used }
 
 // Report files d unless a //guard:ignore covers its position.
 func (r *Reporter) Report(d analysis.Diagnostic) {
@@ -45,7 +44,25 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 		r.used[ig.Pos] = true
 		return
 	}
-	r.pass.Report(d)
+	r.pending = append(r.pending, d)
+}
+
+// Flush reports the collected diagnostics in source order, so output does
+// not depend on the order the engine visited functions and blocks in. It
+// returns the rule's result.
+func (r *Reporter) Flush() Used {
+	sort.SliceStable(r.pending, func(i, j int) bool {
+		a, b := r.pending[i], r.pending[j]
+		if a.Pos != b.Pos {
+			return a.Pos < b.Pos
+		}
+		return a.Message < b.Message
+	})
+	for _, d := range r.pending {
+		r.pass.Report(d)
+	}
+	r.pending = nil
+	return r.used
 }
 
 // Reportf files a diagnostic with a message and optional related positions.
