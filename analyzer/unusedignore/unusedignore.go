@@ -2,6 +2,8 @@ package unusedignore
 
 import (
 	_ "embed"
+	"go/token"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -41,24 +43,45 @@ func run(pass *analysis.Pass) (any, error) {
 		if used {
 			continue
 		}
-		end := ig.Pos + 1
-		for _, f := range pass.Files {
-			for _, g := range f.Comments {
-				for _, c := range g.List {
-					if c.Slash == ig.Pos {
-						end = c.End()
-					}
-				}
-			}
-		}
+		from, to := extent(pass, ig.Pos)
 		pass.Report(analysis.Diagnostic{
-			Pos: ig.Pos, End: end, Category: Category,
+			Pos: ig.Pos, Category: Category,
 			Message: "//guard:ignore suppresses nothing here; remove it",
 			SuggestedFixes: []analysis.SuggestedFix{{
 				Message:   "Remove the unused //guard:ignore",
-				TextEdits: []analysis.TextEdit{{Pos: ig.Pos, End: end}},
+				TextEdits: []analysis.TextEdit{{Pos: from, End: to}},
 			}},
 		})
 	}
 	return nil, nil
+}
+
+// extent is the text to delete with the comment at pos: the whole line when
+// the comment stands alone, else the comment and the blanks before it.
+func extent(pass *analysis.Pass, pos token.Pos) (token.Pos, token.Pos) {
+	end := pos
+	for _, f := range pass.Files {
+		for _, g := range f.Comments {
+			for _, c := range g.List {
+				if c.Slash == pos {
+					end = c.End()
+				}
+			}
+		}
+	}
+	tf := pass.Fset.File(pos)
+	src, err := pass.ReadFile(tf.Name())
+	if err != nil {
+		return pos, end
+	}
+	lineStart := tf.LineStart(tf.Line(pos))
+	before := src[tf.Offset(lineStart):tf.Offset(pos)]
+	if strings.TrimSpace(string(before)) == "" {
+		if line := tf.Line(pos); line < tf.LineCount() {
+			return lineStart, tf.LineStart(line + 1)
+		}
+		return lineStart, end
+	}
+	trimmed := strings.TrimRight(string(before), " \t")
+	return lineStart + token.Pos(len(trimmed)), end
 }
