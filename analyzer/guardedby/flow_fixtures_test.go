@@ -1,0 +1,47 @@
+package guardedby_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/guardvet/guardvet/analyzer/guardedby"
+)
+
+func flowTestdata(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs("../../testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func TestClosures(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "closures")
+}
+
+func TestDeferBranch(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "deferbranch")
+}
+
+func TestWrappers(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "wrappers")
+}
+
+func TestGlobals(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "globals", "globals/use")
+}
+
+func TestGenerics(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "generics")
+}
+
+func TestCrossPkg(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "crosspkg/lib", "crosspkg/helpers", "crosspkg/use")
+}
+
+func TestContracts(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "contracts")
+}
