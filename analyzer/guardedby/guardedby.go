@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strings"
@@ -346,10 +347,13 @@ func (c *checker) returns(fn *lockstate.Func) {
 				}
 				continue
 			}
-			if v.Mode.Held() && fn.Entry.Lock(p).Mode != v.Mode && releasedLater(fn, p, ret.Pos) {
+			if !v.Mode.Held() || fn.Entry.Lock(p).Mode == v.Mode {
+				continue
+			}
+			if unlock, later := c.releasedLater(fn, p, ret.Pos); later && !c.signalled(fn, p) {
 				c.rep.Report(analysis.Diagnostic{
 					Pos:     ret.Pos,
-					Message: fmt.Sprintf("return with %s still locked, but later paths unlock it; unlock %s before this return, or use defer %s right after locking", p.Local(c.pass.Pkg), p.Local(c.pass.Pkg), unlockCall(fn, p)),
+					Message: fmt.Sprintf("return with %s still locked, but later paths unlock it; unlock %s before this return, or use defer %s right after locking", p.Local(c.pass.Pkg), p.Local(c.pass.Pkg), unlock),
 					Related: report.Related(v.Site, p.Local(c.pass.Pkg)+" locked here"),
 				})
 			}
@@ -358,22 +362,64 @@ func (c *checker) returns(fn *lockstate.Func) {
 }
 
 // releasedLater reports whether the function releases p somewhere after pos
-// in the source: the shape of a forgotten unlock on an early return, as
-// opposed to a helper that deliberately returns with the lock held.
-func releasedLater(fn *lockstate.Func, p lockpath.Path, pos token.Pos) bool {
+// in the source, by an Unlock or a call that releases it: the shape of a
+// forgotten unlock on an early return, as opposed to a helper that
+// deliberately returns with the lock held. It returns that release.
+func (c *checker) releasedLater(fn *lockstate.Func, p lockpath.Path, pos token.Pos) (string, bool) {
 	for _, op := range fn.LockOps {
 		if op.Op.Releases() && op.Lock == p && op.Node.Pos() > pos {
-			return true
+			return types.ExprString(op.Node), true
+		}
+	}
+	for _, call := range fn.Calls {
+		if call.Node.Pos() <= pos {
+			continue
+		}
+		for _, k := range []*directives.Contract{call.Contract, call.Effects} {
+			if k == nil {
+				continue
+			}
+			for _, ref := range append(append([]directives.LockRef{}, k.Releases...), k.RReleases...) {
+				if fn.RefAtCall(c.dirs, ref, call.Node, call.Callee) == p {
+					return types.ExprString(call.Node), true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// signalled reports whether a bool result tells the caller whether the lock
+// is held: every return holding p returns one constant in some bool result
+// and every return releasing it returns the other (lockIfReady() bool).
+func (c *checker) signalled(fn *lockstate.Func, p lockpath.Path) bool {
+	nres := fn.Obj.Type().(*types.Signature).Results().Len()
+	for i := 0; i < nres; i++ {
+		held, released, ok := map[bool]bool{}, map[bool]bool{}, true
+		for _, ret := range fn.Returns {
+			if ret.Node == nil || len(ret.Node.Results) != nres {
+				ok = false
+				break
+			}
+			tv := c.pass.TypesInfo.Types[ret.Node.Results[i]]
+			if tv.Value == nil || tv.Value.Kind() != constant.Bool {
+				ok = false
+				break
+			}
+			b := constant.BoolVal(tv.Value)
+			if ret.Exit.Lock(p).Mode.Held() {
+				held[b] = true
+			} else {
+				released[b] = true
+			}
+		}
+		if ok && len(held) == 1 && len(released) == 1 {
+			for b := range held {
+				if !released[b] {
+					return true
+				}
+			}
 		}
 	}
 	return false
-}
-
-func unlockCall(fn *lockstate.Func, p lockpath.Path) string {
-	for _, op := range fn.LockOps {
-		if op.Lock == p && op.Op.Releases() {
-			return types.ExprString(op.Node)
-		}
-	}
-	return p.String() + ".Unlock()"
 }

@@ -69,6 +69,38 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 	fa.applyContract(call, callee, effects, s, deferred)
 }
 
+// resultEffects applies contract paths rooted at a callee's named results
+// to the variables its results are assigned to: t := newLocked().
+func (fa *funcAnalysis) resultEffects(rhs ast.Expr, lhs []ast.Expr, s *State) {
+	call, ok := ast.Unparen(rhs).(*ast.CallExpr)
+	if !ok {
+		return
+	}
+	callee := typeutil.StaticCallee(fa.info, call)
+	if callee == nil {
+		return
+	}
+	nparams := callee.Type().(*types.Signature).Params().Len()
+	for _, c := range []*directives.Contract{fa.a.dirs.Contract(callee), fa.a.effectsOf(callee)} {
+		if c == nil {
+			continue
+		}
+		apply := func(refs []directives.LockRef, v LockVal) {
+			for _, r := range refs {
+				if r.Kind != directives.Param || r.Param < nparams || r.Param-nparams >= len(lhs) {
+					continue
+				}
+				if base := fa.res.Of(lhs[r.Param-nparams]); base.Valid() {
+					v.Site = call.Pos()
+					s.set(lockpath.Path{Root: base.Root, Sel: base.Sel + r.Sel}, v)
+				}
+			}
+		}
+		apply(c.Acquires, LockVal{Mode: Exclusive})
+		apply(c.RAcquires, LockVal{Mode: Shared})
+	}
+}
+
 // applyContract applies a callee's acquire and release effects, with its
 // receiver and arguments substituted.
 func (fa *funcAnalysis) applyContract(call *ast.CallExpr, callee *types.Func, c *directives.Contract, s *State, deferred bool) {
@@ -237,41 +269,109 @@ func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, defe
 	}
 	v.Site = call.Pos()
 	fa.setOrDefer(s, p, v, deferred)
+	if len(lc.Implicit) > 0 {
+		// t.mu.Unlock() promoted from an embedded sync.Mutex also unlocks
+		// t.mu itself, which a wrapper's own Lock method may have locked.
+		if base := fa.res.Of(lc.Receiver); base.Valid() {
+			fa.setOrDefer(s, base, v, deferred)
+		}
+	}
 }
 
-// tryLockCond splits the state on `if mu.TryLock()` and `if !mu.TryLock()`.
+// outcome is what a condition does to a lock on one of its branches.
+type outcome uint8
+
+const (
+	unchanged   outcome = iota // as before the condition
+	acquired                   // the TryLock succeeded
+	notAcquired                // the TryLock failed
+	mixed                      // depends on which operand decided
+)
+
+func merge(a, b outcome) outcome {
+	if a == b {
+		return a
+	}
+	return mixed
+}
+
+// condShape finds a TryLock deciding a condition: mu.TryLock(), its
+// negation, a local bool assigned from it (if ok := mu.TryLock(); ok), and
+// those inside && and ||. It only inspects syntax.
+func (fa *funcAnalysis) condShape(e ast.Expr) (call *ast.CallExpr, t, f outcome, ok bool) {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.NOT {
+			call, t, f, ok = fa.condShape(e.X)
+			return call, f, t, ok
+		}
+	case *ast.CallExpr:
+		if lc, isLock := locks.AsCall(fa.info, e); isLock && (lc.Op == locks.TryLock || lc.Op == locks.TryRLock) {
+			return e, acquired, unchanged, true
+		}
+	case *ast.Ident:
+		if def := fa.res.Def(e); def != nil {
+			if c, isCall := ast.Unparen(def).(*ast.CallExpr); isCall {
+				if lc, isLock := locks.AsCall(fa.info, c); isLock && (lc.Op == locks.TryLock || lc.Op == locks.TryRLock) {
+					return c, acquired, notAcquired, true
+				}
+			}
+		}
+	case *ast.BinaryExpr:
+		if e.Op != token.LAND && e.Op != token.LOR {
+			return nil, 0, 0, false
+		}
+		ca, ta, fa2, oka := fa.condShape(e.X)
+		cb, tb, fb, okb := fa.condShape(e.Y)
+		switch {
+		case oka == okb:
+			return nil, 0, 0, false
+		case e.Op == token.LAND && okb: // a && TryLock
+			return cb, tb, merge(unchanged, fb), true
+		case e.Op == token.LAND: // TryLock && b
+			return ca, ta, merge(fa2, ta), true
+		case okb: // a || TryLock
+			return cb, merge(unchanged, tb), fb, true
+		default: // TryLock || b
+			return ca, merge(ta, fa2), fa2, true
+		}
+	}
+	return nil, 0, 0, false
+}
+
+// tryLockCond splits the state on a condition decided by a TryLock.
 func (fa *funcAnalysis) tryLockCond(e ast.Expr, s *State) (t, f *State, ok bool) {
-	e = ast.Unparen(e)
-	negated := false
-	if u, isNot := e.(*ast.UnaryExpr); isNot && u.Op == token.NOT {
-		negated, e = true, ast.Unparen(u.X)
-	}
-	call, isCall := e.(*ast.CallExpr)
-	if !isCall {
+	call, tOut, fOut, ok := fa.condShape(e)
+	if !ok {
 		return nil, nil, false
 	}
-	lc, isLock := locks.AsCall(fa.info, call)
-	if !isLock || (lc.Op != locks.TryLock && lc.Op != locks.TryRLock) {
-		return nil, nil, false
-	}
-	fa.expr(lc.Receiver, s, useBase)
+	lc, _ := locks.AsCall(fa.info, call)
 	p := fa.res.LockOf(lc)
 	if !p.Valid() {
 		return nil, nil, false
 	}
-	if fa.final && fa.rec != nil {
-		fa.rec.LockOps = append(fa.rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: s.Lock(p), State: s.clone()})
-	}
-	t, f = s.clone(), s
+	pre := s.Lock(p)
+	fa.expr(e, s, useBase) // operands and accesses; the TryLock itself sets Maybe
 	mode := Exclusive
 	if lc.Op == locks.TryRLock {
 		mode = Shared
 	}
-	t.set(p, LockVal{Mode: mode, Site: call.Pos()})
-	if negated {
-		t, f = f, t
+	set := func(st *State, o outcome) {
+		switch o {
+		case unchanged:
+			st.set(p, pre)
+		case acquired:
+			st.set(p, LockVal{Mode: mode, Site: call.Pos()})
+		case notAcquired:
+			st.set(p, LockVal{Mode: Unknown, Site: call.Pos()})
+		case mixed:
+			st.set(p, LockVal{Mode: Maybe, Site: call.Pos()})
+		}
 	}
-	return t, f, true
+	t = s.clone()
+	set(t, tOut)
+	set(s, fOut)
+	return t, s, true
 }
 
 // refAtCall resolves a contract path at a call site by substituting the

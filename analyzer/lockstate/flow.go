@@ -196,16 +196,16 @@ func (fa *funcAnalysis) transfer(b *cfg.Block, s *State) []*State {
 		fa.node(n, s)
 	}
 	if len(b.Succs) == 0 && !fa.ended && fa.final {
-		fa.exit(fa.body.Rbrace, s)
+		fa.exit(fa.body.Rbrace, nil, s)
 	}
 	return []*State{s}
 }
 
-func (fa *funcAnalysis) exit(pos token.Pos, s *State) {
+func (fa *funcAnalysis) exit(pos token.Pos, ret *ast.ReturnStmt, s *State) {
 	ex := s.runDefers()
 	fa.exits = append(fa.exits, ex)
 	if fa.rec != nil {
-		fa.rec.Returns = append(fa.rec.Returns, &Return{Pos: pos, Exit: ex})
+		fa.rec.Returns = append(fa.rec.Returns, &Return{Pos: pos, Node: ret, Exit: ex})
 	}
 }
 
@@ -265,7 +265,7 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 		}
 		fa.ended = true
 		if fa.final {
-			fa.exit(n.Pos(), s)
+			fa.exit(n.Pos(), n, s)
 		}
 	case *ast.ValueSpec:
 		for _, v := range n.Values {
@@ -280,6 +280,13 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 					s.fresh[v] = true
 				}
 			}
+		}
+		if len(n.Values) == 1 {
+			lhs := make([]ast.Expr, len(n.Names))
+			for i, id := range n.Names {
+				lhs[i] = id
+			}
+			fa.resultEffects(n.Values[0], lhs, s)
 		}
 	case ast.Expr:
 		if assign, isRange := fa.rangeAssign[n]; isRange {
@@ -332,6 +339,9 @@ func (fa *funcAnalysis) assign(n *ast.AssignStmt, s *State) {
 			}
 		}
 		fa.expr(lhs, s, useWrite)
+	}
+	if len(n.Rhs) == 1 {
+		fa.resultEffects(n.Rhs[0], n.Lhs, s)
 	}
 }
 

@@ -127,6 +127,7 @@ type LockOp struct {
 // after deferred calls have run.
 type Return struct {
 	Pos  token.Pos
+	Node *ast.ReturnStmt // nil for the end of the body
 	Exit *State
 }
 

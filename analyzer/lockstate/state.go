@@ -161,6 +161,14 @@ func joinVal(a, b LockVal) LockVal {
 	if site == token.NoPos || (b.Site != token.NoPos && b.Site < site) {
 		site = b.Site
 	}
+	if a.Mode == NotHeld && b.Mode == NotHeld {
+		return LockVal{Mode: NotHeld, Site: site}
+	}
+	if !a.Mode.Held() && !b.Mode.Held() && a.Mode != Maybe && b.Mode != Maybe {
+		// Not held on either path (not known, or released): the lock is
+		// not held here, whatever paths led here.
+		return LockVal{Mode: Unknown, Site: site}
+	}
 	return LockVal{Mode: Maybe, Site: site}
 }
 

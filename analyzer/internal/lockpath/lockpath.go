@@ -152,6 +152,16 @@ func (r *Resolver) stable(v *types.Var) bool {
 	return n == 0
 }
 
+// Def returns the expression a variable was defined from when it is never
+// reassigned, or nil.
+func (r *Resolver) Def(id *ast.Ident) ast.Expr {
+	v, ok := r.Info.Uses[id].(*types.Var)
+	if !ok || !r.stable(v) {
+		return nil
+	}
+	return r.defs[v]
+}
+
 // Of returns the path of e, or an invalid Path when e is not a path
 // (a call result, a map lookup with a computed key, ...).
 func (r *Resolver) Of(e ast.Expr) Path {

@@ -61,8 +61,8 @@ func alias(c *Counter) {
 
 type Table struct {
 	mu    sync.RWMutex
-	m     map[string]int //guard:by mu
-	s     []int          //guard:by mu
+	m     map[string]int  //guard:by mu
+	s     []int           //guard:by mu
 	inner struct{ x int } //guard:by mu
 }
 
@@ -81,11 +81,11 @@ func (t *Table) StoreUnderRead(k string) {
 func (t *Table) DeepWritesUnderRead(k string) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
-	delete(t.m, k)        // want `t.m written while t.mu is read-locked`
-	t.s[0] = 1            // want `t.s written while t.mu is read-locked`
-	t.s = append(t.s, 1)  // want `t.s written while t.mu is read-locked`
-	t.inner.x = 2         // want `t.inner written while t.mu is read-locked`
-	clear(t.m)            // want `t.m written while t.mu is read-locked`
+	delete(t.m, k)       // want `t.m written while t.mu is read-locked`
+	t.s[0] = 1           // want `t.s written while t.mu is read-locked`
+	t.s = append(t.s, 1) // want `t.s written while t.mu is read-locked`
+	t.inner.x = 2        // want `t.inner written while t.mu is read-locked`
+	clear(t.m)           // want `t.m written while t.mu is read-locked`
 	_ = len(t.s)
 }
 

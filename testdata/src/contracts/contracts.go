@@ -495,3 +495,16 @@ func (t *T) deferUnlockBreaksHolds() {
 	defer t.mu.Unlock()
 	t.n++
 } // want `deferUnlockBreaksHolds returns with t.mu not held, breaking its //guard:holds t.mu contract`
+
+//guard:acquires r.mu
+func newLocked() (r *T) {
+	r = &T{}
+	r.mu.Lock()
+	return r
+}
+
+func useNewLocked() {
+	t := newLocked()
+	t.n++
+	t.mu.Unlock()
+}

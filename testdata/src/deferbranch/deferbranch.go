@@ -613,3 +613,47 @@ func (c *C) deferWithTemporaryRelease() {
 	c.mu.Lock()
 	c.n++
 }
+
+// The same helper written success-first: the early return keeps the lock
+// on purpose (the bool result says so), the failure path releases it.
+func (c *C) lockIfReady(ready bool) bool {
+	c.mu.Lock()
+	if ready {
+		return true
+	}
+	c.mu.Unlock()
+	return false
+}
+
+func (c *C) gotoSkipsLock(x int) {
+	if x < 0 {
+		goto out
+	}
+	c.mu.Lock()
+	c.n = x
+	c.mu.Unlock()
+out:
+	c.n++ // want `c.n written while c.mu is not`
+}
+
+func (c *C) tryLockAfterIf() {
+	if c.mu.TryLock() {
+		c.n++
+		c.mu.Unlock()
+	}
+	c.n++ // want `c.n written while c.mu is not`
+}
+
+func (c *C) tryLockInitStmt() {
+	if ok := c.mu.TryLock(); ok {
+		c.n++
+		c.mu.Unlock()
+	}
+}
+
+func (c *C) tryLockAnd(ready bool) {
+	if ready && c.mu.TryLock() {
+		c.n++
+		c.mu.Unlock()
+	}
+}

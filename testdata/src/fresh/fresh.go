@@ -33,7 +33,7 @@ func New() *W {
 	w := &W{}
 	w.n = 1 // fresh: nobody else can see w yet
 	initDefaults(w)
-	w.n = 2 // still fresh: initDefaults does not publish w
+	w.n = 2        // still fresh: initDefaults does not publish w
 	w.r = Build(w) // want `w.r written while w.mu is not known to be held`
 	return w
 }

@@ -28,4 +28,3 @@ func (c *C) NotCovered() int {
 	x := 1
 	return c.n + x // want `c.n read while c.mu is not known to be held`
 }
-

@@ -336,3 +336,19 @@ func (o *Outer2) incExplicit() {
 func (o *Outer2) racy() int {
 	return o.n // want `o.n read while o.Mutex is not known to be held`
 }
+
+// Traced overrides Lock but inherits Unlock from the embedded sync.Mutex.
+func (t *T) relock() {
+	t.mu.Lock()
+	t.n++
+	t.mu.Unlock()
+	t.mu.Lock()
+	t.n++
+	t.mu.Unlock()
+}
+
+func (t *T) afterUnlock() {
+	t.mu.Lock()
+	t.mu.Unlock()
+	t.n++ // want `t.n written while t.mu is not held`
+}

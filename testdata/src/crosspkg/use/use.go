@@ -161,3 +161,13 @@ func (w *Wrapper) inc() {
 func (w *Wrapper) racy() int {
 	return w.N // want `w.N read while w.mu is not known to be held`
 }
+
+func earlyReturnViaHelper(c *lib.C, err error) error {
+	c.Lock2()
+	if err != nil {
+		return err // want `return with c.mu still locked, but later paths unlock it`
+	}
+	c.N++
+	c.Unlock2()
+	return nil
+}
