@@ -178,9 +178,6 @@ func allowed(fn *lockstate.Func, only []string) bool {
 
 // call checks a call against the callee's contract.
 func (c *checker) call(fn *lockstate.Func, call *lockstate.Call) {
-	if call.Deferred {
-		return // runs at return; the state at the defer statement is only an approximation
-	}
 	callee := calleeName(call.Node)
 	check := func(refs []directives.LockRef, verb string, ok func(lockstate.LockVal) bool, want, fix string) {
 		for _, ref := range refs {

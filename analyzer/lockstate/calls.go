@@ -44,12 +44,16 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 		for _, arg := range call.Args {
 			fa.expr(arg, s, useRead)
 		}
-		ctx := Inline
-		if deferred {
-			ctx = Deferred
+		eff := fa.a.closureEffects(fa, lit)
+		if !deferred {
+			fa.closure(lit, s, Inline) // runs with the caller's locks, then changes them
+			fa.applyChanges(eff, s, false, call.Pos())
+			return
 		}
-		fa.closure(lit, s, ctx)
-		fa.applyChanges(fa.a.closureEffects(fa, lit), s, deferred, call.Pos())
+		fa.applyChanges(eff, s, true, call.Pos())
+		fa.addDefer(call, s, func(st *State) { fa.applyChanges(eff, st, false, call.Pos()) }, func(st *State, rec *Func) {
+			fa.closureAnalysis(lit).analyse(st, &Func{Decl: fa.decl, Lit: lit, Obj: fa.fn, Context: Deferred})
+		})
 		return
 	}
 	callee := typeutil.StaticCallee(fa.info, call)
@@ -62,11 +66,19 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 	if contract.Empty() && effects.Empty() {
 		return
 	}
-	if fa.final && fa.rec != nil {
-		fa.rec.Calls = append(fa.rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: s.clone(), Deferred: deferred})
+	if fa.final && fa.rec != nil && !deferred {
+		fa.rec.Calls = append(fa.rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: s.clone()})
 	}
 	fa.applyContract(call, callee, contract, s, deferred)
 	fa.applyContract(call, callee, effects, s, deferred)
+	if deferred {
+		fa.addDefer(call, s, func(st *State) {
+			fa.applyContract(call, callee, contract, st, false)
+			fa.applyContract(call, callee, effects, st, false)
+		}, func(st *State, rec *Func) {
+			rec.Calls = append(rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: st, Deferred: true})
+		})
+	}
 }
 
 // resultEffects applies contract paths rooted at a callee's named results
@@ -268,13 +280,61 @@ func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, defe
 		v = LockVal{Mode: Maybe}
 	}
 	v.Site = call.Pos()
-	fa.setOrDefer(s, p, v, deferred)
+	paths := []lockpath.Path{p}
 	if len(lc.Implicit) > 0 {
 		// t.mu.Unlock() promoted from an embedded sync.Mutex also unlocks
 		// t.mu itself, which a wrapper's own Lock method may have locked.
 		if base := fa.res.Of(lc.Receiver); base.Valid() {
-			fa.setOrDefer(s, base, v, deferred)
+			paths = append(paths, base)
 		}
+	}
+	for _, q := range paths {
+		fa.setOrDefer(s, q, v, deferred)
+	}
+	if deferred {
+		fa.addDefer(call, s, func(st *State) {
+			for _, q := range paths {
+				st.set(q, v)
+			}
+		}, func(st *State, rec *Func) {
+			rec.LockOps = append(rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: st.Lock(p), State: st})
+		})
+	}
+}
+
+// deferInfo is a deferred call: how it changes the lock state, and how to
+// record it against the state at return.
+type deferInfo struct {
+	call    *ast.CallExpr
+	atDefer *State
+	effect  func(*State)
+	replay  func(*State, *Func)
+}
+
+// addDefer registers a deferred call (final pass only records).
+func (fa *funcAnalysis) addDefer(call *ast.CallExpr, s *State, effect func(*State), replay func(*State, *Func)) {
+	s.defers[call] = true
+	if fa.final && fa.rec != nil {
+		fa.pending = append(fa.pending, &deferInfo{call: call, atDefer: s.clone(), effect: effect, replay: replay})
+	}
+}
+
+// replayDefers records each deferred call against the state at the returns
+// it runs at, after the deferred calls registered later (which run first).
+func (fa *funcAnalysis) replayDefers() {
+	for i, d := range fa.pending {
+		st := fa.deferExit[d.call]
+		if st == nil {
+			st = d.atDefer // no return reached: the defer statement's state is the best we know
+		}
+		st = st.clone()
+		st.deferred, st.defers = map[lockpath.Path]deferred{}, map[*ast.CallExpr]bool{}
+		for _, later := range fa.pending[i+1:] {
+			if fa.deferExit[later.call] != nil {
+				later.effect(st)
+			}
+		}
+		d.replay(st, fa.rec)
 	}
 }
 

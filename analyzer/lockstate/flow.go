@@ -34,7 +34,13 @@ type funcAnalysis struct {
 	final bool  // the last pass, after the fixpoint: events are recorded
 	rec   *Func // where events go (nil when only summarising)
 	exits []*State
-	ended bool // the current block ended in return or a call that never returns
+
+	// Deferred calls are checked against the state at return, not at the
+	// defer statement: pending collects them in the final pass, deferExit
+	// joins the states at the returns they are registered on.
+	pending   []*deferInfo
+	deferExit map[*ast.CallExpr]*State
+	ended     bool // the current block ended in return or a call that never returns
 }
 
 func (a *packageAnalysis) newFuncAnalysis(fd *ast.FuncDecl, fn *types.Func) *funcAnalysis {
@@ -165,6 +171,7 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 		}
 	}
 	fa.final, fa.rec, fa.exits = true, rec, nil
+	fa.pending, fa.deferExit = nil, map[*ast.CallExpr]*State{}
 	if rec != nil {
 		rec.Entry = entry
 		rec.Resolver = fa.res
@@ -174,6 +181,7 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 			fa.transfer(b, in[b.Index].clone())
 		}
 	}
+	fa.replayDefers()
 	if rec != nil {
 		fa.a.funcs = append(fa.a.funcs, rec)
 	}
@@ -202,6 +210,9 @@ func (fa *funcAnalysis) transfer(b *cfg.Block, s *State) []*State {
 }
 
 func (fa *funcAnalysis) exit(pos token.Pos, ret *ast.ReturnStmt, s *State) {
+	for call := range s.defers {
+		fa.deferExit[call] = join(fa.deferExit[call], s)
+	}
 	ex := s.runDefers()
 	fa.exits = append(fa.exits, ex)
 	if fa.rec != nil {

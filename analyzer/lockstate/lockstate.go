@@ -110,7 +110,7 @@ type Call struct {
 	Callee   *types.Func
 	Contract *directives.Contract // declared
 	Effects  *directives.Contract // inferred, may be nil
-	State    *State               // before the call
+	State    *State               // before the call; for a deferred call, at the returns it runs at
 	Deferred bool
 }
 

@@ -1,6 +1,7 @@
 package lockstate
 
 import (
+	"go/ast"
 	"go/token"
 	"go/types"
 	"maps"
@@ -53,15 +54,16 @@ type deferred struct {
 type State struct {
 	locks    map[lockpath.Path]LockVal
 	deferred map[lockpath.Path]deferred
-	fresh    map[*types.Var]bool // locals holding objects not yet published
+	defers   map[*ast.CallExpr]bool // deferred calls registered on every path here
+	fresh    map[*types.Var]bool    // locals holding objects not yet published
 }
 
 func newState() *State {
-	return &State{locks: map[lockpath.Path]LockVal{}, deferred: map[lockpath.Path]deferred{}, fresh: map[*types.Var]bool{}}
+	return &State{locks: map[lockpath.Path]LockVal{}, deferred: map[lockpath.Path]deferred{}, defers: map[*ast.CallExpr]bool{}, fresh: map[*types.Var]bool{}}
 }
 
 func (s *State) clone() *State {
-	return &State{locks: maps.Clone(s.locks), deferred: maps.Clone(s.deferred), fresh: maps.Clone(s.fresh)}
+	return &State{locks: maps.Clone(s.locks), deferred: maps.Clone(s.deferred), defers: maps.Clone(s.defers), fresh: maps.Clone(s.fresh)}
 }
 
 // Lock returns what is known about lock p.
@@ -107,7 +109,7 @@ func (s *State) set(p lockpath.Path, v LockVal) { s.locks[p] = v }
 
 // equal reports whether two states are the same (fixpoint test).
 func (s *State) equal(t *State) bool {
-	return maps.Equal(s.locks, t.locks) && maps.Equal(s.deferred, t.deferred) && maps.Equal(s.fresh, t.fresh)
+	return maps.Equal(s.locks, t.locks) && maps.Equal(s.deferred, t.deferred) && maps.Equal(s.defers, t.defers) && maps.Equal(s.fresh, t.fresh)
 }
 
 // join merges the states of two paths that meet.
@@ -146,6 +148,11 @@ func join(a, b *State) *State {
 			out.fresh[v] = true
 		}
 	}
+	for c := range a.defers {
+		if b.defers[c] {
+			out.defers[c] = true
+		}
+	}
 	return out
 }
 
@@ -174,7 +181,7 @@ func joinVal(a, b LockVal) LockVal {
 
 // runDefers returns the state after the deferred lock effects run.
 func (s *State) runDefers() *State {
-	if len(s.deferred) == 0 {
+	if len(s.deferred) == 0 && len(s.defers) == 0 {
 		return s
 	}
 	out := s.clone()
@@ -189,5 +196,6 @@ func (s *State) runDefers() *State {
 		}
 	}
 	out.deferred = map[lockpath.Path]deferred{}
+	out.defers = map[*ast.CallExpr]bool{}
 	return out
 }

@@ -410,3 +410,36 @@ func (c *C) goClosureCallsHolds() {
 		c.needsLock() // want `call to c.needsLock needs c.mu locked`
 	}()
 }
+
+// The deferred closure runs after the explicit Unlock: c.n is touched with
+// c.mu not held.
+func (c *C) deferredAccessAfterUnlock() {
+	c.mu.Lock()
+	defer func() {
+		c.n++ // want `c.n written while c.mu is not held`
+	}()
+	c.n = 1
+	c.mu.Unlock()
+}
+
+// The lock is taken after the defer statement; at return it is held, and
+// the deferred closure releases it.
+func (c *C) deferredUnlockRegisteredBeforeLock() {
+	defer func() {
+		c.n++
+		c.mu.Unlock()
+	}()
+	c.mu.Lock()
+	c.n = 1
+}
+
+// The deferred closure unlocks at return, after the explicit Unlock: an
+// unlock of an unlocked mutex.
+func (c *C) deferredClosureUnlockAfterUnlock() {
+	c.mu.Lock()
+	defer func() {
+		c.mu.Unlock() // want `c.mu.Unlock\(\) but c.mu is not held`
+	}()
+	c.n++
+	c.mu.Unlock()
+}

@@ -657,3 +657,20 @@ func (c *C) tryLockAnd(ready bool) {
 		c.mu.Unlock()
 	}
 }
+
+// The deferred call runs at return, after the explicit Unlock.
+func (c *C) deferHoldsAfterUnlock() {
+	c.mu.Lock()
+	defer c.incLocked() // want `call to c.incLocked needs c.mu locked`
+	c.n++
+	c.mu.Unlock()
+}
+
+// Released explicitly and never retaken: the deferred Unlock at return
+// unlocks an unlocked mutex, a fatal error.
+func (c *C) deferAndExplicitUnlock() {
+	c.mu.Lock()
+	defer c.mu.Unlock() // want `c.mu.Unlock\(\) but c.mu is not held`
+	c.n++
+	c.mu.Unlock()
+}
