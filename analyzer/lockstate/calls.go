@@ -40,7 +40,11 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 		}
 		return
 	}
-	if lit, ok := fun.(*ast.FuncLit); ok {
+	lit, _ := fun.(*ast.FuncLit)
+	if lit == nil {
+		lit = fa.localLit(fun)
+	}
+	if lit != nil {
 		for _, arg := range call.Args {
 			fa.expr(arg, s, useRead)
 		}
@@ -605,7 +609,11 @@ func sortRefs(refs []directives.LockRef) {
 
 func (fa *funcAnalysis) goStmt(g *ast.GoStmt, s *State) {
 	call := g.Call
-	if lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit); ok {
+	lit, _ := ast.Unparen(call.Fun).(*ast.FuncLit)
+	if lit == nil {
+		lit = fa.localLit(call.Fun)
+	}
+	if lit != nil {
 		for _, arg := range call.Args {
 			fa.expr(arg, s, useRead)
 		}

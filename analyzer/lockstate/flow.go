@@ -30,6 +30,8 @@ type funcAnalysis struct {
 	entry *State
 
 	rangeAssign map[ast.Expr]bool
+	localLits   map[*types.Var]*ast.FuncLit // f := func(){...} used only as f(...)
+	isLocalLit  map[*ast.FuncLit]bool
 
 	final bool  // the last pass, after the fixpoint: events are recorded
 	rec   *Func // where events go (nil when only summarising)
@@ -49,13 +51,63 @@ func (a *packageAnalysis) newFuncAnalysis(fd *ast.FuncDecl, fn *types.Func) *fun
 		res: lockpath.NewResolver(a.pass.TypesInfo, fd.Body),
 	}
 	fa.scanRanges()
+	fa.scanLocalLits()
 	return fa
+}
+
+// scanLocalLits finds closures bound to a local variable that is never
+// reassigned and only ever called: f := func() { ... }; ...; f(). Such a
+// closure runs where it is called, with the caller's locks, like a closure
+// called in place.
+func (fa *funcAnalysis) scanLocalLits() {
+	fa.localLits, fa.isLocalLit = map[*types.Var]*ast.FuncLit{}, map[*ast.FuncLit]bool{}
+	uses, calls := map[*types.Var]int{}, map[*types.Var]int{}
+	ast.Inspect(fa.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if v, ok := fa.info.Uses[n].(*types.Var); ok {
+				uses[v]++
+			}
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
+				if v, ok := fa.info.Uses[id].(*types.Var); ok {
+					calls[v]++
+				}
+			}
+		}
+		return true
+	})
+	ast.Inspect(fa.body, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		v, ok := fa.info.Defs[id].(*types.Var)
+		if !ok || uses[v] == 0 || uses[v] != calls[v] {
+			return true
+		}
+		if lit, ok := ast.Unparen(fa.res.Def(id)).(*ast.FuncLit); ok {
+			fa.localLits[v], fa.isLocalLit[lit] = lit, true
+		}
+		return true
+	})
+}
+
+// localLit returns the closure a called identifier is bound to, if any.
+func (fa *funcAnalysis) localLit(fun ast.Expr) *ast.FuncLit {
+	if id, ok := ast.Unparen(fun).(*ast.Ident); ok {
+		if v, ok := fa.info.Uses[id].(*types.Var); ok {
+			return fa.localLits[v]
+		}
+	}
+	return nil
 }
 
 func (fa *funcAnalysis) closureAnalysis(lit *ast.FuncLit) *funcAnalysis {
 	sub := &funcAnalysis{
 		a: fa.a, info: fa.info, decl: fa.decl, fn: fa.fn, sig: fa.info.Types[lit].Type.(*types.Signature),
 		body: lit.Body, lit: lit, res: fa.res, rangeAssign: fa.rangeAssign,
+		localLits: fa.localLits, isLocalLit: fa.isLocalLit,
 	}
 	return sub
 }
@@ -407,7 +459,9 @@ func (fa *funcAnalysis) expr(e ast.Expr, s *State, u use) {
 			fa.expr(elt, s, useRead)
 		}
 	case *ast.FuncLit:
-		fa.closure(e, s, Escaping)
+		if !fa.isLocalLit[e] { // a local closure is analysed where it is called
+			fa.closure(e, s, Escaping)
+		}
 	case *ast.KeyValueExpr:
 		fa.expr(e.Value, s, useRead)
 	case *ast.SliceExpr:

@@ -155,7 +155,7 @@ func (r *Resolver) stable(v *types.Var) bool {
 // Def returns the expression a variable was defined from when it is never
 // reassigned, or nil.
 func (r *Resolver) Def(id *ast.Ident) ast.Expr {
-	v, ok := r.Info.Uses[id].(*types.Var)
+	v, ok := r.Info.ObjectOf(id).(*types.Var)
 	if !ok || !r.stable(v) {
 		return nil
 	}

@@ -58,7 +58,10 @@ func (r *Reporter) Flush() Used {
 		}
 		return a.Message < b.Message
 	})
-	for _, d := range r.pending {
+	for i, d := range r.pending {
+		if i > 0 && d.Pos == r.pending[i-1].Pos && d.Message == r.pending[i-1].Message {
+			continue // the same closure checked at two call sites
+		}
 		r.pass.Report(d)
 	}
 	r.pending = nil

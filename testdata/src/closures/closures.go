@@ -443,3 +443,38 @@ func (c *C) deferredClosureUnlockAfterUnlock() {
 	c.n++
 	c.mu.Unlock()
 }
+
+// A closure bound to a local variable and only called runs where it is
+// called, with the caller's locks.
+func (c *C) localClosureCalledUnderLock() {
+	inc := func() { c.n++ }
+	c.mu.Lock()
+	inc()
+	c.mu.Unlock()
+}
+
+func (c *C) localClosureCalledBare() {
+	inc := func() {
+		c.n++ // want `c.n written while c.mu is not known to be held`
+	}
+	inc()
+	inc()
+}
+
+func (c *C) localClosureUnlocks() {
+	unlock := func() { c.mu.Unlock() }
+	c.mu.Lock()
+	c.n++
+	unlock()
+	c.n++ // want `c.n written while c.mu is not held`
+}
+
+// Passed on as a value, it escapes: no locks held inside.
+func (c *C) localClosurePassed(run func(func())) {
+	inc := func() {
+		c.n++ // want `c.n written while c.mu is not known to be held`
+	}
+	c.mu.Lock()
+	run(inc)
+	c.mu.Unlock()
+}
