@@ -23,7 +23,7 @@ var docFile string
 var Analyzer = &analysis.Analyzer{
 	Name:       "directives",
 	Doc:        docs.Extract(docFile, "directives"),
-	URL:        "https://github.com/guardvet/guardvet#directives",
+	URL:        "https://github.com/guardvet/guardvet#directives-rule",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{(*FieldGuard)(nil), (*Contract)(nil)},

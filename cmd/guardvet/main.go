@@ -10,15 +10,23 @@
 //
 //	go vet -vettool=$(command -v guardvet) ./...
 //
-// See the README for the directives, the rules and the exit codes.
+// Run guardvet -help for the flags and exit codes; the README has the
+// directives and the rules.
 package main
 
 import (
-	"golang.org/x/tools/go/analysis/multichecker"
+	"os"
+
+	"golang.org/x/tools/go/analysis/unitchecker"
 
 	"github.com/guardvet/guardvet/analyzer/suite"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/driver"
 )
 
 func main() {
-	multichecker.Main(suite.Analyzers()...)
+	analyzers := suite.Analyzers()
+	if driver.IsVetInvocation(os.Args[1:]) {
+		unitchecker.Main(analyzers...) // the go vet protocol; never returns
+	}
+	os.Exit(driver.Main(os.Args[1:], analyzers, os.Stdout, os.Stderr))
 }

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/xeipuuv/gojsonschema"
 )
 
 var guardvet string // the built binary
@@ -101,8 +104,8 @@ const wantBad = "use/use.go:12:11: c.N read while c.mu is not known to be held"
 func TestStandaloneExitCodes(t *testing.T) {
 	dir := writeModule(t)
 	_, stderr, code := run(t, dir, guardvet, "./...")
-	if code != 3 {
-		t.Errorf("findings: exit %d, want 3\n%s", code, stderr)
+	if code != 1 {
+		t.Errorf("findings: exit %d, want 1\n%s", code, stderr)
 	}
 	if !strings.Contains(stderr, wantBad) {
 		t.Errorf("findings: missing %q in\n%s", wantBad, stderr)
@@ -116,8 +119,14 @@ func TestStandaloneExitCodes(t *testing.T) {
 	if _, stderr, code := run(t, dir, guardvet, "-guardedby=false", "./..."); code != 0 {
 		t.Errorf("-guardedby=false: exit %d, want 0\n%s", code, stderr)
 	}
-	if _, _, code := run(t, dir, guardvet, "./nosuch"); code != 1 {
-		t.Errorf("missing package: exit %d, want 1", code)
+	if _, stderr, code := run(t, dir, guardvet, "./nosuch"); code != 2 || !strings.Contains(stderr, "nosuch") {
+		t.Errorf("missing package: exit %d, want 2 and an error naming it\n%s", code, stderr)
+	}
+	if _, stderr, code := run(t, dir, guardvet); code != 2 || !strings.Contains(stderr, "no packages given") {
+		t.Errorf("no arguments: exit %d, want 2 and a hint\n%s", code, stderr)
+	}
+	if _, stderr, code := run(t, dir, guardvet, "-unusedignore", "./..."); code != 0 {
+		t.Errorf("-unusedignore alone: exit %d, want 0 (only that rule runs)\n%s", code, stderr)
 	}
 	if _, _, code := run(t, dir, guardvet, "-nosuchflag", "./..."); code != 2 {
 		t.Errorf("bad flag: exit %d, want 2", code)
@@ -128,16 +137,16 @@ func TestTypeErrorsAreReportedNotCrashed(t *testing.T) {
 	dir := writeModule(t)
 	os.WriteFile(filepath.Join(dir, "clean", "broken.go"), []byte("package clean\n\nvar X int = \"s\"\n"), 0o644)
 	_, stderr, code := run(t, dir, guardvet, "./clean")
-	if code != 1 || !strings.Contains(stderr, "broken.go:3:13") || strings.Contains(stderr, "panic") {
-		t.Errorf("type error: exit %d, want 1 with the type error position and no panic\n%s", code, stderr)
+	if code != 2 || !strings.Contains(stderr, "broken.go:3:13") || strings.Contains(stderr, "panic") {
+		t.Errorf("type error: exit %d, want 2 with the type error position and no panic\n%s", code, stderr)
 	}
 }
 
 func TestJSON(t *testing.T) {
 	dir := writeModule(t)
 	stdout, _, code := run(t, dir, guardvet, "-json", "./...")
-	if code != 0 {
-		t.Errorf("-json: exit %d, want 0 (findings are in the output)", code)
+	if code != 1 {
+		t.Errorf("-json: exit %d, want 1 (findings exit 1 in every format)", code)
 	}
 	var tree map[string]map[string][]struct {
 		Category string `json:"category"`
@@ -169,5 +178,145 @@ func TestGoVet(t *testing.T) {
 	}
 	if _, stderr, code := run(t, dir, "go", "vet", "-vettool="+guardvet, "-guardedby=false", "./..."); code != 0 {
 		t.Errorf("go vet -guardedby=false: exit %d, want 0\n%s", code, stderr)
+	}
+}
+
+func TestHelp(t *testing.T) {
+	_, stderr, code := run(t, t.TempDir(), guardvet, "-help")
+	for _, want := range []string{"Usage:", "go vet -vettool", "guardedby", "-sarif", "Exit codes:"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("-help does not mention %q:\n%s", want, stderr)
+		}
+	}
+	if code != 0 {
+		t.Errorf("-help: exit %d, want 0", code)
+	}
+}
+
+// TestSARIF validates the output against the SARIF 2.1.0 schema with a
+// maintained validator, and checks what code scanning relies on.
+func TestSARIF(t *testing.T) {
+	dir := writeModule(t)
+	os.WriteFile(filepath.Join(dir, "clean", "ignored.go"), []byte("package clean\n\nfunc G() int {\n\treturn 1 //guard:ignore nothing to hide\n}\n"), 0o644)
+	stdout, stderr, code := run(t, dir, guardvet, "-sarif", "./...")
+	if code != 1 {
+		t.Errorf("-sarif: exit %d, want 1\n%s", code, stderr)
+	}
+	schema, err := filepath.Abs("../../testdata/sarif/sarif-schema-2.1.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	result, err := gojsonschema.Validate(gojsonschema.NewReferenceLoader("file://"+schema), gojsonschema.NewStringLoader(stdout))
+	if err != nil {
+		t.Fatalf("validating: %v", err)
+	}
+	if !result.Valid() {
+		t.Fatalf("SARIF does not validate against the 2.1.0 schema: %v\n%s", result.Errors(), stdout)
+	}
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct {
+						ID, HelpURI          string
+						DefaultConfiguration struct{ Level string }
+					}
+				}
+			}
+			Results []struct {
+				RuleID              string
+				Level               string
+				PartialFingerprints map[string]string
+				Locations           []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine int }
+					}
+				}
+				Fixes []struct{ Description struct{ Text string } }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &log); err != nil {
+		t.Fatal(err)
+	}
+	run0 := log.Runs[0]
+	rules := map[string]string{}
+	for _, r := range run0.Tool.Driver.Rules {
+		rules[r.ID] = r.HelpURI
+		if r.DefaultConfiguration.Level == "" {
+			t.Errorf("rule %s has no default level", r.ID)
+		}
+	}
+	if !strings.HasSuffix(rules["guardedby"], "#guardedby") || !strings.HasSuffix(rules["unusedignore"], "#unusedignore") {
+		t.Errorf("rule helpUris do not point at README sections: %v", rules)
+	}
+	got := map[string]bool{}
+	for _, r := range run0.Results {
+		loc := r.Locations[0].PhysicalLocation
+		got[fmt.Sprintf("%s %s:%d", r.RuleID, loc.ArtifactLocation.URI, loc.Region.StartLine)] = true
+		if r.PartialFingerprints["guardvet/v1"] == "" {
+			t.Errorf("result %s has no partialFingerprints", r.RuleID)
+		}
+		if r.RuleID == "unusedignore" && (len(r.Fixes) != 1 || r.Fixes[0].Description.Text == "") {
+			t.Errorf("unusedignore result carries no SARIF fix: %+v", r.Fixes)
+		}
+	}
+	for _, want := range []string{"guardedby use/use.go:12", "unusedignore clean/ignored.go:4"} {
+		if !got[want] {
+			t.Errorf("SARIF lacks %q; has %v", want, got)
+		}
+	}
+	// Fingerprints are stable across runs and do not depend on line numbers.
+	again, _, _ := run(t, dir, guardvet, "-sarif", "./...")
+	if again != stdout {
+		t.Errorf("SARIF output differs between two runs")
+	}
+	src := filepath.Join(dir, "use", "use.go")
+	body, _ := os.ReadFile(src)
+	os.WriteFile(src, append([]byte("// a comment that moves every line down\n"), body...), 0o644)
+	moved, _, _ := run(t, dir, guardvet, "-sarif", "./...")
+	if fingerprints(t, moved) != fingerprints(t, stdout) {
+		t.Errorf("fingerprints changed when lines moved:\n%s\n%s", fingerprints(t, stdout), fingerprints(t, moved))
+	}
+}
+
+func fingerprints(t *testing.T, out string) string {
+	var log struct {
+		Runs []struct {
+			Results []struct{ PartialFingerprints map[string]string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatal(err)
+	}
+	var fps []string
+	for _, r := range log.Runs[0].Results {
+		fps = append(fps, r.PartialFingerprints["guardvet/v1"])
+	}
+	return strings.Join(fps, " ")
+}
+
+func TestFixAndDiff(t *testing.T) {
+	dir := writeModule(t)
+	file := filepath.Join(dir, "clean", "ignored.go")
+	const before = "package clean\n\nfunc G() int {\n\treturn 1 //guard:ignore nothing to hide\n}\n"
+	const after = "package clean\n\nfunc G() int {\n\treturn 1\n}\n"
+	os.WriteFile(file, []byte(before), 0o644)
+	stdout, stderr, code := run(t, dir, guardvet, "-diff", "./clean")
+	if code != 0 || !strings.Contains(stdout, "-\treturn 1 //guard:ignore nothing to hide") || !strings.Contains(stdout, "+\treturn 1\n") {
+		t.Errorf("-diff: exit %d, diff:\n%s\n%s", code, stdout, stderr)
+	}
+	if b, _ := os.ReadFile(file); string(b) != before {
+		t.Errorf("-diff changed the file")
+	}
+	if _, stderr, code := run(t, dir, guardvet, "-fix", "./clean"); code != 0 {
+		t.Errorf("-fix: exit %d\n%s", code, stderr)
+	}
+	if b, _ := os.ReadFile(file); string(b) != after {
+		t.Errorf("-fix wrote\n%s\nwant\n%s", b, after)
+	}
+	if _, stderr, code := run(t, dir, guardvet, "./clean"); code != 0 {
+		t.Errorf("after -fix: exit %d, want a clean run\n%s", code, stderr)
 	}
 }

@@ -1,0 +1,312 @@
+// Package driver is guardvet's standalone command line: flags, package
+// loading through go/packages, the analysis through
+// golang.org/x/tools/go/analysis/checker, and the text, JSON and SARIF
+// outputs. The go vet protocol is left to unitchecker.
+package driver
+
+import (
+	"flag"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+// Exit codes. README documents them; main_test.go asserts them.
+const (
+	ExitClean    = 0 // no findings
+	ExitFindings = 1 // at least one diagnostic
+	ExitError    = 2 // bad usage, or packages that fail to load or type-check
+)
+
+// IsVetInvocation reports whether go vet is driving us: it first asks for
+// -V=full and -flags, then passes a single *.cfg file per package.
+func IsVetInvocation(args []string) bool {
+	for _, a := range args {
+		if a == "-V=full" || a == "--V=full" || a == "-flags" || a == "--flags" {
+			return true
+		}
+	}
+	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
+}
+
+// Finding is one diagnostic with its analyzer and resolved position.
+type Finding struct {
+	Analyzer *analysis.Analyzer
+	Diag     analysis.Diagnostic
+	Fset     *token.FileSet
+	Posn     token.Position
+}
+
+type options struct {
+	json, sarif, fix, diff, tests, version bool
+	tags                                   string
+	enable                                 map[string]*triState
+}
+
+// triState is an enable flag that remembers whether it was set.
+type triState struct {
+	set, value bool
+}
+
+func (t *triState) String() string   { return fmt.Sprint(t.value) }
+func (t *triState) IsBoolFlag() bool { return true }
+func (t *triState) Set(s string) error {
+	switch s {
+	case "true", "1", "":
+		t.value = true
+	case "false", "0":
+		t.value = false
+	default:
+		return fmt.Errorf("want true or false, got %q", s)
+	}
+	t.set = true
+	return nil
+}
+
+// Main runs the standalone command and returns its exit code.
+func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
+	opts, patterns, err := parseFlags(args, analyzers, stderr)
+	if err == flag.ErrHelp {
+		return ExitClean
+	}
+	if err != nil {
+		return ExitError
+	}
+	if opts.version {
+		fmt.Fprintln(stdout, "guardvet", version())
+		return ExitClean
+	}
+	if len(patterns) == 0 {
+		fmt.Fprintln(stderr, "guardvet: no packages given; try guardvet ./... (guardvet -help for usage)")
+		return ExitError
+	}
+	if opts.json && opts.sarif {
+		fmt.Fprintln(stderr, "guardvet: -json and -sarif are exclusive; pick one output format")
+		return ExitError
+	}
+	enabled := selectAnalyzers(analyzers, opts.enable)
+
+	cfg := &packages.Config{
+		Mode:  packages.LoadAllSyntax | packages.NeedModule,
+		Tests: opts.tests,
+	}
+	if opts.tags != "" {
+		cfg.BuildFlags = []string{"-tags=" + opts.tags}
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		fmt.Fprintf(stderr, "guardvet: %v\n", err)
+		return ExitError
+	}
+	if len(pkgs) == 0 {
+		fmt.Fprintf(stderr, "guardvet: %s matched no packages\n", strings.Join(patterns, " "))
+		return ExitError
+	}
+	code := ExitClean
+	if packages.PrintErrors(pkgs) > 0 { // type errors and the like, to stderr
+		code = ExitError
+	}
+	graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
+	if err != nil {
+		fmt.Fprintf(stderr, "guardvet: %v\n", err)
+		return ExitError
+	}
+	var findings []Finding
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			if !hasErrors(act.Package) { // errors in the package were printed above
+				fmt.Fprintf(stderr, "guardvet: %s: %v\n", act, act.Err)
+				code = ExitError
+			}
+			continue
+		}
+		for _, d := range act.Diagnostics {
+			findings = append(findings, Finding{Analyzer: act.Analyzer, Diag: d, Fset: act.Package.Fset, Posn: act.Package.Fset.Position(d.Pos)})
+		}
+	}
+	findings = sortFindings(findings)
+
+	switch {
+	case opts.fix || opts.diff:
+		if err := applyFixes(findings, opts.diff, stdout); err != nil {
+			fmt.Fprintf(stderr, "guardvet: %v\n", err)
+			return ExitError
+		}
+		return code // fixes applied: findings are not failures
+	case opts.json:
+		if err := graph.PrintJSON(stdout); err != nil {
+			fmt.Fprintf(stderr, "guardvet: %v\n", err)
+			return ExitError
+		}
+	case opts.sarif:
+		if err := WriteSARIF(stdout, findings, analyzers, version()); err != nil {
+			fmt.Fprintf(stderr, "guardvet: %v\n", err)
+			return ExitError
+		}
+	default:
+		printText(stderr, findings)
+	}
+	if len(findings) > 0 && code == ExitClean {
+		code = ExitFindings
+	}
+	return code
+}
+
+func hasErrors(p *packages.Package) bool {
+	failed := false
+	packages.Visit([]*packages.Package{p}, nil, func(p *packages.Package) {
+		if len(p.Errors) > 0 || len(p.TypeErrors) > 0 {
+			failed = true
+		}
+	})
+	return failed
+}
+
+func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer) (*options, []string, error) {
+	fs := flag.NewFlagSet("guardvet", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	o := &options{enable: map[string]*triState{}}
+	fs.BoolVar(&o.json, "json", false, "print diagnostics as JSON (the x/tools analysis shape)")
+	fs.BoolVar(&o.sarif, "sarif", false, "print diagnostics as SARIF 2.1.0, for code scanning")
+	fs.BoolVar(&o.fix, "fix", false, "apply suggested fixes to the files")
+	fs.BoolVar(&o.diff, "diff", false, "print suggested fixes as a unified diff instead of applying them")
+	fs.BoolVar(&o.tests, "test", true, "also check test files")
+	fs.StringVar(&o.tags, "tags", "", "comma-separated build tags, as for go build")
+	fs.BoolVar(&o.version, "V", false, "print the version and exit")
+	for _, a := range analyzers {
+		t := &triState{value: true}
+		o.enable[a.Name] = t
+		fs.Var(t, a.Name, "enable the "+a.Name+" rule: "+firstLine(a.Doc))
+		a.Flags.VisitAll(func(f *flag.Flag) {
+			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
+		})
+	}
+	fs.Usage = func() { usage(fs, analyzers, stderr) }
+	if err := fs.Parse(args); err != nil {
+		return nil, nil, err
+	}
+	return o, fs.Args(), nil
+}
+
+func usage(fs *flag.FlagSet, analyzers []*analysis.Analyzer, w io.Writer) {
+	fmt.Fprint(w, `guardvet checks lock discipline: fields guarded by a lock (//guard:by),
+fields reachable only through helpers (//guard:only), function lock
+contracts (//guard:holds, acquires, releases, excludes) and lock balance.
+
+Usage:
+  guardvet [flags] packages...                  standalone, e.g. guardvet ./...
+  go vet -vettool=$(command -v guardvet) ./...  as a vet tool (same rule flags)
+
+Rules (each on by default; -NAME=false turns one off, -NAME runs only the named):
+`)
+	for _, a := range analyzers {
+		fmt.Fprintf(w, "  %-14s %s\n", a.Name, firstLine(a.Doc))
+	}
+	fmt.Fprint(w, "\nFlags:\n")
+	fs.PrintDefaults()
+	fmt.Fprint(w, `
+Exit codes:
+  0  no findings
+  1  findings (in every output format)
+  2  bad usage, or packages that fail to load or type-check (errors printed)
+Under go vet, go vet's own codes apply (1 for findings).
+
+Manual: https://github.com/guardvet/guardvet#readme
+`)
+}
+
+func firstLine(doc string) string {
+	line, _, _ := strings.Cut(doc, "\n")
+	if _, rest, ok := strings.Cut(line, ": "); ok {
+		return rest
+	}
+	return line
+}
+
+// selectAnalyzers applies the enable flags: naming rules with -NAME runs
+// only those; -NAME=false removes one.
+func selectAnalyzers(all []*analysis.Analyzer, enable map[string]*triState) []*analysis.Analyzer {
+	only := false
+	for _, t := range enable {
+		if t.set && t.value {
+			only = true
+		}
+	}
+	var out []*analysis.Analyzer
+	for _, a := range all {
+		t := enable[a.Name]
+		if (only && t.set && t.value) || (!only && t.value) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+func sortFindings(fs []Finding) []Finding {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i].Posn, fs[j].Posn
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		if a.Column != b.Column {
+			return a.Column < b.Column
+		}
+		if fs[i].Analyzer.Name != fs[j].Analyzer.Name {
+			return fs[i].Analyzer.Name < fs[j].Analyzer.Name
+		}
+		return fs[i].Diag.Message < fs[j].Diag.Message
+	})
+	// A package and its test variant share files: report each finding once.
+	out := fs[:0]
+	for i, f := range fs {
+		if i > 0 && f.Posn == fs[i-1].Posn && f.Diag.Message == fs[i-1].Diag.Message {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+func printText(w io.Writer, findings []Finding) {
+	for _, f := range findings {
+		fmt.Fprintf(w, "%s: %s\n", relPosition(f.Posn), f.Diag.Message)
+		for _, r := range f.Diag.Related {
+			fmt.Fprintf(w, "\t%s: %s\n", relPosition(f.Fset.Position(r.Pos)), r.Message)
+		}
+	}
+}
+
+// relPosition prints a position relative to the working directory when the
+// file is below it, so output is short and the same on every machine.
+func relPosition(p token.Position) string {
+	p.Filename = relPath(p.Filename)
+	return p.String()
+}
+
+func relPath(name string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, err := filepath.Rel(wd, name); err == nil && !strings.HasPrefix(rel, "..") {
+			return rel
+		}
+	}
+	return name
+}
+
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}

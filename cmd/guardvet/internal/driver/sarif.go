@@ -1,0 +1,212 @@
+package driver
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// The subset of SARIF 2.1.0 that guardvet writes. Small structs keep the
+// output readable; the tests validate it against the schema with go-sarif.
+type (
+	sarifLog struct {
+		Schema  string     `json:"$schema"`
+		Version string     `json:"version"`
+		Runs    []sarifRun `json:"runs"`
+	}
+	sarifRun struct {
+		Tool    sarifTool     `json:"tool"`
+		Results []sarifResult `json:"results"`
+	}
+	sarifTool struct {
+		Driver sarifDriver `json:"driver"`
+	}
+	sarifDriver struct {
+		Name           string      `json:"name"`
+		Version        string      `json:"version,omitempty"`
+		InformationURI string      `json:"informationUri"`
+		Rules          []sarifRule `json:"rules"`
+	}
+	sarifRule struct {
+		ID                   string       `json:"id"`
+		Name                 string       `json:"name"`
+		ShortDescription     sarifText    `json:"shortDescription"`
+		FullDescription      sarifText    `json:"fullDescription"`
+		HelpURI              string       `json:"helpUri"`
+		DefaultConfiguration sarifDefault `json:"defaultConfiguration"`
+	}
+	sarifDefault struct {
+		Level string `json:"level"`
+	}
+	sarifText struct {
+		Text string `json:"text"`
+	}
+	sarifResult struct {
+		RuleID              string            `json:"ruleId"`
+		RuleIndex           int               `json:"ruleIndex"`
+		Level               string            `json:"level"`
+		Message             sarifText         `json:"message"`
+		Locations           []sarifLocation   `json:"locations"`
+		RelatedLocations    []sarifLocation   `json:"relatedLocations,omitempty"`
+		PartialFingerprints map[string]string `json:"partialFingerprints"`
+		Fixes               []sarifFix        `json:"fixes,omitempty"`
+	}
+	sarifLocation struct {
+		ID               int           `json:"id,omitempty"`
+		PhysicalLocation sarifPhysical `json:"physicalLocation"`
+		Message          *sarifText    `json:"message,omitempty"`
+	}
+	sarifPhysical struct {
+		ArtifactLocation sarifArtifact `json:"artifactLocation"`
+		Region           sarifRegion   `json:"region"`
+	}
+	sarifArtifact struct {
+		URI       string `json:"uri"`
+		URIBaseID string `json:"uriBaseId,omitempty"`
+	}
+	sarifRegion struct {
+		StartLine   int `json:"startLine"`
+		StartColumn int `json:"startColumn,omitempty"`
+		EndLine     int `json:"endLine,omitempty"`
+		EndColumn   int `json:"endColumn,omitempty"`
+	}
+	sarifFix struct {
+		Description     sarifText             `json:"description"`
+		ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+	}
+	sarifArtifactChange struct {
+		ArtifactLocation sarifArtifact      `json:"artifactLocation"`
+		Replacements     []sarifReplacement `json:"replacements"`
+	}
+	sarifReplacement struct {
+		DeletedRegion   sarifRegion `json:"deletedRegion"`
+		InsertedContent sarifText   `json:"insertedContent"`
+	}
+)
+
+const srcRoot = "%SRCROOT%"
+
+// WriteSARIF writes findings as one SARIF 2.1.0 run: one rule per
+// diagnostic category (each analyzer's name), helpUri pointing at the
+// rule's README section, and fingerprints that survive unrelated edits.
+func WriteSARIF(w io.Writer, findings []Finding, analyzers []*analysis.Analyzer, version string) error {
+	run := sarifRun{
+		Tool:    sarifTool{Driver: sarifDriver{Name: "guardvet", Version: version, InformationURI: "https://github.com/guardvet/guardvet"}},
+		Results: []sarifResult{},
+	}
+	ruleIndex := map[string]int{}
+	for _, a := range analyzers {
+		ruleIndex[a.Name] = len(run.Tool.Driver.Rules)
+		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
+			ID: a.Name, Name: a.Name, HelpURI: a.URL,
+			ShortDescription:     sarifText{firstLine(a.Doc)},
+			FullDescription:      sarifText{a.Doc},
+			DefaultConfiguration: sarifDefault{Level: "warning"},
+		})
+	}
+	seen := map[string]int{}
+	for _, f := range findings {
+		rule := f.Diag.Category
+		if _, ok := ruleIndex[rule]; !ok {
+			rule = f.Analyzer.Name
+		}
+		uri := artifactURI(f.Posn.Filename)
+		base := fingerprint(rule, uri, f.Diag.Message, sourceLine(f.Posn.Filename, f.Posn.Line))
+		seen[base]++
+		r := sarifResult{
+			RuleID: rule, RuleIndex: ruleIndex[rule], Level: "warning",
+			Message:             sarifText{f.Diag.Message},
+			Locations:           []sarifLocation{{PhysicalLocation: physical(f.Posn.Filename, f.Posn.Line, f.Posn.Column, 0, 0)}},
+			PartialFingerprints: map[string]string{"guardvet/v1": fmt.Sprintf("%s:%d", base, seen[base])},
+		}
+		for i, rel := range f.Diag.Related {
+			p := f.Fset.Position(rel.Pos)
+			r.RelatedLocations = append(r.RelatedLocations, sarifLocation{
+				ID: i + 1, PhysicalLocation: physical(p.Filename, p.Line, p.Column, 0, 0), Message: &sarifText{rel.Message},
+			})
+		}
+		for _, fix := range f.Diag.SuggestedFixes {
+			r.Fixes = append(r.Fixes, toSARIFFix(f, fix))
+		}
+		run.Results = append(run.Results, r)
+	}
+	log := sarifLog{
+		Schema:  "https://json.schemastore.org/sarif-2.1.0.json",
+		Version: "2.1.0",
+		Runs:    []sarifRun{run},
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(log)
+}
+
+func physical(file string, line, col, endLine, endCol int) sarifPhysical {
+	return sarifPhysical{
+		ArtifactLocation: sarifArtifact{URI: artifactURI(file), URIBaseID: srcRoot},
+		Region:           sarifRegion{StartLine: max(line, 1), StartColumn: col, EndLine: endLine, EndColumn: endCol},
+	}
+}
+
+func toSARIFFix(f Finding, fix analysis.SuggestedFix) sarifFix {
+	byFile := map[string][]sarifReplacement{}
+	for _, e := range fix.TextEdits {
+		start, end := f.Fset.Position(e.Pos), f.Fset.Position(e.End)
+		if !e.End.IsValid() {
+			end = start
+		}
+		byFile[start.Filename] = append(byFile[start.Filename], sarifReplacement{
+			DeletedRegion:   sarifRegion{StartLine: start.Line, StartColumn: start.Column, EndLine: end.Line, EndColumn: end.Column},
+			InsertedContent: sarifText{string(e.NewText)},
+		})
+	}
+	var files []string
+	for file := range byFile {
+		files = append(files, file)
+	}
+	sort.Strings(files)
+	out := sarifFix{Description: sarifText{fix.Message}}
+	for _, file := range files {
+		out.ArtifactChanges = append(out.ArtifactChanges, sarifArtifactChange{
+			ArtifactLocation: sarifArtifact{URI: artifactURI(file), URIBaseID: srcRoot},
+			Replacements:     byFile[file],
+		})
+	}
+	return out
+}
+
+// artifactURI is the file relative to the working directory (the checkout
+// root in CI), with forward slashes, so paths are the same on every run.
+func artifactURI(file string) string {
+	return filepath.ToSlash(relPath(file))
+}
+
+// fingerprint identifies a finding by rule, file, message and the text of
+// its line, not the line number, so it survives edits elsewhere in the file.
+func fingerprint(parts ...string) string {
+	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
+	return hex.EncodeToString(h[:8])
+}
+
+var lineCache = map[string][]string{}
+
+func sourceLine(file string, line int) string {
+	lines, ok := lineCache[file]
+	if !ok {
+		if b, err := os.ReadFile(file); err == nil {
+			lines = strings.Split(string(b), "\n")
+		}
+		lineCache[file] = lines
+	}
+	if line < 1 || line > len(lines) {
+		return ""
+	}
+	return strings.TrimSpace(lines[line-1])
+}
