@@ -218,13 +218,22 @@ func (a *packageAnalysis) summariseHelpers() {
 	for _, fd := range a.order {
 		fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 		direct := false
+		balance := map[string]int{} // receiver text -> acquires minus releases
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			call, ok := n.(*ast.CallExpr)
 			if !ok {
 				return true
 			}
 			if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && locks.IsOpName(se.Sel.Name) {
-				direct = true
+				switch se.Sel.Name {
+				case "Lock", "RLock":
+					balance[types.ExprString(se.X)]++
+				case "Unlock", "RUnlock":
+					balance[types.ExprString(se.X)]--
+				default: // TryLock: whether it nets out depends on the branches
+					direct = true
+				}
+				return true
 			}
 			if callee := typeutil.StaticCallee(a.pass.TypesInfo, call); callee != nil {
 				if a.imported[callee] != nil || a.dirs.Contract(callee) != nil {
@@ -235,6 +244,13 @@ func (a *packageAnalysis) summariseHelpers() {
 			}
 			return true
 		})
+		// Lock and Unlock (or defer Unlock) in equal numbers on each lock,
+		// the common case, cannot leave a net effect worth exporting.
+		for _, n := range balance {
+			if n != 0 {
+				direct = true
+			}
+		}
 		if direct {
 			candidate[fn] = true
 			work = append(work, fn)

@@ -1,0 +1,240 @@
+package main
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// PackageSet is a named list of package patterns.
+type PackageSet struct {
+	Name     string   `json:"name"`
+	Packages []string `json:"packages"`
+}
+
+// setsFlag collects repeated -set NAME=PKG,PKG,... flags in order.
+type setsFlag []PackageSet
+
+func (f *setsFlag) String() string {
+	if f == nil {
+		return ""
+	}
+	return describeSets(*f)
+}
+
+func (f *setsFlag) Set(v string) error {
+	s, err := parseSet(v)
+	if err != nil {
+		return err
+	}
+	for _, old := range *f {
+		if old.Name == s.Name {
+			return fmt.Errorf("package set %q given twice", s.Name)
+		}
+	}
+	*f = append(*f, s)
+	return nil
+}
+
+// parseSet parses NAME=PKG,PKG,... .
+func parseSet(v string) (PackageSet, error) {
+	name, list, ok := strings.Cut(v, "=")
+	name = strings.TrimSpace(name)
+	if !ok || name == "" {
+		return PackageSet{}, fmt.Errorf("want NAME=PKG,PKG,..., got %q", v)
+	}
+	if strings.ContainsAny(name, " \t,") {
+		return PackageSet{}, fmt.Errorf("package set name %q contains a space or comma", name)
+	}
+	var pkgs []string
+	for p := range strings.SplitSeq(list, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			pkgs = append(pkgs, p)
+		}
+	}
+	if len(pkgs) == 0 {
+		return PackageSet{}, fmt.Errorf("package set %q has no packages", name)
+	}
+	return PackageSet{Name: name, Packages: pkgs}, nil
+}
+
+func describeSets(sets []PackageSet) string {
+	var parts []string
+	for _, s := range sets {
+		parts = append(parts, s.Name+"="+strings.Join(s.Packages, ","))
+	}
+	return strings.Join(parts, " ")
+}
+
+// Results is everything one benchmark run reports.
+type Results struct {
+	GoVersion   string      `json:"go_version"`
+	NumCPU      int         `json:"num_cpu"`
+	Runs        int         `json:"runs"`
+	WarmupRuns  int         `json:"warmup_runs"`
+	FloorFacts  bool        `json:"floor_facts"`
+	VetCache    bool        `json:"vet_cache_allowed"`
+	RSSMeaning  string      `json:"rss_meaning"`
+	CacheNotice string      `json:"cache_notice"`
+	Sets        []SetResult `json:"sets"`
+}
+
+// SetResult is the outcome for one package set.
+type SetResult struct {
+	PackageSet
+	Commands []CommandResult `json:"commands"`
+	// Overhead is guardvet's median wall time and median peak RSS over
+	// the floor's, in percent.
+	Overhead struct {
+		WallPercent float64 `json:"wall_percent"`
+		RSSPercent  float64 `json:"rss_percent"`
+		CPUPercent  float64 `json:"cpu_percent"`
+	} `json:"guardvet_overhead"`
+	Notes []string `json:"notes,omitempty"`
+}
+
+// CommandResult summarizes the timed runs of one command.
+type CommandResult struct {
+	Name         string   `json:"name"`
+	CommandLine  string   `json:"command_line"`
+	Runs         []Sample `json:"runs"`
+	MedianWall   float64  `json:"median_wall_s"`
+	MinWall      float64  `json:"min_wall_s"`
+	MaxWall      float64  `json:"max_wall_s"`
+	MedianRSSMiB float64  `json:"median_peak_rss_mib"`
+	MedianCPU    float64  `json:"median_cpu_s"`
+	WallRatio    float64  `json:"wall_ratio_vs_floor"`
+	RSSRatio     float64  `json:"rss_ratio_vs_floor"`
+	CPURatio     float64  `json:"cpu_ratio_vs_floor"`
+	ExitCodes    []int    `json:"exit_codes"` // distinct, sorted
+}
+
+// median returns the median of xs (the mean of the two middle values for
+// an even count), or 0 for none. xs is not modified.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// summarize computes medians and ratios for one set. samples[i] are the
+// timed runs of cmds[i]; the floor is the command named "typecheckfloor".
+func summarize(set PackageSet, cmds []Command, samples [][]Sample) SetResult {
+	res := SetResult{PackageSet: set}
+	for i, c := range cmds {
+		var walls, rss, cpu []float64
+		var codes []int
+		for _, s := range samples[i] {
+			walls = append(walls, s.WallSeconds)
+			rss = append(rss, s.PeakRSSMiB)
+			cpu = append(cpu, s.CPUSeconds)
+			if !slices.Contains(codes, s.ExitCode) {
+				codes = append(codes, s.ExitCode)
+			}
+		}
+		slices.Sort(codes)
+		cr := CommandResult{
+			Name:         c.Name,
+			CommandLine:  c.display(),
+			Runs:         samples[i],
+			MedianWall:   median(walls),
+			MedianRSSMiB: median(rss),
+			MedianCPU:    median(cpu),
+			ExitCodes:    codes,
+		}
+		if len(walls) > 0 {
+			cr.MinWall, cr.MaxWall = slices.Min(walls), slices.Max(walls)
+		}
+		for _, code := range codes {
+			if !slices.Contains(c.ExpectedExit, code) {
+				res.Notes = append(res.Notes, fmt.Sprintf("%s exited %d (expected one of %v; if that is a load or build error, those runs are not comparable); check its output by running: %s",
+					c.Name, code, c.ExpectedExit, c.display()))
+			}
+		}
+		res.Commands = append(res.Commands, cr)
+	}
+	floor := res.command("typecheckfloor")
+	if floor == nil {
+		return res
+	}
+	floorWall, floorRSS, floorCPU := floor.MedianWall, floor.MedianRSSMiB, floor.MedianCPU
+	for i := range res.Commands {
+		c := &res.Commands[i]
+		c.WallRatio = ratio(c.MedianWall, floorWall)
+		c.RSSRatio = ratio(c.MedianRSSMiB, floorRSS)
+		c.CPURatio = ratio(c.MedianCPU, floorCPU)
+	}
+	if gv := res.command("guardvet"); gv != nil {
+		res.Overhead.WallPercent = (gv.WallRatio - 1) * 100
+		res.Overhead.RSSPercent = (gv.RSSRatio - 1) * 100
+		res.Overhead.CPUPercent = (gv.CPURatio - 1) * 100
+	}
+	return res
+}
+
+func (r *SetResult) command(name string) *CommandResult {
+	for i := range r.Commands {
+		if r.Commands[i].Name == name {
+			return &r.Commands[i]
+		}
+	}
+	return nil
+}
+
+func ratio(a, b float64) float64 {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// formatText renders results as plain-text tables, one per set.
+func formatText(res Results) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "guardvet-bench: %s, %d CPUs, %d timed runs per command, interleaved round-robin after %d untimed warm-up round\n",
+		res.GoVersion, res.NumCPU, res.Runs, res.WarmupRuns)
+	fmt.Fprintf(&b, "floor: typecheckfloor -facts=%t\n", res.FloorFacts)
+	fmt.Fprintf(&b, "wall: whole process; %s; CPU = user+system time of the command and its waited-for descendants (less sensitive than wall to other load)\n", res.RSSMeaning)
+	fmt.Fprintf(&b, "caches: %s\n", res.CacheNotice)
+	for _, s := range res.Sets {
+		fmt.Fprintf(&b, "\n== %s: %s\n", s.Name, strings.Join(s.Packages, " "))
+		fmt.Fprintf(&b, "%-14s  %11s  %8s  %8s  %10s  %10s  %9s  %10s  %9s  %s\n",
+			"command", "median wall", "min", "max", "median RSS", "wall/floor", "RSS/floor", "median CPU", "CPU/floor", "exit")
+		for _, c := range s.Commands {
+			fmt.Fprintf(&b, "%-14s  %9.2f s  %6.2f s  %6.2f s  %6.1f MiB  %10.3f  %9.3f  %8.2f s  %9.3f  %s\n",
+				c.Name, c.MedianWall, c.MinWall, c.MaxWall, c.MedianRSSMiB, c.WallRatio, c.RSSRatio,
+				c.MedianCPU, c.CPURatio, joinInts(c.ExitCodes))
+		}
+		fmt.Fprintf(&b, "runs, in order (wall s / peak RSS MiB / CPU s):\n")
+		for _, c := range s.Commands {
+			fmt.Fprintf(&b, "  %-14s", c.Name)
+			for _, r := range c.Runs {
+				fmt.Fprintf(&b, "  %.2f/%.0f/%.2f", r.WallSeconds, r.PeakRSSMiB, r.CPUSeconds)
+			}
+			b.WriteString("\n")
+		}
+		for _, n := range s.Notes {
+			fmt.Fprintf(&b, "note: %s\n", n)
+		}
+		if s.command("guardvet") != nil {
+			fmt.Fprintf(&b, "guardvet overhead over floor on %s: %+.1f%% wall, %+.1f%% RSS (%+.1f%% CPU)\n",
+				s.Name, s.Overhead.WallPercent, s.Overhead.RSSPercent, s.Overhead.CPUPercent)
+		}
+	}
+	return b.String()
+}
+
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, ",")
+}

@@ -1,0 +1,107 @@
+// Package sessionref is a small terminal-session manager, the reference
+// program bundled with guardvet. It runs commands under pseudo-terminals
+// (github.com/creack/pty), keeps their output, lets clients attach and
+// detach terminals the way tmux does, and gates reviewed commands through a
+// per-session approval lock. Its concurrency code is annotated with guardvet
+// directives and written in the plain style guardvet checks: every guarded
+// field is touched inside a function that takes its lock, usually a small
+// helper with Lock and defer Unlock.
+//
+// # Design
+//
+// A Manager holds sessions by id. Create reserves the id, starts the child
+// and returns a *Session; Delete and Close kill the child and release
+// everything (file descriptors, goroutines, processes) before returning.
+//
+// Each Session owns one PTY for its whole life. The child runs on the slave
+// side as a session leader with that PTY as its controlling terminal. The
+// session keeps the master: a pump goroutine copies everything the child
+// writes into a bounded scrollback (Output) and to live subscribers
+// (Subscribe); Write and Resize act on the master directly. A wait goroutine
+// reaps the child, lets the pump drain, and publishes the exit code.
+//
+// Attaching works like a tmux client. Attach opens a second, user-facing
+// PTY, puts it in raw mode with stty, and starts an attach client on its
+// slave side: a small /bin/sh script (relayScript in pty.go) running two
+// cats. The screen cat copies a subscription of the session's output,
+// scrollback first, to the terminal; the keyboard cat copies the terminal
+// to a pipe, which the attachment's goroutine (serveAttachment) feeds into
+// the session's input. The caller gets the master of that PTY, which behaves
+// like the terminal `tmux attach` runs in. Detach closes that master (the
+// keyboard cat sees the hang-up), ends the subscription (the screen cat
+// sees EOF), and reaps the client; the child never notices, because its
+// own PTY is untouched. Attach again and a new terminal is made, replaying
+// the scrollback. If the client ends on its own (the caller closed the
+// terminal, or it fell behind its output and was hung up) the session is
+// detached automatically. The three things that make up an attachment —
+// the user-facing master, the client process and the sync.Once that reaps
+// it — are "the PTY triple".
+//
+// creack/pty leaves the descriptors it creates in blocking mode, where Close
+// cannot interrupt a Read or Write in progress. Both masters are therefore
+// re-opened as non-blocking, poller-backed files (term.go), so closing one
+// reliably unblocks whoever is reading or writing it.
+//
+// # Lock order
+//
+// Lock order: detachMu before ptmxMu (//guard:order detachMu ptmxMu once the lockorder rule lands); ptmxMu is noblock.
+//
+// Session.detachMu serializes attachment teardown and may be held across
+// blocking calls (closing files, waiting for the client). Session.ptmxMu
+// guards only the triple's pointers and is held for a few assignments, never
+// across a Read, Write, Close, channel send or Wait.
+//
+// A per-id approval lock is an outer lock too: Approve holds it across the
+// session lookup (Manager.mu), the Write (Session.stateMu, then blocking
+// I/O) and the log append (Session.logMu). It is never taken while another
+// lock is held, and approvalTable.mu is never held together with it.
+//
+// Every other lock is a leaf, held for a few statements with nothing else
+// acquired inside: Manager.mu, approvalTable.mu, Session.stateMu,
+// Session.logMu, output.mu and Subscription.mu.
+//
+// # Patterns
+//
+// The package is a catalogue of the lock patterns guardvet checks. Each is
+// annotated where it lives:
+//
+//  1. Guarded map with atomic check-and-change (manager.go). Manager.sessions
+//     is //guard:by mu. reserve checks "open and id free" and inserts in one
+//     critical section; take looks up and removes in one; takeAll marks the
+//     manager closed and empties the map in one. No check-then-insert spans
+//     two critical sections.
+//  2. The PTY triple (pty.go, fields in session.go). Session.ptmx,
+//     attachCmd and attachWaitOnce are //guard:by ptmxMu and //guard:only
+//     lockedPTMX setPTYTriple clearPTYTriple. Those helpers take ptmxMu
+//     themselves. Closing goes through clearPTYTriple, which returns the old
+//     triple; teardown then runs Close/Kill/Wait on the snapshot with the
+//     lock released.
+//  3. Lock order detachMu → ptmxMu (pty.go: Detach, detachFinal,
+//     serveAttachment take detachMu and then call clearPTYTriple).
+//  4. Per-session approval locks in a map guarded by its own lock
+//     (approval.go). Entries are reference counted and removed only when no
+//     one holds or waits for them, so deleting a session can never let two
+//     approvals for one id run at once.
+//  5. Output ring with a writer and readers (output.go). The pump appends
+//     and copies the subscriber list under output.mu, then offers the chunk
+//     to each subscriber outside it, with a select that has a default case.
+//     A subscriber that falls behind is disconnected (ErrSlowSubscriber),
+//     never waited for.
+//  6. Status and exit code written by the wait goroutine and read by
+//     callers (session.go): Session.state and exitCode are //guard:by
+//     stateMu.
+//  7. Get-or-create that re-checks under the installing lock (pty.go:
+//     Attach). Attach returns the current terminal if there is one;
+//     otherwise it builds a new attachment with no lock held, and
+//     setPTYTriple installs it only if, under ptmxMu, there is still none and
+//     the session still takes attachments. The loser tears its own down.
+//
+// # Errors
+//
+// Bad input and calls on a session in the wrong state return errors that
+// wrap the exported sentinels (ErrNotFound, ErrClosed, ErrExited,
+// ErrInvalidSize, ...), testable with errors.Is, and leave nothing behind.
+//
+// The package needs Linux (or another system creack/pty supports) with
+// /bin/sh, cat and stty.
+package sessionref

@@ -1,0 +1,235 @@
+package sessionref
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"sync"
+
+	"github.com/creack/pty"
+)
+
+// Options configures a Manager. Zero fields take their defaults.
+type Options struct {
+	// Scrollback is the number of output bytes kept per session (default 256 KiB).
+	Scrollback int
+	// SubscriberBuffer is the number of output chunks a subscriber may have
+	// queued before it is disconnected as too slow (default 256).
+	SubscriberBuffer int
+}
+
+const (
+	defaultScrollback       = 256 << 10
+	defaultSubscriberBuffer = 256
+)
+
+// Spec describes the session to create.
+type Spec struct {
+	// ID names the session. If empty, Create generates one.
+	ID string
+	// Argv is the command and its arguments; Argv[0] is looked up in PATH.
+	Argv []string
+	// Env is the child's environment; nil means the manager's own. TERM is
+	// added if missing.
+	Env []string
+	// Dir is the child's working directory; empty means the manager's.
+	Dir string
+	// Rows and Cols are the initial terminal size; both must be in 1..65535.
+	Rows, Cols int
+}
+
+// Manager owns a set of sessions. All methods are safe for concurrent use.
+type Manager struct {
+	opts      Options
+	approvals *approvalTable
+
+	// Pattern 1: the session map, the closed flag and the id counter are
+	// guarded by mu. Every check-and-change of the map (id free? manager
+	// open? then insert; present? then remove) happens in one critical
+	// section, so Create, Delete and Close are atomic with respect to each
+	// other.
+	mu sync.Mutex
+	//guard:by mu
+	sessions map[string]*Session
+	//guard:by mu
+	closed bool
+	//guard:by mu
+	seq uint64
+}
+
+// NewManager returns an empty manager.
+func NewManager(opts Options) *Manager {
+	if opts.Scrollback <= 0 {
+		opts.Scrollback = defaultScrollback
+	}
+	if opts.SubscriberBuffer <= 0 {
+		opts.SubscriberBuffer = defaultSubscriberBuffer
+	}
+	return &Manager{
+		opts:      opts,
+		approvals: newApprovalTable(),
+		sessions:  make(map[string]*Session),
+	}
+}
+
+// Create starts a session running spec.Argv on a new terminal of the given
+// size and returns it in StatusRunning. ctx is checked before starting; the
+// session's lifetime is not tied to it.
+//
+// On failure nothing is left behind. Errors: ErrInvalidSpec, ErrInvalidSize,
+// ErrExists, ErrClosed (manager closed, or the session was deleted while it
+// started), or ErrStart wrapping the reason the command could not start.
+func (m *Manager) Create(ctx context.Context, spec Spec) (*Session, error) {
+	if len(spec.Argv) == 0 || spec.Argv[0] == "" {
+		return nil, fmt.Errorf("%w: empty argv", ErrInvalidSpec)
+	}
+	ws, err := winsize(spec.Rows, spec.Cols)
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s, err := m.reserve(spec, ws)
+	if err != nil {
+		return nil, err
+	}
+	// The session is in the map as StatusStarting, so its id is taken and
+	// Delete/Close can see it; the slow start runs without m.mu.
+	if err := s.start(); err != nil {
+		m.forget(s)
+		if errors.Is(err, ErrClosed) {
+			return nil, err
+		}
+		return nil, fmt.Errorf("%w %q: %w", ErrStart, spec.Argv[0], err)
+	}
+	return s, nil
+}
+
+// reserve checks that the manager is open and the id is free, and inserts
+// a starting session, all in one critical section.
+func (m *Manager) reserve(spec Spec, ws pty.Winsize) (*Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	id := spec.ID
+	if id != "" {
+		if _, taken := m.sessions[id]; taken {
+			return nil, fmt.Errorf("%w: %q", ErrExists, id)
+		}
+	}
+	m.seq++
+	if id == "" {
+		for {
+			id = "s" + strconv.FormatUint(m.seq, 10)
+			if _, taken := m.sessions[id]; !taken {
+				break
+			}
+			m.seq++ // a caller chose this name explicitly; try the next one
+		}
+	}
+	s := newSession(id, m.seq, spec, ws, m.opts)
+	m.sessions[id] = s
+	return s, nil
+}
+
+// forget removes s from the map if it is still there (a Delete or Close may
+// already have taken it).
+func (m *Manager) forget(s *Session) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.sessions[s.id] == s {
+		delete(m.sessions, s.id)
+	}
+}
+
+// Get returns the session with the given id.
+func (m *Manager) Get(id string) (*Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	s, ok := m.sessions[id]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	return s, nil
+}
+
+// List returns the sessions in creation order.
+func (m *Manager) List() []*Session {
+	m.mu.Lock()
+	list := make([]*Session, 0, len(m.sessions))
+	for _, s := range m.sessions {
+		list = append(list, s)
+	}
+	m.mu.Unlock()
+	slices.SortFunc(list, func(a, b *Session) int { return cmp.Compare(a.seq, b.seq) })
+	return list
+}
+
+// Delete removes the session and shuts it down: the child is killed, the
+// attached terminal (if any) is detached, subscribers see the end of the
+// output, and Delete returns when everything is released. It is safe while
+// an Attach, an output stream or an approval on the session is in progress;
+// those return ErrClosed (or end their stream).
+func (m *Manager) Delete(id string) error {
+	s, err := m.take(id)
+	if err != nil {
+		return err
+	}
+	s.shutdown()
+	return nil
+}
+
+// take looks up and removes a session in one critical section, so two
+// Deletes of one id cannot both shut it down.
+func (m *Manager) take(id string) (*Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	s, ok := m.sessions[id]
+	if !ok {
+		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+	}
+	delete(m.sessions, id)
+	return s, nil
+}
+
+// Close shuts every session down and makes every later call fail with
+// ErrClosed. A second Close returns ErrClosed.
+func (m *Manager) Close() error {
+	all, err := m.takeAll()
+	if err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	for _, s := range all {
+		wg.Go(s.shutdown)
+	}
+	wg.Wait()
+	return nil
+}
+
+func (m *Manager) takeAll() ([]*Session, error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.closed {
+		return nil, ErrClosed
+	}
+	m.closed = true
+	all := make([]*Session, 0, len(m.sessions))
+	for _, s := range m.sessions {
+		all = append(all, s)
+	}
+	clear(m.sessions)
+	return all, nil
+}
