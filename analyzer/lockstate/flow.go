@@ -132,8 +132,10 @@ func (fa *funcAnalysis) entryState() *State {
 	s := newState()
 	// Parameters start "fresh" only to learn whether the function publishes
 	// them (see noEscape); isFresh never exempts a parameter's accesses.
-	for _, p := range fa.params() {
-		s.fresh[p] = true
+	if fa.a.fresh {
+		for _, p := range fa.params() {
+			s.fresh[p] = true
+		}
 	}
 	c := fa.a.dirs.Contract(fa.fn)
 	if c == nil {
@@ -199,27 +201,35 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 		return nil
 	}
 	in[0] = entry.clone()
-	for iter := 0; iter < 64; iter++ {
-		changed := false
-		for _, b := range g.Blocks {
-			if in[b.Index] == nil || !b.Live {
-				continue
-			}
-			outs := fa.transfer(b, in[b.Index].clone())
-			for i, succ := range b.Succs {
-				out := outs[0]
-				if len(outs) > i {
-					out = outs[i]
-				}
-				next := join(in[succ.Index], out)
-				if in[succ.Index] == nil || !next.equal(in[succ.Index]) {
-					in[succ.Index] = next
-					changed = true
-				}
-			}
+	// Worklist in block order: a block is re-run only when its input
+	// changed. The lattice is finite, so this ends; the visit budget is a
+	// guard against a bug turning into a hang.
+	queued := make([]bool, len(g.Blocks))
+	work := []int32{0}
+	queued[0] = true
+	for budget := 64 * len(g.Blocks); len(work) > 0 && budget > 0; budget-- {
+		slices.Sort(work)
+		i := work[0]
+		work = work[1:]
+		queued[i] = false
+		b := g.Blocks[i]
+		if !b.Live {
+			continue
 		}
-		if !changed {
-			break
+		outs := fa.transfer(b, in[i].clone())
+		for k, succ := range b.Succs {
+			out := outs[0]
+			if len(outs) > k {
+				out = outs[k]
+			}
+			next := join(in[succ.Index], out)
+			if in[succ.Index] == nil || !next.equal(in[succ.Index]) {
+				in[succ.Index] = next
+				if !queued[succ.Index] {
+					queued[succ.Index] = true
+					work = append(work, succ.Index)
+				}
+			}
 		}
 	}
 	fa.final, fa.rec, fa.exits = true, rec, nil

@@ -141,6 +141,7 @@ type Go struct {
 func run(pass *analysis.Pass) (any, error) {
 	dirs := pass.ResultOf[directives.Analyzer].(*directives.Result)
 	a := newPackageAnalysis(pass, dirs)
+	a.fresh = dirs.Active()
 	if dirs.Active() {
 		a.analyseAll()
 		for _, fd := range a.order { // summaries for other packages, too; in source order so recursion is cut the same way every run
@@ -157,13 +158,17 @@ func run(pass *analysis.Pass) (any, error) {
 
 // packageAnalysis holds the per-package state of the engine.
 type packageAnalysis struct {
-	pass       *analysis.Pass
-	dirs       *directives.Result
-	decls      map[*types.Func]*ast.FuncDecl
-	order      []*ast.FuncDecl
-	summaries  map[*types.Func]*summary
-	imported   map[*types.Func]*Effects // Effects facts of dependencies
-	funcs      []*Func
+	pass      *analysis.Pass
+	dirs      *directives.Result
+	decls     map[*types.Func]*ast.FuncDecl
+	order     []*ast.FuncDecl
+	summaries map[*types.Func]*summary
+	imported  map[*types.Func]*Effects // Effects facts of dependencies
+	funcs     []*Func
+	// fresh enables fresh-object tracking and parameter escape summaries.
+	// Only packages with directives need them; elsewhere they would cost a
+	// summary of every function called.
+	fresh      bool
 	litEffects map[*ast.FuncLit]map[lockpath.Path]LockVal
 }
 
@@ -266,8 +271,10 @@ func (a *packageAnalysis) summariseHelpers() {
 			}
 		}
 	}
+	// Only exported functions can be called from other packages; the
+	// unexported helpers they call are summarised on demand.
 	for _, fd := range a.order {
-		if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); candidate[fn] {
+		if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); candidate[fn] && fn.Exported() {
 			a.summaryOf(fn)
 		}
 	}
@@ -290,7 +297,9 @@ func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
 	fa := a.newFuncAnalysis(fd, fn)
 	exits := fa.analyse(fa.entryState(), nil)
 	s.effects = fa.effects(exits)
-	s.noEscape = fa.noEscape(exits)
+	if a.fresh {
+		s.noEscape = fa.noEscape(exits)
+	}
 	s.done = true
 	return s.effects
 }
@@ -309,7 +318,7 @@ func (a *packageAnalysis) effectsOf(fn *types.Func) *directives.Contract {
 // escapes reports whether fn may publish its parameter i (Receiver for the
 // receiver). Unknown functions may.
 func (a *packageAnalysis) escapes(fn *types.Func, i int) bool {
-	if fn == nil {
+	if fn == nil || !a.fresh {
 		return true
 	}
 	var noEscape []int

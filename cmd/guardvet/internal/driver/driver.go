@@ -11,7 +11,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
+	"runtime/pprof"
 	"sort"
 	"strings"
 
@@ -48,7 +50,7 @@ type Finding struct {
 
 type options struct {
 	json, sarif, fix, diff, tests, version bool
-	tags                                   string
+	tags, cpuprofile, memprofile           string
 	enable                                 map[string]*triState
 }
 
@@ -94,6 +96,21 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		return ExitError
 	}
 	enabled := selectAnalyzers(analyzers, opts.enable)
+	if opts.cpuprofile != "" {
+		if f, err := os.Create(opts.cpuprofile); err == nil {
+			pprof.StartCPUProfile(f)
+			defer pprof.StopCPUProfile()
+		}
+	}
+	if opts.memprofile != "" {
+		defer func() {
+			if f, err := os.Create(opts.memprofile); err == nil {
+				runtime.GC()
+				pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+		}()
+	}
 
 	cfg := &packages.Config{
 		Mode:  packages.LoadAllSyntax | packages.NeedModule,
@@ -182,6 +199,8 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	fs.BoolVar(&o.tests, "test", true, "also check test files")
 	fs.StringVar(&o.tags, "tags", "", "comma-separated build tags, as for go build")
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
+	fs.StringVar(&o.memprofile, "memprofile", "", "write a heap profile to this file at exit")
 	for _, a := range analyzers {
 		t := &triState{value: true}
 		o.enable[a.Name] = t

@@ -1,0 +1,391 @@
+//go:build integration
+
+package integration
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"text/template"
+	"time"
+)
+
+const (
+	// precommitTag is the tag put on the snapshot of this repository; the
+	// throwaway repository's .pre-commit-config.yaml uses it as rev:.
+	precommitTag = "v0.0.0-precommit-test"
+	// precommitUserModule is the module path of the throwaway repository.
+	precommitUserModule = "example.com/precommitdemo"
+	// precommitRaceMarker is on the racy line of testdata/precommit/racy.
+	precommitRaceMarker = "the race:"
+)
+
+// TestPrecommit runs guardvet's pre-commit hook (.pre-commit-hooks.yaml at
+// the repository root) with the real pre-commit, through real `git commit`s:
+//
+//	apt-get update && apt-get install -y pre-commit   # Debian's 3.0.4 is fine
+//	go test -tags integration -run Precommit -v -timeout 20m ./integration/
+//
+// Which guardvet is tested. pre-commit clones the hook repository at a rev,
+// so the test gives it a git repository: a snapshot of this working tree,
+// that is every file `git ls-files --cached --others --exclude-standard`
+// lists (tracked and untracked, minus what .gitignore excludes, so no bin/
+// and no .git), committed in a fresh repository and tagged. In CI, which
+// checks out a fresh clone of main, the snapshot is exactly HEAD; on a
+// developer's machine it is the uncommitted work as well, so the test can be
+// run before committing.
+//
+// The user's side is a throwaway Go module in its own git repository, with
+// a .pre-commit-config.yaml (testdata/precommit/pre-commit-config.yaml.tmpl)
+// whose repo: is the local path of that snapshot and rev: its tag. After
+// `pre-commit install --install-hooks` (which clones the snapshot and runs
+// `go install ./...` in it), three commits of counter/counter.go
+// (testdata/precommit/{clean,racy,fixed}):
+//
+//	(a) a //guard:by mu field used under the lock: the commit succeeds;
+//	(b) a new method that reads it without the lock: the commit is rejected
+//	    and the output has guardvet's diagnostic, file:line and message;
+//	(c) the method fixed: the commit succeeds.
+//
+// Environment. PRE_COMMIT_HOME is a temporary directory, so pre-commit's
+// cache (~/.cache/pre-commit) is not touched and every run installs the
+// hook afresh; a reusable cache would not help, since each run's snapshot
+// is a new repository at a new path. pre-commit runs `go install` with a
+// GOPATH of its own and deletes its pkg/ afterwards, so the test sets
+// GOMODCACHE and GOCACHE explicitly to the values `go env` gives here: the
+// module cache and the build cache are shared with the rest of the
+// machine, and anything missing is fetched through GOPROXY. GOPROXY, GOFLAGS
+// and the rest of the environment pass through unchanged. Git runs with an
+// empty global configuration (GIT_CONFIG_GLOBAL, GIT_CONFIG_NOSYSTEM), so a
+// core.hooksPath or commit signing set up on the machine does not get in the
+// way; user.name and user.email are set in each temporary repository.
+// Inherited GIT_* and PRE_COMMIT_* variables and SKIP (which makes
+// pre-commit skip hooks) are dropped.
+func TestPrecommit(t *testing.T) {
+	start := time.Now()
+	if _, err := exec.LookPath("pre-commit"); err != nil {
+		t.Fatalf("pre-commit is not on PATH (%v).\nInstall it with: apt-get update && apt-get install -y pre-commit\n"+
+			"(Debian's package, 3.0.4, works; this test needs the real pre-commit)", err)
+	}
+	for _, tool := range []string{"git", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Fatalf("%s is not on PATH: %v", tool, err)
+		}
+	}
+
+	root := precommitRepoRoot(t)
+	testdata, err := filepath.Abs(filepath.Join("testdata", "precommit"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	env := precommitEnv(t, tmp)
+	out, _ := precommitRun(t, env, tmp, time.Minute, "pre-commit", "--version")
+	t.Logf("using %s", strings.TrimSpace(out))
+
+	// The hook repository: a snapshot of this working tree, tagged.
+	step := time.Now()
+	hookRepo := filepath.Join(tmp, "guardvet")
+	n := precommitSnapshot(t, env, root, hookRepo)
+	precommitMust(t, env, hookRepo, time.Minute, "pre-commit", "validate-manifest", ".pre-commit-hooks.yaml")
+	t.Logf("TIMING snapshot of %s (%d files) at %s, tagged %s: %v", root, n, hookRepo, precommitTag, time.Since(step).Round(time.Millisecond))
+
+	// The user's repository: a Go module with the config, and the git hook.
+	step = time.Now()
+	user := filepath.Join(tmp, "user")
+	precommitGitInit(t, env, user)
+	precommitWrite(t, filepath.Join(user, "go.mod"), "module "+precommitUserModule+"\n\ngo 1.26\n")
+	tmpl := template.Must(template.ParseFiles(filepath.Join(testdata, "pre-commit-config.yaml.tmpl")))
+	var config bytes.Buffer
+	if err := tmpl.Execute(&config, struct{ Repo, Rev string }{hookRepo, precommitTag}); err != nil {
+		t.Fatal(err)
+	}
+	precommitWrite(t, filepath.Join(user, ".pre-commit-config.yaml"), config.String())
+	t.Logf(".pre-commit-config.yaml:\n%s", config.String())
+	precommitMust(t, env, user, time.Minute, "pre-commit", "validate-config", ".pre-commit-config.yaml")
+	precommitMust(t, env, user, 15*time.Minute, "pre-commit", "install", "--install-hooks")
+	t.Logf("TIMING pre-commit install --install-hooks (clone + go install ./...): %v", time.Since(step).Round(time.Millisecond))
+
+	counter := filepath.Join(user, "counter", "counter.go")
+
+	// (a) Clean code: the commit goes through, with the hook run and passed.
+	step = time.Now()
+	precommitCopy(t, filepath.Join(testdata, "clean", "counter.go"), counter)
+	precommitMust(t, env, user, time.Minute, "git", "add", "-A")
+	out, err = precommitRun(t, env, user, 10*time.Minute, "git", "commit", "-m", "counter: guarded by mu")
+	if err != nil {
+		t.Fatalf("(a) committing clean code failed: %v\n%s", err, out)
+	}
+	precommitHookPassed(t, "(a)", out)
+	precommitCommits(t, env, user, 1)
+	t.Logf("TIMING (a) clean commit: %v", time.Since(step).Round(time.Millisecond))
+
+	// (b) A read without the lock: the commit is rejected with the finding.
+	step = time.Now()
+	racy := filepath.Join(testdata, "racy", "counter.go")
+	line := precommitMarkerLine(t, racy, precommitRaceMarker)
+	precommitCopy(t, racy, counter)
+	precommitMust(t, env, user, time.Minute, "git", "add", "-A")
+	out, err = precommitRun(t, env, user, 10*time.Minute, "git", "commit", "-m", "counter: Peek")
+	if err == nil {
+		t.Fatalf("(b) the commit of a racy read was accepted; output:\n%s", out)
+	}
+	var exitErr *exec.ExitError
+	if !errors.As(err, &exitErr) {
+		t.Fatalf("(b) git commit did not run: %v\n%s", err, out)
+	}
+	if !regexp.MustCompile(`guardvet\.+Failed`).MatchString(out) || !strings.Contains(out, "- hook id: guardvet") {
+		t.Errorf("(b) output does not show the guardvet hook failing:\n%s", out)
+	}
+	diag := regexp.MustCompile(`(?m)counter/counter\.go:` + strconv.Itoa(line) +
+		`:\d+: c\.n read while c\.mu is not known to be held; //guard:by mu needs c\.mu read- or write-locked`)
+	if !diag.MatchString(out) {
+		t.Errorf("(b) output lacks guardvet's diagnostic for counter/counter.go:%d (want %s):\n%s", line, diag, out)
+	}
+	precommitCommits(t, env, user, 1) // nothing was committed
+	t.Logf("TIMING (b) rejected commit: %v", time.Since(step).Round(time.Millisecond))
+
+	// (c) The fix: the commit goes through.
+	step = time.Now()
+	precommitCopy(t, filepath.Join(testdata, "fixed", "counter.go"), counter)
+	precommitMust(t, env, user, time.Minute, "git", "add", "-A")
+	out, err = precommitRun(t, env, user, 10*time.Minute, "git", "commit", "-m", "counter: Peek, under mu")
+	if err != nil {
+		t.Fatalf("(c) committing the fix failed: %v\n%s", err, out)
+	}
+	precommitHookPassed(t, "(c)", out)
+	precommitCommits(t, env, user, 2)
+	t.Logf("TIMING (c) fixed commit: %v", time.Since(step).Round(time.Millisecond))
+
+	t.Logf("TIMING total: %v", time.Since(start).Round(time.Millisecond))
+}
+
+// precommitRepoRoot returns the root of this module, which must hold the
+// hooks file.
+func precommitRepoRoot(t *testing.T) string {
+	t.Helper()
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		t.Fatalf("go env GOMOD: %v", err)
+	}
+	gomod := strings.TrimSpace(string(out))
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		t.Fatalf("reading this module's go.mod (%q): %v", gomod, err)
+	}
+	if !regexp.MustCompile(`(?m)^module github\.com/guardvet/guardvet\s*$`).Match(data) {
+		t.Fatalf("%s is not guardvet's go.mod", gomod)
+	}
+	root := filepath.Dir(gomod)
+	if _, err := os.Stat(filepath.Join(root, ".pre-commit-hooks.yaml")); err != nil {
+		t.Fatalf("the hooks file is missing: %v", err)
+	}
+	return root
+}
+
+// precommitEnv is the environment of every command the test runs: the
+// test's own, minus variables that would change git's or pre-commit's
+// behaviour, plus a private PRE_COMMIT_HOME, an empty git configuration,
+// and the shared Go module and build caches.
+func precommitEnv(t *testing.T, tmp string) []string {
+	t.Helper()
+	goenv := func(name string) string {
+		out, err := exec.Command("go", "env", name).Output()
+		if err != nil {
+			t.Fatalf("go env %s: %v", name, err)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	modcache, gocache := goenv("GOMODCACHE"), goenv("GOCACHE")
+	gitconfig := filepath.Join(tmp, "gitconfig")
+	precommitWrite(t, gitconfig, "")
+
+	var env []string
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		switch {
+		case strings.HasPrefix(name, "GIT_"), strings.HasPrefix(name, "PRE_COMMIT"),
+			name == "SKIP", name == "GOMODCACHE", name == "GOCACHE":
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env,
+		"PRE_COMMIT_HOME="+filepath.Join(tmp, "pre-commit-home"),
+		"PRE_COMMIT_COLOR=never",
+		"GOMODCACHE="+modcache,
+		"GOCACHE="+gocache,
+		"GIT_CONFIG_GLOBAL="+gitconfig,
+		"GIT_CONFIG_NOSYSTEM=1",
+		"GIT_TERMINAL_PROMPT=0",
+	)
+}
+
+// precommitSnapshot copies the files of root that git lists (tracked and
+// untracked, not ignored) into dir, commits them in a new repository there
+// and tags the commit precommitTag. It returns the number of files.
+func precommitSnapshot(t *testing.T, env []string, root, dir string) int {
+	t.Helper()
+	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+	cmd.Dir, cmd.Env = root, env
+	list, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git ls-files in %s (the test snapshots this repository's working tree with git): %v", root, err)
+	}
+	n := 0
+	for _, name := range strings.Split(string(list), "\x00") {
+		if name == "" || strings.HasSuffix(name, "/") { // a nested repository
+			continue
+		}
+		if first, _, _ := strings.Cut(name, "/"); first == "bin" || first == ".git" {
+			continue
+		}
+		src, dst := filepath.Join(root, filepath.FromSlash(name)), filepath.Join(dir, filepath.FromSlash(name))
+		info, err := os.Lstat(src)
+		if errors.Is(err, fs.ErrNotExist) { // deleted in the working tree
+			continue
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		switch {
+		case info.Mode()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(target, dst); err != nil {
+				t.Fatal(err)
+			}
+		case info.Mode().IsRegular():
+			data, err := os.ReadFile(src)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(dst, data, info.Mode().Perm()); err != nil {
+				t.Fatal(err)
+			}
+		default:
+			continue
+		}
+		n++
+	}
+	precommitGitInit(t, env, dir)
+	precommitMust(t, env, dir, time.Minute, "git", "add", "-A")
+	precommitMust(t, env, dir, time.Minute, "git", "commit", "-q", "-m", "snapshot of the guardvet working tree for TestPrecommit")
+	precommitMust(t, env, dir, time.Minute, "git", "tag", precommitTag)
+	return n
+}
+
+// precommitGitInit makes dir a new git repository with a committer.
+func precommitGitInit(t *testing.T, env []string, dir string) {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	precommitMust(t, env, dir, time.Minute, "git", "init", "-q", "-b", "main")
+	for _, kv := range [][2]string{
+		{"user.name", "guardvet integration test"},
+		{"user.email", "precommit-test@guardvet.invalid"},
+		{"commit.gpgsign", "false"},
+		{"tag.gpgsign", "false"},
+	} {
+		precommitMust(t, env, dir, time.Minute, "git", "config", kv[0], kv[1])
+	}
+}
+
+// precommitRun runs a command in dir and returns its combined output,
+// which it also logs with the time taken.
+func precommitRun(t *testing.T, env []string, dir string, timeout time.Duration, name string, args ...string) (string, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir, cmd.Env = dir, env
+	cmd.WaitDelay = 10 * time.Second
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("%w (timed out after %v)", err, timeout)
+	}
+	status := "ok"
+	if err != nil {
+		status = err.Error()
+	}
+	t.Logf("$ (cd %s && %s %s)  [%v, %s]\n%s", dir, name, strings.Join(args, " "), time.Since(start).Round(time.Millisecond), status, out)
+	return string(out), err
+}
+
+// precommitMust is precommitRun for commands that must succeed.
+func precommitMust(t *testing.T, env []string, dir string, timeout time.Duration, name string, args ...string) string {
+	t.Helper()
+	out, err := precommitRun(t, env, dir, timeout, name, args...)
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// precommitHookPassed checks that a commit's output shows the guardvet hook
+// run and passed (not skipped, which is what happens without .go files).
+func precommitHookPassed(t *testing.T, what, out string) {
+	t.Helper()
+	if !regexp.MustCompile(`guardvet\.+Passed`).MatchString(out) {
+		t.Errorf("%s the guardvet hook did not run and pass; output:\n%s", what, out)
+	}
+}
+
+// precommitCommits checks how many commits the repository in dir has.
+func precommitCommits(t *testing.T, env []string, dir string, want int) {
+	t.Helper()
+	out := precommitMust(t, env, dir, time.Minute, "git", "rev-list", "--count", "HEAD")
+	if got := strings.TrimSpace(out); got != strconv.Itoa(want) {
+		t.Errorf("the repository has %s commits, want %d", got, want)
+	}
+}
+
+// precommitMarkerLine returns the 1-based line of file that contains marker.
+func precommitMarkerLine(t *testing.T, file, marker string) int {
+	t.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(data), "\n") {
+		if strings.Contains(l, marker) {
+			return i + 1
+		}
+	}
+	t.Fatalf("%s has no line with %q", file, marker)
+	return 0
+}
+
+func precommitCopy(t *testing.T, src, dst string) {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	precommitWrite(t, dst, string(data))
+}
+
+func precommitWrite(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,32 @@
+// Package counter is the user code that TestPrecommit commits in a
+// throwaway repository. This third version fixes Peek: it takes mu.
+package counter
+
+import "sync"
+
+// Counter counts under a lock.
+type Counter struct {
+	mu sync.Mutex
+	n  int //guard:by mu
+}
+
+// Inc adds one.
+func (c *Counter) Inc() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+}
+
+// Get returns the count.
+func (c *Counter) Get() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
+
+// Peek returns the count.
+func (c *Counter) Peek() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
