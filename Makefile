@@ -10,15 +10,17 @@ all: build
 build:
 	$(GO) build -o $(GUARDVET) ./cmd/guardvet
 
-# demo: the buggy twins' findings, then sessionref and this module checked clean.
+# demo: the buggy twins' findings, then sessionref, the fixed PTY session and
+# this module checked clean.
 demo: build
+	@echo "== guardvet on sessionref's buggy twin (findings expected) =="
+	@$(GUARDVET) ./testdata/src/sessiontwin || true
+	@echo
 	@echo "== guardvet on the pre-fix PTY session (findings expected) =="
-	-@$(GUARDVET) ./testdata/src/ptysession/before
-	@if [ -d testdata/src/sessiontwin ]; then \
-		echo "== guardvet on the buggy twin of sessionref (findings expected) =="; \
-		$(GUARDVET) ./testdata/src/sessiontwin || true; fi
-	@echo "== guardvet on the fixed PTY session, sessionref and this module (clean expected) =="
-	$(GUARDVET) ./testdata/src/ptysession/after ./...
+	@$(GUARDVET) ./testdata/src/ptysession/before || true
+	@echo
+	@echo "== guardvet on sessionref, the fixed PTY session and this module (clean expected) =="
+	$(GUARDVET) ./sessionref ./testdata/src/ptysession/after ./...
 	@echo "clean: no findings"
 
 # test: what CI runs. Formatting, go vet, guardvet on itself, then the tests

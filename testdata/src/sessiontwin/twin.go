@@ -1,0 +1,134 @@
+// Package sessiontwin is sessionref's buggy twin: the pre-fix shape of its
+// patterns 1, 2 and 4, annotated the same way. guardvet reports every racy
+// site; sessionref, the fixed design, is clean.
+package sessiontwin
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"sync"
+)
+
+var ErrExists = errors.New("session exists")
+
+type Session struct {
+	id string
+
+	// Lock order: detachMu before ptmxMu.
+	detachMu sync.Mutex
+	ptmxMu   sync.Mutex
+
+	//guard:by ptmxMu
+	//guard:only lockedPTMX setPTYTriple clearPTYTriple
+	ptmx *os.File
+
+	//guard:by ptmxMu
+	//guard:only lockedPTMX setPTYTriple clearPTYTriple
+	attachCmd *exec.Cmd
+
+	//guard:by ptmxMu
+	//guard:only lockedPTMX setPTYTriple clearPTYTriple
+	attachWaitOnce *sync.Once
+}
+
+// The helpers exist, as in sessionref...
+
+func (s *Session) lockedPTMX() *os.File {
+	s.ptmxMu.Lock()
+	defer s.ptmxMu.Unlock()
+	return s.ptmx
+}
+
+func (s *Session) setPTYTriple(f *os.File, cmd *exec.Cmd) {
+	s.ptmxMu.Lock()
+	defer s.ptmxMu.Unlock()
+	s.ptmx, s.attachCmd, s.attachWaitOnce = f, cmd, &sync.Once{}
+}
+
+func (s *Session) clearPTYTriple() (*os.File, *exec.Cmd, *sync.Once) {
+	s.ptmxMu.Lock()
+	defer s.ptmxMu.Unlock()
+	f, cmd, once := s.ptmx, s.attachCmd, s.attachWaitOnce
+	s.ptmx, s.attachCmd, s.attachWaitOnce = nil, nil, nil
+	return f, cmd, once
+}
+
+// ...but the controller and the delete path bypass them (pattern 2).
+
+// GetPTY is called by the controller goroutine.
+func (s *Session) GetPTY() *os.File {
+	return s.ptmx // want `s.ptmx may only be touched in lockedPTMX, setPTYTriple, clearPTYTriple` `s.ptmx read while s.ptmxMu is not known to be held`
+}
+
+// closePTYAndAttachCmd runs on the delete path: it closes and nils the
+// triple in place, racing GetPTY, and holds the lock across Close, Kill and
+// Wait when it does lock.
+func (s *Session) closePTYAndAttachCmd() {
+	s.detachMu.Lock()
+	defer s.detachMu.Unlock()
+	if s.ptmx != nil { // want `s.ptmx may only be touched` `s.ptmx read while s.ptmxMu is not known to be held`
+		s.ptmx.Close() // want `s.ptmx may only be touched` `s.ptmx read while s.ptmxMu is not known to be held`
+		s.ptmx = nil   // want `s.ptmx may only be touched` `s.ptmx written while s.ptmxMu is not known to be held`
+	}
+	s.ptmxMu.Lock()
+	if s.attachCmd != nil { // want `s.attachCmd may only be touched`
+		s.attachCmd.Process.Kill()                         // want `s.attachCmd may only be touched`
+		s.attachWaitOnce.Do(func() { s.attachCmd.Wait() }) // want `s.attachWaitOnce may only be touched` `s.attachCmd may only be touched`
+		s.attachCmd = nil                                  // want `s.attachCmd may only be touched`
+	}
+	s.ptmxMu.Unlock()
+}
+
+type Manager struct {
+	mu       sync.Mutex
+	sessions map[string]*Session //guard:by mu
+
+	approvalMu    sync.Mutex
+	approvalLocks map[string]*sync.Mutex //guard:by approvalMu
+}
+
+// Create checks for the id without the lock, then inserts under it: two
+// callers can both pass the check (pattern 1).
+func (m *Manager) Create(id string) (*Session, error) {
+	if _, ok := m.sessions[id]; ok { // want `m.sessions read while m.mu is not known to be held`
+		return nil, ErrExists
+	}
+	s := &Session{id: id}
+	m.mu.Lock()
+	m.sessions[id] = s
+	m.mu.Unlock()
+	return s, nil
+}
+
+// Get reads the map bare.
+func (m *Manager) Get(id string) *Session {
+	return m.sessions[id] // want `m.sessions read while m.mu is not known to be held`
+}
+
+// Delete removes the session, then drops its approval lock even if an
+// approval holds it, without the approval map's lock (pattern 4).
+func (m *Manager) Delete(id string) {
+	m.mu.Lock()
+	s := m.sessions[id]
+	delete(m.sessions, id)
+	m.mu.Unlock()
+	if s != nil {
+		s.closePTYAndAttachCmd()
+	}
+	delete(m.approvalLocks, id) // want `m.approvalLocks written while m.approvalMu is not known to be held`
+}
+
+// Approve serialises approvals per session through a lock kept in a map.
+func (m *Manager) Approve(id string, run func()) {
+	m.approvalMu.Lock()
+	l := m.approvalLocks[id]
+	if l == nil {
+		l = &sync.Mutex{}
+		m.approvalLocks[id] = l
+	}
+	m.approvalMu.Unlock()
+	l.Lock()
+	defer l.Unlock()
+	run()
+}
