@@ -130,6 +130,7 @@ func run(pass *analysis.Pass) (any, error) {
 		c.collect()
 	}
 	sort.Slice(res.Ignores, func(i, j int) bool { return res.Ignores[i].Pos < res.Ignores[j].Pos })
+	findGetters(pass, res)
 	// Export in a deterministic order.
 	for v, g := range res.fields {
 		if v.Pkg() == pass.Pkg {
@@ -573,4 +574,73 @@ func fieldPath(t types.Type, index []int) []string {
 		t = st.Field(i).Type()
 	}
 	return names
+}
+
+// findGetters looks, for each //guard:only field, for a listed method that
+// takes nothing and just returns the field (func (s *S) lockedPTMX()
+// *os.File { ...; return s.ptmx }). Reads elsewhere can then be rewritten
+// to call it.
+func findGetters(pass *analysis.Pass, res *Result) {
+	only := map[string][]*types.Var{} // FuncKey -> fields listing it
+	for v, g := range res.fields {
+		if v.Pkg() == pass.Pkg && len(g.Only) > 0 && v.IsField() {
+			for _, k := range g.Only {
+				only[k] = append(only[k], v)
+			}
+		}
+	}
+	if len(only) == 0 {
+		return
+	}
+	for _, file := range pass.Files {
+		for _, decl := range file.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Recv == nil || fd.Body == nil || len(fd.Recv.List[0].Names) == 0 {
+				continue
+			}
+			fn, _ := pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if fn == nil {
+				continue
+			}
+			sig := fn.Type().(*types.Signature)
+			if sig.Params().Len() != 0 || sig.Results().Len() != 1 {
+				continue
+			}
+			recv := pass.TypesInfo.Defs[fd.Recv.List[0].Names[0]]
+			for _, field := range only[FuncKey(fn)] {
+				if !types.Identical(sig.Results().At(0).Type(), field.Type()) || !returnsField(pass.TypesInfo, fd.Body, recv, field) {
+					continue
+				}
+				if g := res.fields[field]; g.Getter == "" || fd.Name.Name < g.Getter {
+					g.Getter = fd.Name.Name
+				}
+			}
+		}
+	}
+}
+
+// returnsField reports whether every return in body returns recv.field.
+func returnsField(info *types.Info, body *ast.BlockStmt, recv types.Object, field *types.Var) bool {
+	found, other := false, false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) != 1 {
+				other = true
+				return false
+			}
+			se, ok := ast.Unparen(n.Results[0]).(*ast.SelectorExpr)
+			if ok && info.Uses[se.Sel] == field {
+				if id, ok := ast.Unparen(se.X).(*ast.Ident); ok && info.Uses[id] == recv {
+					found = true
+					return false
+				}
+			}
+			other = true
+		}
+		return true
+	})
+	return found && !other
 }

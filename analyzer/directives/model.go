@@ -38,6 +38,7 @@ type FieldGuard struct {
 	By     []LockRef // all must be held (read mode for reads, write mode for writes)
 	Only   []string  // FuncKeys of the functions allowed to touch the field
 	OnlyAs []string  // the names as written, for messages
+	Getter string    // an //guard:only method that just returns the field, offered as a fix
 	Atomic bool      // every access must go through sync/atomic
 }
 

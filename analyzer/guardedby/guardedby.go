@@ -68,8 +68,17 @@ func (c *checker) access(fn *lockstate.Func, acc *lockstate.Access) {
 	g := acc.Guard
 	var decl []analysis.RelatedInformation // the message names the directive; no need to point at it
 	if len(g.Only) > 0 && !allowed(fn, g.Only) {
-		c.rep.Reportf(acc.Pos, decl, "%s may only be touched in %s (//guard:only); call one of those helpers instead",
-			name, strings.Join(g.OnlyAs, ", "))
+		d := analysis.Diagnostic{Pos: acc.Pos, Related: decl, Message: fmt.Sprintf(
+			"%s may only be touched in %s (//guard:only); call one of those helpers instead",
+			name, strings.Join(g.OnlyAs, ", "))}
+		if sel, ok := acc.Node.(*ast.SelectorExpr); ok && g.Getter != "" && !acc.Write {
+			call := types.ExprString(sel.X) + "." + g.Getter + "()"
+			d.SuggestedFixes = []analysis.SuggestedFix{{
+				Message:   "Read " + name + " through " + call,
+				TextEdits: []analysis.TextEdit{{Pos: sel.Pos(), End: sel.End(), NewText: []byte(call)}},
+			}}
+		}
+		c.rep.Report(d)
 	}
 	verb := "read"
 	if acc.Write {
@@ -255,6 +264,21 @@ func (c *checker) shownAtCall(ref directives.LockRef, call *ast.CallExpr) string
 	return strings.TrimPrefix(types.ExprString(base), "&") + rest
 }
 
+// indentAt returns the white space before pos on its line, when pos is the
+// first thing on the line.
+func (c *checker) indentAt(pos token.Pos) (string, bool) {
+	tf := c.pass.Fset.File(pos)
+	src, err := c.pass.ReadFile(tf.Name())
+	if err != nil {
+		return "", false
+	}
+	prefix := string(src[tf.Offset(tf.LineStart(tf.Line(pos))):tf.Offset(pos)])
+	if strings.TrimSpace(prefix) != "" {
+		return "", false
+	}
+	return prefix, true
+}
+
 // globalShown prints a package-level lock as the current package would
 // write it: Mu at home, pkg.Mu elsewhere.
 func (c *checker) globalShown(ref directives.LockRef) string {
@@ -348,11 +372,20 @@ func (c *checker) returns(fn *lockstate.Func) {
 				continue
 			}
 			if unlock, later := c.releasedLater(fn, p, ret.Pos); later && !c.signalled(fn, p) {
-				c.rep.Report(analysis.Diagnostic{
+				d := analysis.Diagnostic{
 					Pos:     ret.Pos,
 					Message: fmt.Sprintf("return with %s still locked, but later paths unlock it; unlock %s before this return, or use defer %s right after locking", p.Local(c.pass.Pkg), p.Local(c.pass.Pkg), unlock),
 					Related: report.Related(v.Site, p.Local(c.pass.Pkg)+" locked here"),
-				})
+				}
+				if ret.Node != nil {
+					if indent, ok := c.indentAt(ret.Pos); ok {
+						d.SuggestedFixes = []analysis.SuggestedFix{{
+							Message:   "Call " + unlock + " before returning",
+							TextEdits: []analysis.TextEdit{{Pos: ret.Pos, End: ret.Pos, NewText: []byte(unlock + "\n" + indent)}},
+						}}
+					}
+				}
+				c.rep.Report(d)
 			}
 		}
 	}

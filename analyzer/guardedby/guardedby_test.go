@@ -30,3 +30,11 @@ func TestFreshObjects(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, guardedby.Analyzer, "fresh")
 }
+
+// TestSuggestedFixes compares the fixed files with fixes.go.golden: an
+// only-field read becomes a call of its getter, and an early return that
+// keeps a lock gets the missing Unlock.
+func TestSuggestedFixes(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.RunWithSuggestedFixes(t, testdata, guardedby.Analyzer, "fixes")
+}

@@ -1,0 +1,69 @@
+package suite_test
+
+import (
+	"bytes"
+	"encoding/gob"
+	"reflect"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/lockstate"
+	"github.com/guardvet/guardvet/analyzer/suite"
+)
+
+// TestNogoReady checks what Bazel's nogo (and any other driver) relies on:
+// the analyzers validate, and every fact survives a gob round trip.
+func TestNogoReady(t *testing.T) {
+	all := suite.Analyzers()
+	if err := analysis.Validate(all); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[*analysis.Analyzer]bool{}
+	var facts []analysis.Fact
+	var visit func(a *analysis.Analyzer)
+	visit = func(a *analysis.Analyzer) {
+		if seen[a] {
+			return
+		}
+		seen[a] = true
+		if a.Doc == "" || a.URL == "" {
+			t.Errorf("analyzer %s lacks Doc or URL", a.Name)
+		}
+		facts = append(facts, a.FactTypes...)
+		for _, r := range a.Requires {
+			visit(r)
+		}
+	}
+	for _, a := range all {
+		visit(a)
+	}
+	if len(facts) != 3 {
+		t.Errorf("found %d fact types, want 3 (FieldGuard, Contract, Effects)", len(facts))
+	}
+	ref := directives.LockRef{Kind: directives.Param, Param: directives.Receiver, Sel: ".mu", Text: "c.mu"}
+	samples := map[reflect.Type]analysis.Fact{
+		reflect.TypeFor[*directives.FieldGuard](): &directives.FieldGuard{By: []directives.LockRef{{Kind: directives.Relative, Sel: ".mu", Text: "mu"}}, Only: []string{"p.T.get"}, OnlyAs: []string{"get"}, Getter: "get", Atomic: true},
+		reflect.TypeFor[*directives.Contract]():   &directives.Contract{Holds: []directives.LockRef{ref}, Excludes: []directives.LockRef{{Kind: directives.Global, PkgPath: "p", Name: "Mu", Text: "Mu"}}},
+		reflect.TypeFor[*lockstate.Effects]():     &lockstate.Effects{Contract: directives.Contract{Acquires: []directives.LockRef{ref}}, NoEscape: []int{directives.Receiver, 0}},
+	}
+	for _, f := range facts {
+		sample, ok := samples[reflect.TypeOf(f)]
+		if !ok {
+			t.Errorf("no sample for fact type %T; add one", f)
+			continue
+		}
+		var buf bytes.Buffer
+		if err := gob.NewEncoder(&buf).Encode(sample); err != nil {
+			t.Fatalf("%T: encode: %v", f, err)
+		}
+		got := reflect.New(reflect.TypeOf(f).Elem()).Interface()
+		if err := gob.NewDecoder(&buf).Decode(got); err != nil {
+			t.Fatalf("%T: decode: %v", f, err)
+		}
+		if !reflect.DeepEqual(got, sample) {
+			t.Errorf("%T did not round-trip:\n got %+v\nwant %+v", f, got, sample)
+		}
+	}
+}
