@@ -297,7 +297,7 @@ func (c *collector) funcDecl(fd *ast.FuncDecl) {
 		for _, arg := range d.Args {
 			ref, problem := c.resolveFuncLock(sig, arg)
 			if problem != "" {
-				c.report(d.Pos, "//guard:"+d.Verb+" "+arg+": "+problem)
+				c.report(d.Pos, "//guard:"+d.Verb+" "+arg+": "+problem+"; write a path like c.mu from a receiver or parameter to a lock, or a package-level lock")
 				continue
 			}
 			switch d.Verb {
@@ -412,7 +412,7 @@ func (c *collector) fieldGuard(v *types.Var, strct *types.Struct, typeName strin
 		case "by":
 			ref, problem := c.resolveFieldLock(strct, d.Args[0])
 			if problem != "" {
-				c.report(d.Pos, "//guard:by "+d.Args[0]+": "+problem)
+				c.report(d.Pos, "//guard:by "+d.Args[0]+": "+problem+"; name a lock field of this struct (mu, inner.mu) or a package-level lock")
 				continue
 			}
 			g.By = append(g.By, ref)
