@@ -1,0 +1,198 @@
+package golangci
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/golangci/plugin-module-register/register"
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/analyzer/suite"
+)
+
+// build constructs the registered plugin, as golangci-lint does.
+func build(t *testing.T, conf any) ([]string, error) {
+	t.Helper()
+	newPlugin, err := register.GetPlugin("guardvet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := newPlugin(conf)
+	if err != nil {
+		return nil, err
+	}
+	if got := p.GetLoadMode(); got != register.LoadModeTypesInfo {
+		t.Errorf("GetLoadMode() = %q, want %q", got, register.LoadModeTypesInfo)
+	}
+	as, err := p.BuildAnalyzers()
+	if err != nil {
+		return nil, err
+	}
+	return names(as), nil
+}
+
+func names(as []*analysis.Analyzer) []string {
+	var out []string
+	for _, a := range as {
+		out = append(out, a.Name)
+	}
+	return out
+}
+
+func TestDefaultSettings(t *testing.T) {
+	want := names(suite.Analyzers())
+	// golangci-lint passes nil when there is no settings key, and a map
+	// (from YAML) otherwise.
+	for _, conf := range []any{nil, map[string]any{}, map[string]any{"disable": []any{}}} {
+		got, err := build(t, conf)
+		if err != nil {
+			t.Fatalf("%#v: %v", conf, err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("%#v: analyzers %v, want %v", conf, got, want)
+		}
+	}
+}
+
+func TestDisable(t *testing.T) {
+	got, err := build(t, map[string]any{"disable": []any{"unusedignore"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"directives", "guardedby"}; !slices.Equal(got, want) {
+		t.Errorf("analyzers %v, want %v", got, want)
+	}
+
+	got, err = build(t, map[string]any{"disable": []any{"guardedby", "directives"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"unusedignore"}; !slices.Equal(got, want) {
+		t.Errorf("analyzers %v, want %v", got, want)
+	}
+}
+
+func TestDisableEverything(t *testing.T) {
+	_, err := build(t, map[string]any{"disable": []any{"directives", "guardedby", "unusedignore"}})
+	if err == nil || !strings.Contains(err.Error(), "every rule") {
+		t.Errorf("err = %v, want an error about disabling every rule", err)
+	}
+}
+
+func TestUnknownKey(t *testing.T) {
+	_, err := build(t, map[string]any{"disabel": []any{"guardedby"}})
+	if err == nil {
+		t.Fatal("no error for an unknown settings key")
+	}
+	for _, want := range []string{`"disabel"`, "disable, flags"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %s", err, want)
+		}
+	}
+}
+
+func TestWrongType(t *testing.T) {
+	_, err := build(t, map[string]any{"disable": "guardedby"})
+	if err == nil || !strings.Contains(err.Error(), "disable") {
+		t.Errorf("err = %v, want a decoding error naming disable", err)
+	}
+}
+
+func TestUnknownRule(t *testing.T) {
+	_, err := build(t, map[string]any{"disable": []any{"guardedy"}})
+	if err == nil {
+		t.Fatal("no error for an unknown rule")
+	}
+	for _, want := range []string{`"guardedy"`, "directives, guardedby, unusedignore"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q does not mention %s", err, want)
+		}
+	}
+}
+
+// No analyzer has flags today, so any flag is unknown and the error says so.
+func TestUnknownFlagInSuite(t *testing.T) {
+	_, err := build(t, map[string]any{"flags": map[string]any{"guardedby": map[string]any{"nosuch": 1}}})
+	if err == nil || !strings.Contains(err.Error(), `unknown flag "guardedby.nosuch"`) {
+		t.Errorf("err = %v, want an error naming guardedby.nosuch", err)
+	}
+}
+
+// fakeSuite is a rule with a flag that requires an engine with a flag, the
+// shape future analyzer flags (an inference switch) will have.
+func fakeSuite() (rule, engine *analysis.Analyzer, minSites *int, infer *bool) {
+	engine = &analysis.Analyzer{Name: "engine", Doc: "engine", Run: func(*analysis.Pass) (any, error) { return nil, nil }}
+	infer = engine.Flags.Bool("infer", false, "infer guards")
+	rule = &analysis.Analyzer{Name: "rule", Doc: "rule", Requires: []*analysis.Analyzer{engine}, Run: func(*analysis.Pass) (any, error) { return nil, nil }}
+	minSites = rule.Flags.Int("min-sites", 3, "minimum sites")
+	rule.Flags.String("mode", "a", "a mode")
+	return rule, engine, minSites, infer
+}
+
+func TestFlags(t *testing.T) {
+	for _, conf := range []map[string]any{
+		{"flags": map[string]any{"rule": map[string]any{"min-sites": 4}, "engine": map[string]any{"infer": true}}},
+		{"flags": map[string]any{"rule.min-sites": "4", "engine.infer": "true"}},
+		{"flags": map[string]any{"rule.MIN-SITES": 4.0, "engine": map[string]any{"infer": "true"}}},
+	} {
+		rule, _, minSites, infer := fakeSuite()
+		p, err := newPlugin(conf, []*analysis.Analyzer{rule})
+		if err != nil {
+			t.Fatalf("%v: %v", conf, err)
+		}
+		if *minSites != 3 || *infer {
+			t.Errorf("%v: flags set before BuildAnalyzers", conf)
+		}
+		as, err := p.BuildAnalyzers()
+		if err != nil {
+			t.Fatalf("%v: %v", conf, err)
+		}
+		if got := names(as); !slices.Equal(got, []string{"rule"}) {
+			t.Errorf("%v: analyzers %v, want [rule]", conf, got)
+		}
+		if *minSites != 4 || !*infer {
+			t.Errorf("%v: min-sites=%d infer=%v, want 4 and true", conf, *minSites, *infer)
+		}
+	}
+}
+
+func TestFlagErrors(t *testing.T) {
+	for _, tc := range []struct {
+		flags any
+		want  []string
+	}{
+		{map[string]any{"rule": map[string]any{"nosuch": 1}}, []string{`unknown flag "rule.nosuch"`, "valid flags: engine.infer, rule.min-sites, rule.mode"}},
+		{map[string]any{"rule.nosuch": 1}, []string{`unknown flag "rule.nosuch"`, "rule.min-sites"}},
+		{map[string]any{"other": map[string]any{"x": 1}}, []string{`unknown flag "other.x"`, "rule.min-sites"}},
+		{map[string]any{"justaname": 1}, []string{`"justaname"`, "ANALYZER.FLAG"}},
+		{map[string]any{"rule": map[string]any{"min-sites": []any{1}}}, []string{"rule.min-sites", "string, number or boolean"}},
+		{map[string]any{"rule.mode": "b", "rule": map[string]any{"mode": "c"}}, []string{"rule.mode is set twice"}},
+		{[]any{"rule.mode"}, []string{"flags: want a map"}},
+	} {
+		rule, _, _, _ := fakeSuite()
+		_, err := newPlugin(map[string]any{"flags": tc.flags}, []*analysis.Analyzer{rule})
+		if err == nil {
+			t.Errorf("%v: no error", tc.flags)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%v: error %q does not contain %q", tc.flags, err, w)
+			}
+		}
+	}
+
+	// A bad value is reported when the flags are applied.
+	rule, _, minSites, _ := fakeSuite()
+	p, err := newPlugin(map[string]any{"flags": map[string]any{"rule.min-sites": "many"}}, []*analysis.Analyzer{rule})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.BuildAnalyzers(); err == nil || !strings.Contains(err.Error(), "rule.min-sites") {
+		t.Errorf("err = %v, want an error naming rule.min-sites", err)
+	}
+	if *minSites != 3 {
+		t.Errorf("min-sites = %d after a bad value", *minSites)
+	}
+}

@@ -1,0 +1,460 @@
+//go:build integration
+
+// Package integration holds tests that build and run real tools around
+// guardvet. They are slow and need the Go module proxy, so they only build
+// with -tags integration:
+//
+//	go test -tags integration -run Golangci -v -timeout 30m ./integration/
+//
+// TestGolangciPlugin builds a real golangci-lint v2 with guardvet's module
+// plugin (package golangci) through `golangci-lint custom`, then lints the
+// fixture modules in testdata/golangci with it.
+//
+// `golangci-lint custom` always clones
+// https://github.com/golangci/golangci-lint.git. The test does not need
+// GitHub: it turns golangci-lint's module from the Go module proxy into a
+// local git repository tagged with the version, and points the clone URL at
+// it with git's url.<base>.insteadOf, passed in GIT_CONFIG_COUNT/KEY/VALUE
+// (golangci-lint passes those to git).
+//
+// Work goes to a fresh temporary directory. Set GUARDVET_GCL_CACHE to a
+// directory to keep the golangci-lint binary, the local repository and the
+// custom binary (keyed by a hash of guardvet's Go sources) between runs.
+package integration
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+const (
+	gclVersion = "v2.15.0"
+	gclModule  = "github.com/golangci/golangci-lint/v2"
+	gclRepoURL = "https://github.com/golangci/golangci-lint.git"
+	thisModule = "github.com/guardvet/guardvet"
+)
+
+func TestGolangciPlugin(t *testing.T) {
+	start := time.Now()
+	root := moduleRoot(t)
+	cache := os.Getenv("GUARDVET_GCL_CACHE")
+	if cache == "" {
+		cache = t.TempDir()
+	} else if err := os.MkdirAll(cache, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cache, err := filepath.Abs(cache)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("cache directory %s", cache)
+	tmp := filepath.Join(cache, "tmp") // TMPDIR for the tools: golangci-lint custom clones there
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	gcl := step(t, "golangci-lint binary", func() string { return installGolangciLint(t, cache, tmp) })
+	src := step(t, "local golangci-lint repository", func() string { return localGolangciRepo(t, cache, tmp) })
+	custom := step(t, "custom-gcl build", func() string { return buildCustom(t, root, cache, tmp, gcl, src) })
+
+	lint := &linter{bin: custom, tmp: tmp, cacheRoot: filepath.Dir(custom)}
+	out := lint.run(t, "--version")
+	if !strings.Contains(out.stdout+out.stderr, "2.15.0-custom-gcl") {
+		t.Errorf("custom-gcl --version: %q, want a v2.15.0 custom build", out.stdout+out.stderr)
+	}
+
+	racyFindings := []finding{
+		{"session.go", 18, "directives", "unknown directive //guard:bye; did you mean //guard:by?"},
+		{"session.go", 31, "guardedby", "s.pty read while s.mu is not known to be held; //guard:by mu needs s.mu read- or write-locked"},
+		{"session.go", 36, "unusedignore", "//guard:ignore suppresses nothing here; remove it"},
+	}
+
+	t.Run("racy", func(t *testing.T) {
+		res := lint.module(t, "racy", "")
+		if res.code == 0 {
+			t.Errorf("exit 0 with findings, want non-zero")
+		}
+		res.expect(t, racyFindings)
+	})
+
+	t.Run("fixed", func(t *testing.T) {
+		res := lint.module(t, "fixed", "")
+		if res.code != 0 {
+			t.Errorf("exit %d, want 0\n%s", res.code, res.stderr)
+		}
+		res.expect(t, nil)
+	})
+
+	// Settings reach the plugin: without guardedby its finding is gone and
+	// the others stay.
+	t.Run("racy disable guardedby", func(t *testing.T) {
+		res := lint.module(t, "racy", "disable: [guardedby]")
+		if res.code == 0 {
+			t.Errorf("exit 0 with findings, want non-zero")
+		}
+		res.expect(t, []finding{racyFindings[0], racyFindings[2]})
+	})
+
+	t.Run("racy disable all but guardedby", func(t *testing.T) {
+		res := lint.module(t, "racy", "disable: [directives, unusedignore]")
+		res.expect(t, []finding{racyFindings[1]})
+	})
+
+	// Bad settings stop golangci-lint with the plugin's error, through
+	// golangci-lint's own configuration loader.
+	for _, tc := range []struct{ name, settings, want string }{
+		{"unknown key", "disabel: [guardedby]", `unknown field "disabel"`},
+		{"unknown rule", "disable: [guardedy]", `unknown rule "guardedy" (valid rules: directives, guardedby, unusedignore)`},
+		{"unknown flag", "flags: {guardedby.nosuch: 1}", `unknown flag "guardedby.nosuch"`},
+	} {
+		t.Run("settings "+tc.name, func(t *testing.T) {
+			res := lint.module(t, "racy", tc.settings)
+			if res.code == 0 || res.code == 1 {
+				t.Errorf("exit %d, want a configuration error (not 0, not the findings code 1)", res.code)
+			}
+			if !strings.Contains(res.stdout+res.stderr, tc.want) {
+				t.Errorf("output does not contain %q:\n%s%s", tc.want, res.stdout, res.stderr)
+			}
+		})
+	}
+
+	t.Logf("total %s", time.Since(start).Round(time.Millisecond))
+}
+
+// step runs f and logs how long it took.
+func step[T any](t *testing.T, name string, f func() T) T {
+	t.Helper()
+	start := time.Now()
+	v := f()
+	t.Logf("%s: %s", name, time.Since(start).Round(time.Millisecond))
+	return v
+}
+
+// moduleRoot is the guardvet module's directory: the parent of this
+// package's directory, where go test runs the test.
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := filepath.Dir(wd)
+	mod, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil || !bytes.HasPrefix(mod, []byte("module "+thisModule+"\n")) {
+		t.Fatalf("%s is not the root of %s (go.mod: %v)", root, thisModule, err)
+	}
+	return root
+}
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+// command runs name with args in dir, with extra environment, and returns
+// its exit code and output. It fails the test only if the command could not
+// be started.
+func command(t *testing.T, dir string, env []string, name string, args ...string) result {
+	t.Helper()
+	ctx := t.Context()
+	if dl, ok := t.Deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, dl.Add(-30*time.Second))
+		defer cancel()
+	}
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	res := result{stdout: stdout.String(), stderr: stderr.String()}
+	if err != nil {
+		exit, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
+		}
+		res.code = exit.ExitCode()
+	}
+	return res
+}
+
+// must is command for steps that have to succeed.
+func must(t *testing.T, dir string, env []string, name string, args ...string) string {
+	t.Helper()
+	res := command(t, dir, env, name, args...)
+	if res.code != 0 {
+		t.Fatalf("%s %s (in %s): exit %d\n%s%s", name, strings.Join(args, " "), dir, res.code, res.stdout, res.stderr)
+	}
+	return res.stdout
+}
+
+// installGolangciLint installs the stock golangci-lint, which has the
+// custom command, into the cache.
+func installGolangciLint(t *testing.T, cache, tmp string) string {
+	gobin := filepath.Join(cache, "bin")
+	bin := filepath.Join(gobin, "golangci-lint")
+	if _, err := os.Stat(bin); err == nil {
+		if res := command(t, cache, nil, bin, "--version"); res.code == 0 && strings.Contains(res.stdout, strings.TrimPrefix(gclVersion, "v")) {
+			t.Logf("reusing %s", bin)
+			return bin
+		}
+	}
+	must(t, tmp, []string{"GOBIN=" + gobin, "GOWORK=off", "TMPDIR=" + tmp}, "go", "install", gclModule+"/cmd/golangci-lint@"+gclVersion)
+	return bin
+}
+
+// localGolangciRepo makes a git repository of golangci-lint's module source,
+// tagged gclVersion, for `golangci-lint custom` to clone instead of GitHub.
+func localGolangciRepo(t *testing.T, cache, tmp string) string {
+	repo := filepath.Join(cache, "golangci-lint-"+gclVersion+".git")
+	if command(t, cache, nil, "git", "-C", repo, "rev-parse", "-q", "--verify", "refs/tags/"+gclVersion).code == 0 {
+		t.Logf("reusing %s", repo)
+		return repo
+	}
+	var dl struct{ Dir, Error string }
+	out := must(t, tmp, []string{"GOWORK=off"}, "go", "mod", "download", "-json", gclModule+"@"+gclVersion)
+	if err := json.Unmarshal([]byte(out), &dl); err != nil || dl.Dir == "" {
+		t.Fatalf("go mod download: %v %s\n%s", err, dl.Error, out)
+	}
+
+	// Build next to the final place, then rename, so an interrupted run
+	// leaves no half-made repository behind.
+	building, err := os.MkdirTemp(cache, "golangci-lint-src-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(building)
+	work := filepath.Join(building, "repo")
+	// os.CopyFS creates writable files and directories from the read-only
+	// module cache.
+	if err := os.CopyFS(work, os.DirFS(dl.Dir)); err != nil {
+		t.Fatal(err)
+	}
+	git := func(args ...string) {
+		must(t, work, nil, "git", append([]string{
+			"-c", "user.name=guardvet-test", "-c", "user.email=guardvet-test@example.invalid",
+			"-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", "-c", "core.autocrlf=false",
+		}, args...)...)
+	}
+	git("init", "-q", "-b", "main")
+	git("add", "-A")
+	git("commit", "-q", "-m", "golangci-lint "+gclVersion+" from the Go module proxy")
+	git("tag", gclVersion)
+	os.RemoveAll(repo)
+	if err := os.Rename(work, repo); err != nil {
+		t.Fatal(err)
+	}
+	return repo
+}
+
+// buildCustom runs `golangci-lint custom` with guardvet's plugin from the
+// module at root and returns the custom binary. With a cache, the binary is
+// kept under a key that changes with guardvet's Go sources, go.mod and
+// go.sum.
+func buildCustom(t *testing.T, root, cache, tmp, gcl, src string) string {
+	key := sourceKey(t, root)
+	dir := filepath.Join(cache, "custom-"+key)
+	bin := filepath.Join(dir, "custom-gcl")
+	if _, err := os.Stat(bin); err == nil {
+		t.Logf("reusing %s (sources unchanged)", bin)
+		return bin
+	}
+	// Binaries built from older sources are of no further use.
+	old, _ := filepath.Glob(filepath.Join(cache, "custom-*"))
+	for _, o := range old {
+		os.RemoveAll(o)
+	}
+
+	work := t.TempDir()
+	conf := fmt.Sprintf(`version: %s
+name: custom-gcl
+destination: %s
+plugins:
+  - module: %s
+    import: %s/golangci
+    path: %s
+`, gclVersion, dir, thisModule, thisModule, root)
+	if err := os.WriteFile(filepath.Join(work, ".custom-gcl.yml"), []byte(conf), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{
+		"TMPDIR=" + tmp,
+		"GOWORK=off",
+		"GIT_CONFIG_COUNT=1",
+		"GIT_CONFIG_KEY_0=url.file://" + filepath.ToSlash(src) + ".insteadOf",
+		"GIT_CONFIG_VALUE_0=" + gclRepoURL,
+	}
+	res := command(t, work, env, gcl, "custom", "-v")
+	if res.code != 0 {
+		t.Fatalf("golangci-lint custom: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+	}
+	if _, err := os.Stat(bin); err != nil {
+		t.Fatalf("golangci-lint custom wrote no %s: %v\n%s%s", bin, err, res.stdout, res.stderr)
+	}
+	return bin
+}
+
+// sourceKey hashes what goes into the plugin: the non-test Go files of the
+// guardvet module (not testdata, not nested modules), go.mod and go.sum.
+func sourceKey(t *testing.T, root string) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n", gclVersion)
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path == root {
+				return nil
+			}
+			if name == "testdata" || name == "vendor" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		isSource := strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go")
+		if path == filepath.Join(root, "go.mod") || path == filepath.Join(root, "go.sum") || isSource {
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, path)
+			fmt.Fprintf(h, "%s %d\n", filepath.ToSlash(rel), len(data))
+			h.Write(data)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// linter runs the custom golangci-lint.
+type linter struct {
+	bin       string
+	tmp       string
+	cacheRoot string // golangci-lint's own cache lives next to the binary
+}
+
+func (l *linter) env() []string {
+	// golangci-lint's result cache is keyed by the binary's version, and
+	// `golangci-lint custom` derives that from the top-level files of the
+	// plugin directory only, so a cache shared between plugin builds could
+	// return stale findings. Keep one per custom binary.
+	return []string{
+		"GOLANGCI_LINT_CACHE=" + filepath.Join(l.cacheRoot, "lint-cache"),
+		"TMPDIR=" + l.tmp,
+		"GOWORK=off",
+		"NO_COLOR=1",
+	}
+}
+
+func (l *linter) run(t *testing.T, args ...string) result {
+	t.Helper()
+	return command(t, l.tmp, l.env(), l.bin, args...)
+}
+
+type lintResult struct {
+	result
+	issues []issue
+}
+
+type issue struct {
+	FromLinter string
+	Text       string
+	Pos        struct {
+		Filename     string
+		Line, Column int
+	}
+}
+
+type finding struct {
+	file     string
+	line     int
+	category string // the guardvet rule (analyzer), which golangci-lint puts before the message
+	text     string // a substring of the message
+}
+
+// module copies the fixture module name into a temporary directory and
+// runs the custom golangci-lint on it. With settings, the fixture's
+// .golangci.yml is replaced by one whose guardvet settings are that YAML
+// flow mapping body.
+func (l *linter) module(t *testing.T, name, settings string) lintResult {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), name)
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "golangci", name))); err != nil {
+		t.Fatal(err)
+	}
+	if settings != "" {
+		conf := `version: "2"
+linters:
+  default: none
+  enable: [guardvet]
+  settings:
+    custom:
+      guardvet:
+        type: module
+        description: "lock discipline from //guard: directives"
+        settings: {` + settings + `}
+`
+		if err := os.WriteFile(filepath.Join(dir, ".golangci.yml"), []byte(conf), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	start := time.Now()
+	res := command(t, dir, l.env(), l.bin, "run",
+		"--output.json.path=stdout", "--output.text.path=stderr",
+		"--show-stats=false", "./...")
+	t.Logf("custom-gcl run (%s): exit %d, %s", name, res.code, time.Since(start).Round(time.Millisecond))
+	if res.stderr != "" {
+		t.Logf("stderr:\n%s", res.stderr)
+	}
+	lr := lintResult{result: res}
+	if res.code == 0 || res.code == 1 { // clean, or findings: JSON on stdout
+		var out struct{ Issues []issue }
+		if err := json.Unmarshal([]byte(res.stdout), &out); err != nil {
+			t.Fatalf("decoding JSON output: %v\n%s", err, res.stdout)
+		}
+		lr.issues = out.Issues
+	}
+	return lr
+}
+
+// expect checks that the findings are exactly want, in order.
+func (r lintResult) expect(t *testing.T, want []finding) {
+	t.Helper()
+	for i := 0; i < len(r.issues) || i < len(want); i++ {
+		switch {
+		case i >= len(want):
+			is := r.issues[i]
+			t.Errorf("unexpected finding %s:%d: %s (%s)", is.Pos.Filename, is.Pos.Line, is.Text, is.FromLinter)
+		case i >= len(r.issues):
+			t.Errorf("missing finding (%s) %s:%d: %s", want[i].category, want[i].file, want[i].line, want[i].text)
+		default:
+			is, w := r.issues[i], want[i]
+			// golangci-lint prefixes the analyzer's name to the message.
+			if is.FromLinter != "guardvet" || filepath.Base(is.Pos.Filename) != w.file || is.Pos.Line != w.line ||
+				!strings.HasPrefix(is.Text, w.category+": ") || !strings.Contains(is.Text, w.text) {
+				t.Errorf("finding %d: got %s:%d: %s (%s)\nwant (%s) %s:%d: ...%s... (guardvet)",
+					i, is.Pos.Filename, is.Pos.Line, is.Text, is.FromLinter, w.category, w.file, w.line, w.text)
+			}
+		}
+	}
+}
