@@ -36,7 +36,18 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/guardvet/guardvet/analyzer/suite"
 )
+
+// ruleNames lists the plugin's rules as its error messages do.
+func ruleNames() string {
+	var names []string
+	for _, a := range suite.Analyzers() {
+		names = append(names, a.Name)
+	}
+	return strings.Join(names, ", ")
+}
 
 const (
 	gclVersion = "v2.15.0"
@@ -115,7 +126,7 @@ func TestGolangciPlugin(t *testing.T) {
 	// golangci-lint's own configuration loader.
 	for _, tc := range []struct{ name, settings, want string }{
 		{"unknown key", "disabel: [guardedby]", `unknown field "disabel"`},
-		{"unknown rule", "disable: [guardedy]", `unknown rule "guardedy" (valid rules: directives, guardedby, unusedignore)`},
+		{"unknown rule", "disable: [guardedy]", `unknown rule "guardedy" (valid rules: ` + ruleNames() + `)`},
 		{"unknown flag", "flags: {guardedby.nosuch: 1}", `unknown flag "guardedby.nosuch"`},
 	} {
 		t.Run("settings "+tc.name, func(t *testing.T) {

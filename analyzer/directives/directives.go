@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
+	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 )
 
@@ -26,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://github.com/guardvet/guardvet#directives-rule",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{(*FieldGuard)(nil), (*Contract)(nil)},
+	FactTypes:  []analysis.Fact{(*FieldGuard)(nil), (*Contract)(nil), (*Orders)(nil)},
 }
 
 // Category is the diagnostic category of malformed directives.
@@ -39,6 +40,10 @@ type Result struct {
 	Declared int // directives in this package
 	Imported int // guard and contract facts from dependencies
 	Ignores  []*Ignore
+	// Orders are the //guard:order declarations of this package and its
+	// dependencies; Local are this package's, with their positions.
+	Orders []Order
+	Local  []LocalOrder
 
 	fields  map[*types.Var]*FieldGuard
 	funcs   map[*types.Func]*Contract
@@ -53,6 +58,12 @@ type Ignore struct {
 	File     string
 	Line     int       // line ignores
 	From, To token.Pos // function ignores
+}
+
+// LocalOrder is an order declared in this package, with its position.
+type LocalOrder struct {
+	Order
+	Pos token.Pos
 }
 
 // Active reports whether anything in or below this package is annotated.
@@ -125,9 +136,23 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	for _, f := range pass.AllPackageFacts() {
+		if o, ok := f.Fact.(*Orders); ok {
+			res.Orders = append(res.Orders, o.List...)
+			res.Imported++
+		}
+	}
 	for _, file := range pass.Files {
 		c := &collector{pass: pass, res: res, file: file}
 		c.collect()
+	}
+	if len(res.Local) > 0 {
+		var own Orders
+		for _, o := range res.Local {
+			own.List = append(own.List, o.Order)
+			res.Orders = append(res.Orders, o.Order)
+		}
+		pass.ExportPackageFact(&own)
 	}
 	sort.Slice(res.Ignores, func(i, j int) bool { return res.Ignores[i].Pos < res.Ignores[j].Pos })
 	findGetters(pass, res)
@@ -289,6 +314,10 @@ func (c *collector) funcDecl(fd *ast.FuncDecl) {
 			c.wrongTarget(d, "a function")
 			continue
 		}
+		if d.Verb == "blocks" {
+			contract.Blocks = true
+			continue
+		}
 		if d.Verb == "ignore" {
 			contract.Ignore = d.Text
 			c.res.Ignores = append(c.res.Ignores, &Ignore{Pos: d.Pos, Reason: d.Text, From: fd.Pos(), To: fd.End()})
@@ -326,13 +355,17 @@ func (c *collector) genDecl(gd *ast.GenDecl) {
 	case token.TYPE:
 		for _, spec := range gd.Specs {
 			ts := spec.(*ast.TypeSpec)
-			for _, d := range c.take(ts.Doc, ts.Comment) {
-				c.wrongTarget(d, "a type")
-			}
+			groups := []*ast.CommentGroup{ts.Doc, ts.Comment}
 			if len(gd.Specs) == 1 {
-				for _, d := range c.take(gd.Doc) {
+				groups = append(groups, gd.Doc)
+			}
+			tn, _ := c.pass.TypesInfo.Defs[ts.Name].(*types.TypeName)
+			for _, d := range c.take(groups...) {
+				if verbs[d.Verb].targets&OnType == 0 {
 					c.wrongTarget(d, "a type")
+					continue
 				}
+				c.order(d, tn)
 			}
 			if st, ok := ts.Type.(*ast.StructType); ok {
 				c.structFields(st, ts.Name.Name)
@@ -345,7 +378,14 @@ func (c *collector) genDecl(gd *ast.GenDecl) {
 			if len(gd.Specs) == 1 {
 				groups = append(groups, gd.Doc)
 			}
-			ds := c.take(groups...)
+			var ds []Directive
+			for _, d := range c.take(groups...) {
+				if d.Verb == "order" {
+					c.order(d, nil)
+					continue
+				}
+				ds = append(ds, d)
+			}
 			if len(ds) == 0 {
 				continue
 			}
@@ -428,9 +468,15 @@ func (c *collector) fieldGuard(v *types.Var, strct *types.Struct, typeName strin
 			}
 		case "atomic":
 			g.Atomic = true
+		case "noblock":
+			if lock, _ := locks.IsLock(v.Type()); !lock {
+				c.report(d.Pos, "//guard:noblock marks a lock, and "+v.Name()+" is not one (type "+types.TypeString(v.Type(), types.RelativeTo(c.pass.Pkg))+"); put it on the mutex field")
+				continue
+			}
+			g.NoBlock = true
 		}
 	}
-	if len(g.By)+len(g.Only) > 0 || g.Atomic {
+	if len(g.By)+len(g.Only) > 0 || g.Atomic || g.NoBlock {
 		c.res.fields[v] = g
 	}
 }
@@ -643,4 +689,69 @@ func returnsField(info *types.Info, body *ast.BlockStmt, recv types.Object, fiel
 		return true
 	})
 	return found && !other
+}
+
+// order resolves //guard:order: paths relative to the annotated struct type
+// (mu, inner.mu), or qualified ones across types (T.mu, pkg.T.mu, or a
+// package-level lock variable).
+func (c *collector) order(d Directive, owner *types.TypeName) {
+	o := LocalOrder{Pos: d.Pos}
+	o.Where = c.pass.Pkg.Name()
+	if owner != nil {
+		o.Where += "." + owner.Name()
+	}
+	seen := map[string]bool{}
+	for _, arg := range d.Args {
+		key, _, ok := c.orderClass(arg, owner)
+		if !ok {
+			where := "a package-level lock or a lock field of a type in this package (T.mu, pkg.T.mu)"
+			if owner != nil {
+				where = "a lock field of " + owner.Name() + " (mu, inner.mu), " + where
+			}
+			c.report(d.Pos, "//guard:order "+arg+": does not name a lock; write "+where)
+			return
+		}
+		if seen[key] {
+			c.report(d.Pos, "//guard:order lists "+arg+" twice; each lock appears once, outermost first")
+			return
+		}
+		seen[key] = true
+		o.Classes = append(o.Classes, key)
+		o.Texts = append(o.Texts, arg)
+	}
+	c.res.Local = append(c.res.Local, o)
+}
+
+func (c *collector) orderClass(arg string, owner *types.TypeName) (string, string, bool) {
+	segs := strings.Split(arg, ".")
+	if owner != nil {
+		if k, disp, ok := lockpath.ClassFrom(owner.Type(), segs); ok {
+			return k, disp, true
+		}
+	}
+	scope := c.pass.Pkg.Scope()
+	lookup := func(sc *types.Scope, segs []string) (string, string, bool) {
+		switch obj := sc.Lookup(segs[0]).(type) {
+		case *types.TypeName:
+			return lockpath.ClassFrom(obj.Type(), segs[1:])
+		case *types.Var:
+			if len(segs) == 1 {
+				if lock, _ := locks.IsLock(obj.Type()); lock {
+					return obj.Pkg().Path() + "." + obj.Name(), obj.Pkg().Name() + "." + obj.Name(), true
+				}
+				return "", "", false
+			}
+			return lockpath.ClassFrom(obj.Type(), segs[1:])
+		}
+		return "", "", false
+	}
+	if k, disp, ok := lookup(scope, segs); ok {
+		return k, disp, true
+	}
+	if fileScope := c.pass.TypesInfo.Scopes[c.file]; fileScope != nil && len(segs) > 1 {
+		if pn, ok := fileScope.Lookup(segs[0]).(*types.PkgName); ok {
+			return lookup(pn.Imported().Scope(), segs[1:])
+		}
+	}
+	return "", "", false
 }

@@ -40,6 +40,15 @@ type FieldGuard struct {
 	OnlyAs []string  // the names as written, for messages
 	Getter string    // an //guard:only method that just returns the field, offered as a fix
 	Atomic bool      // every access must go through sync/atomic
+	// NoBlock marks a lock (field or variable) that must never be held
+	// across a blocking operation (//guard:noblock).
+	NoBlock bool
+}
+
+// Guards reports whether g constrains accesses to the field itself (as
+// opposed to only describing the lock it is, like noblock).
+func (g *FieldGuard) Guards() bool {
+	return g != nil && (len(g.By) > 0 || len(g.Only) > 0 || g.Atomic)
 }
 
 func (*FieldGuard) AFact() {}
@@ -55,6 +64,9 @@ func (g *FieldGuard) String() string {
 	if g.Atomic {
 		parts = append(parts, "atomic")
 	}
+	if g.NoBlock {
+		parts = append(parts, "noblock")
+	}
 	return "guard(" + strings.Join(parts, ", ") + ")"
 }
 
@@ -69,6 +81,7 @@ type Contract struct {
 	RReleases []LockRef
 	Excludes  []LockRef // must not be held by the caller
 	Ignore    string    // //guard:ignore reason: the body is not checked
+	Blocks    bool      // //guard:blocks: calling it blocks (for the noblock rule)
 }
 
 func (*Contract) AFact() {}
@@ -90,12 +103,15 @@ func (c *Contract) String() string {
 	if c.Ignore != "" {
 		parts = append(parts, "ignore")
 	}
+	if c.Blocks {
+		parts = append(parts, "blocks")
+	}
 	return "contract(" + strings.Join(parts, ", ") + ")"
 }
 
 // Empty reports whether c says nothing.
 func (c *Contract) Empty() bool {
-	return c == nil || len(c.Holds)+len(c.RHolds)+len(c.Acquires)+len(c.RAcquires)+len(c.Releases)+len(c.RReleases)+len(c.Excludes) == 0 && c.Ignore == ""
+	return c == nil || len(c.Holds)+len(c.RHolds)+len(c.Acquires)+len(c.RAcquires)+len(c.Releases)+len(c.RReleases)+len(c.Excludes) == 0 && c.Ignore == "" && !c.Blocks
 }
 
 // FuncKey names a function or method independently of type-checker
@@ -119,4 +135,24 @@ func FuncKey(fn *types.Func) string {
 		return pkg + ".?." + fn.Name()
 	}
 	return pkg + "." + fn.Name()
+}
+
+// Order is one //guard:order declaration: lock classes, outermost first.
+type Order struct {
+	Classes []string // lock classes (see Class), outer first
+	Texts   []string // the paths as written
+	Where   string   // "pkg.Type" or "pkg" where it was declared, for messages
+}
+
+// Orders is the package fact listing the lock orders declared in a package.
+type Orders struct{ List []Order }
+
+func (*Orders) AFact() {}
+
+func (o *Orders) String() string {
+	var parts []string
+	for _, x := range o.List {
+		parts = append(parts, strings.Join(x.Classes, " < "))
+	}
+	return "orders(" + strings.Join(parts, "; ") + ")"
 }

@@ -15,6 +15,7 @@ const (
 	OnField Target = 1 << iota // struct field or package-level var
 	OnFunc                     // function or method declaration
 	OnLine                     // a statement inside a function body
+	OnType                     // a type declaration, or a package-level var declaration (for order)
 )
 
 // verb describes one directive verb: where it may appear and what it takes.
@@ -31,6 +32,7 @@ const (
 	someLocks         // one or more lock paths
 	someNames         // one or more function names
 	reason            // free text, required
+	twoLocks          // two or more lock paths
 )
 
 // verbs is the grammar of //guard: directives. README documents each.
@@ -46,6 +48,9 @@ var verbs = map[string]verb{
 	"rreleases": {OnFunc, someLocks},
 	"excludes":  {OnFunc, someLocks},
 	"ignore":    {OnFunc | OnLine, reason},
+	"order":     {OnType, twoLocks},
+	"noblock":   {OnField, noArgs},
+	"blocks":    {OnFunc, noArgs},
 }
 
 // Directive is one parsed //guard: comment.
@@ -119,6 +124,10 @@ func parseComment(c *ast.Comment) (d Directive, ok bool, problem string) {
 		if len(d.Args) == 0 {
 			return d, true, "//guard:" + word + " needs at least one function name, as in //guard:" + word + " get set"
 		}
+	case twoLocks:
+		if len(d.Args) < 2 {
+			return d, true, "//guard:" + word + " needs at least two lock paths, outer first, as in //guard:" + word + " detachMu ptmxMu"
+		}
 	case reason:
 		if rest == "" {
 			return d, true, "//guard:" + word + " needs a reason, as in //guard:" + word + " initialised before the goroutines start"
@@ -185,6 +194,9 @@ func (t Target) String() string {
 	}
 	if t&OnLine != 0 {
 		s = append(s, "statements")
+	}
+	if t&OnType != 0 {
+		s = append(s, "type and package-level var declarations")
 	}
 	return strings.Join(s, " and ")
 }

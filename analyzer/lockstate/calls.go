@@ -67,11 +67,13 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 	}
 	contract := fa.a.dirs.Contract(callee)
 	effects := fa.a.effectsOf(callee)
+	if fa.final && fa.rec != nil && !deferred {
+		// Every static call is recorded with the locks held at it: rules
+		// also care about callees that lock internally or block.
+		fa.rec.Calls = append(fa.rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: s.clone()})
+	}
 	if contract.Empty() && effects.Empty() {
 		return
-	}
-	if fa.final && fa.rec != nil && !deferred {
-		fa.rec.Calls = append(fa.rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: s.clone()})
 	}
 	fa.applyContract(call, callee, contract, s, deferred)
 	fa.applyContract(call, callee, effects, s, deferred)
@@ -222,7 +224,7 @@ func (fa *funcAnalysis) atomicTarget(e ast.Expr, s *State, write bool) bool {
 				if !ok {
 					return false
 				}
-				if g := fa.a.dirs.Guard(v); g != nil {
+				if g := fa.a.dirs.Guard(v); g.Guards() {
 					fa.record(&Access{Node: e, Pos: e.Sel.Pos(), Var: v, Guard: g, Write: write, Atomic: true}, s)
 				}
 				return true
@@ -240,7 +242,7 @@ func (fa *funcAnalysis) atomicTarget(e ast.Expr, s *State, write bool) bool {
 		if !ok || !isPackageLevel(v) {
 			return false
 		}
-		if g := fa.a.dirs.Guard(v); g != nil {
+		if g := fa.a.dirs.Guard(v); g.Guards() {
 			fa.record(&Access{Node: e, Pos: e.Pos(), Var: v, Guard: g, Write: write, Atomic: true}, s)
 		}
 		return true

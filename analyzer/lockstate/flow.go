@@ -498,7 +498,7 @@ func (fa *funcAnalysis) variable(node ast.Expr, id *ast.Ident, s *State, u use) 
 		return
 	}
 	if isPackageLevel(v) {
-		if g := fa.a.dirs.Guard(v); g != nil {
+		if g := fa.a.dirs.Guard(v); g.Guards() {
 			fa.record(&Access{Node: node, Pos: id.Pos(), Var: v, Guard: g, Write: u == useWrite}, s)
 		}
 		return
@@ -534,7 +534,7 @@ func (fa *funcAnalysis) selector(e *ast.SelectorExpr, s *State, u use) {
 func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s *State, write, atomic bool) {
 	field, _ := sel.Obj().(*types.Var)
 	g := fa.a.dirs.Guard(field)
-	if g == nil {
+	if !g.Guards() {
 		return
 	}
 	base := fa.res.Of(e.X)

@@ -104,7 +104,8 @@ type Access struct {
 	State  *State
 }
 
-// Call is a call to a function with a declared or inferred contract.
+// Call is a static call, with the callee's declared contract and inferred
+// effects (either may be nil).
 type Call struct {
 	Node     *ast.CallExpr
 	Callee   *types.Func

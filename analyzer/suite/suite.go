@@ -7,6 +7,7 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/guardedby"
+	"github.com/guardvet/guardvet/analyzer/lockorder"
 	"github.com/guardvet/guardvet/analyzer/unusedignore"
 )
 
@@ -17,6 +18,7 @@ func Analyzers() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
 		directives.Analyzer,
 		guardedby.Analyzer,
+		lockorder.Analyzer,
 		unusedignore.Analyzer,
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/lockorder"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 	"github.com/guardvet/guardvet/analyzer/suite"
 )
@@ -39,13 +40,16 @@ func TestNogoReady(t *testing.T) {
 	for _, a := range all {
 		visit(a)
 	}
-	if len(facts) != 3 {
-		t.Errorf("found %d fact types, want 3 (FieldGuard, Contract, Effects)", len(facts))
+	if len(facts) < 4 {
+		t.Errorf("found %d fact types, want at least 4 (FieldGuard, Contract, Orders, Effects)", len(facts))
 	}
 	ref := directives.LockRef{Kind: directives.Param, Param: directives.Receiver, Sel: ".mu", Text: "c.mu"}
 	samples := map[reflect.Type]analysis.Fact{
 		reflect.TypeFor[*directives.FieldGuard](): &directives.FieldGuard{By: []directives.LockRef{{Kind: directives.Relative, Sel: ".mu", Text: "mu"}}, Only: []string{"p.T.get"}, OnlyAs: []string{"get"}, Getter: "get", Atomic: true},
 		reflect.TypeFor[*directives.Contract]():   &directives.Contract{Holds: []directives.LockRef{ref}, Excludes: []directives.LockRef{{Kind: directives.Global, PkgPath: "p", Name: "Mu", Text: "Mu"}}},
+		reflect.TypeFor[*directives.Orders]():     &directives.Orders{List: []directives.Order{{Classes: []string{"p.T.a", "p.T.b"}, Texts: []string{"a", "b"}, Where: "p.T"}}},
+		reflect.TypeFor[*lockorder.Acquired]():    &lockorder.Acquired{Refs: []directives.LockRef{ref}, Classes: []string{"p.T.mu"}, Shown: []string{"T.mu"}},
+		reflect.TypeFor[*lockorder.Edges]():       &lockorder.Edges{List: []lockorder.Edge{{From: "p.T.a", To: "p.T.b", FromShow: "T.a", ToShow: "T.b", Site: "t.go:3"}}},
 		reflect.TypeFor[*lockstate.Effects]():     &lockstate.Effects{Contract: directives.Contract{Acquires: []directives.LockRef{ref}}, NoEscape: []int{directives.Receiver, 0}},
 	}
 	for _, f := range facts {

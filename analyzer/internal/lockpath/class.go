@@ -1,0 +1,106 @@
+package lockpath
+
+import (
+	"go/types"
+	"strings"
+
+	"github.com/guardvet/guardvet/analyzer/internal/locks"
+)
+
+// A lock class names a kind of lock rather than an instance: the named
+// struct type that declares the lock field plus the field ("pkg/path.T.mu",
+// shown as "T.mu"), or a package-level lock variable ("pkg/path.mu"). Lock
+// order is a property of classes: every Session's detachMu comes before its
+// ptmxMu.
+
+// Class returns the class of the lock at p.
+func Class(p Path) (key, display string, ok bool) {
+	v, isVar := p.Root.(*types.Var)
+	if !isVar {
+		return "", "", false
+	}
+	segs := splitSel(p.Sel)
+	if isPackageLevel(v) {
+		if lock, _ := locks.IsLock(v.Type()); lock {
+			return v.Pkg().Path() + "." + v.Name(), v.Pkg().Name() + "." + v.Name(), true
+		}
+	}
+	return ClassFrom(v.Type(), segs)
+}
+
+// ClassFrom walks field names (and "[i]" index steps) from type t to the
+// first lock-typed field and returns its class.
+func ClassFrom(t types.Type, segs []string) (key, display string, ok bool) {
+	for _, seg := range segs {
+		if strings.HasPrefix(seg, "[") {
+			switch u := deref(t).Underlying().(type) {
+			case *types.Slice:
+				t = u.Elem()
+			case *types.Array:
+				t = u.Elem()
+			case *types.Map:
+				t = u.Elem()
+			default:
+				return "", "", false
+			}
+			continue
+		}
+		owner, _ := types.Unalias(deref(t)).(*types.Named)
+		st, isStruct := deref(t).Underlying().(*types.Struct)
+		if !isStruct {
+			return "", "", false
+		}
+		var field *types.Var
+		for i := 0; i < st.NumFields(); i++ {
+			if st.Field(i).Name() == seg {
+				field = st.Field(i)
+			}
+		}
+		if field == nil {
+			return "", "", false
+		}
+		if lock, _ := locks.IsLock(field.Type()); lock {
+			if owner == nil || owner.Obj().Pkg() == nil {
+				return "", "", false
+			}
+			obj := owner.Obj()
+			return obj.Pkg().Path() + "." + obj.Name() + "." + seg, obj.Name() + "." + seg, true
+		}
+		t = field.Type()
+	}
+	return "", "", false
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// splitSel splits ".a.b[0].c" into "a", "b", "[0]", "c".
+func splitSel(sel string) []string {
+	var out []string
+	for sel != "" {
+		switch sel[0] {
+		case '.':
+			sel = sel[1:]
+			end := strings.IndexAny(sel, ".[")
+			if end < 0 {
+				end = len(sel)
+			}
+			out = append(out, sel[:end])
+			sel = sel[end:]
+		case '[':
+			end := strings.IndexByte(sel, ']')
+			if end < 0 {
+				return out
+			}
+			out = append(out, sel[:end+1])
+			sel = sel[end+1:]
+		default:
+			return out
+		}
+	}
+	return out
+}

@@ -1,0 +1,429 @@
+package lockorder
+
+import (
+	_ "embed"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/docs"
+	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
+	"github.com/guardvet/guardvet/analyzer/internal/locks"
+	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/lockstate"
+)
+
+//go:embed doc.go
+var docFile string
+
+// Analyzer is the lockorder rule.
+var Analyzer = &analysis.Analyzer{
+	Name:       "lockorder",
+	Doc:        docs.Extract(docFile, "lockorder"),
+	URL:        "https://github.com/guardvet/guardvet#lockorder",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
+	ResultType: report.UsedType,
+	FactTypes:  []analysis.Fact{(*Acquired)(nil), (*Edges)(nil)},
+}
+
+// Category is the diagnostic category of this rule.
+const Category = "lockorder"
+
+// Acquired lists the locks a function takes at some point, itself or in
+// its callees, even if it releases them again: instances rooted at its
+// receiver, parameters or package-level variables, and classes.
+type Acquired struct {
+	Refs    []directives.LockRef
+	Classes []string // class keys
+	Shown   []string // class display names, parallel to Classes
+}
+
+func (*Acquired) AFact() {}
+
+func (a *Acquired) String() string {
+	var parts []string
+	for _, r := range a.Refs {
+		parts = append(parts, r.Text)
+	}
+	return "acquires(" + strings.Join(append(parts, a.Shown...), ", ") + ")"
+}
+
+// Edge says lock class To was acquired while From was held, at Site.
+type Edge struct {
+	From, To         string // class keys
+	FromShow, ToShow string
+	Site             string // file.go:line, for messages in other packages
+}
+
+// Edges is the package fact with the acquired-while-holding edges seen in
+// a package.
+type Edges struct{ List []Edge }
+
+func (*Edges) AFact() {}
+
+func (e *Edges) String() string {
+	var parts []string
+	for _, x := range e.List {
+		parts = append(parts, x.FromShow+" -> "+x.ToShow)
+	}
+	return "edges(" + strings.Join(parts, ", ") + ")"
+}
+
+type checker struct {
+	pass     *analysis.Pass
+	ls       *lockstate.Result
+	rep      *report.Reporter
+	funcs    map[*types.Func][]*lockstate.Func // declaration -> its body and inline closures
+	acquired map[*types.Func]*Acquired
+	visiting map[*types.Func]bool
+	edges    []localEdge
+}
+
+type localEdge struct {
+	Edge
+	pos, heldPos token.Pos
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
+	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
+		funcs: map[*types.Func][]*lockstate.Func{}, acquired: map[*types.Func]*Acquired{}, visiting: map[*types.Func]bool{}}
+	if !ls.Dirs.Active() {
+		return c.rep.Flush(), nil
+	}
+	for _, f := range ls.Funcs {
+		if f.Context == lockstate.Declared || f.Context == lockstate.Inline || f.Context == lockstate.Deferred {
+			c.funcs[f.Obj] = append(c.funcs[f.Obj], f)
+		}
+	}
+	for _, f := range ls.Funcs {
+		c.check(f)
+	}
+	var fns []*types.Func
+	for fn := range c.funcs {
+		fns = append(fns, fn)
+	}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	for _, fn := range fns {
+		if a := c.acquiredOf(fn); a != nil && len(a.Classes)+len(a.Refs) > 0 {
+			pass.ExportObjectFact(fn, a)
+		}
+	}
+	c.cycles()
+	return c.rep.Flush(), nil
+}
+
+// acquisition is one lock taken in a function body, with the state there.
+type acquisition struct {
+	path      lockpath.Path // the instance, when known
+	class     string
+	shown     string
+	pos       token.Pos
+	state     *lockstate.State
+	viaCallee string // the callee that takes it, if any
+}
+
+func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
+	var out []acquisition
+	for _, op := range f.LockOps {
+		if op.Op != locks.Lock && op.Op != locks.RLock {
+			continue
+		}
+		key, shown, ok := lockpath.Class(op.Lock)
+		if !ok {
+			continue
+		}
+		out = append(out, acquisition{path: op.Lock, class: key, shown: shown, pos: op.Node.Pos(), state: op.State})
+	}
+	for _, call := range f.Calls {
+		a := c.acquiredOf(call.Callee)
+		if a == nil {
+			continue
+		}
+		name := types.ExprString(call.Node.Fun)
+		for _, ref := range a.Refs {
+			if p := f.RefAtCall(c.ls.Dirs, ref, call.Node, call.Callee); p.Valid() {
+				if key, shown, ok := lockpath.Class(p); ok {
+					out = append(out, acquisition{path: p, class: key, shown: shown, pos: call.Node.Pos(), state: call.State, viaCallee: name})
+				}
+			}
+		}
+		for i, key := range a.Classes {
+			out = append(out, acquisition{class: key, shown: a.Shown[i], pos: call.Node.Pos(), state: call.State, viaCallee: name})
+		}
+	}
+	return out
+}
+
+// acquiredOf summarises what fn locks, from its bodies in this package or
+// from a fact. Recursion contributes nothing.
+func (c *checker) acquiredOf(fn *types.Func) *Acquired {
+	if fn == nil {
+		return nil
+	}
+	fn = fn.Origin()
+	if a, ok := c.acquired[fn]; ok {
+		return a
+	}
+	if fn.Pkg() != c.pass.Pkg {
+		var a Acquired
+		if c.pass.ImportObjectFact(fn, &a) {
+			c.acquired[fn] = &a
+			return &a
+		}
+		c.acquired[fn] = nil
+		return nil
+	}
+	bodies := c.funcs[fn]
+	if len(bodies) == 0 || c.visiting[fn] {
+		return nil
+	}
+	c.visiting[fn] = true
+	defer delete(c.visiting, fn)
+	sig := fn.Type().(*types.Signature)
+	params := map[types.Object]int{}
+	if sig.Recv() != nil {
+		params[sig.Recv()] = directives.Receiver
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		params[sig.Params().At(i)] = i
+	}
+	a := &Acquired{}
+	seenRef, seenClass := map[string]bool{}, map[string]bool{}
+	for _, body := range bodies {
+		for _, acq := range c.acquisitions(body) {
+			if acq.path.Valid() {
+				var ref directives.LockRef
+				if i, ok := params[acq.path.Root]; ok {
+					ref = directives.LockRef{Kind: directives.Param, Param: i, Sel: acq.path.Sel, Text: acq.path.String()}
+				} else if v, ok := acq.path.Root.(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+					ref = directives.LockRef{Kind: directives.Global, PkgPath: v.Pkg().Path(), Name: v.Name(), Sel: acq.path.Sel, Text: acq.path.String()}
+				}
+				if ref.Text != "" {
+					if !seenRef[ref.Text] {
+						seenRef[ref.Text] = true
+						a.Refs = append(a.Refs, ref)
+					}
+					continue
+				}
+			}
+			if !seenClass[acq.class] {
+				seenClass[acq.class] = true
+				a.Classes = append(a.Classes, acq.class)
+				a.Shown = append(a.Shown, acq.shown)
+			}
+		}
+	}
+	c.acquired[fn] = a
+	return a
+}
+
+// check reports self-deadlocks and order violations in one body and
+// records its edges.
+func (c *checker) check(f *lockstate.Func) {
+	for _, op := range f.LockOps {
+		if op.Op == locks.RLock && op.Before.Mode == lockstate.Shared {
+			lock := types.ExprString(op.Node.Fun.(*ast.SelectorExpr).X)
+			c.rep.Reportf(op.Node.Lparen, report.Related(op.Before.Site, lock+" read-locked here"),
+				"%s.RLock() while %s is already read-locked; a recursive read lock deadlocks once a writer is waiting (sync.RWMutex docs): take the read lock once", lock, lock)
+		}
+	}
+	for _, call := range f.Calls {
+		c.selfDeadlock(f, call)
+	}
+	for _, acq := range c.acquisitions(f) {
+		for _, held := range acq.state.Held() {
+			if acq.path.Valid() && held == acq.path {
+				continue // the same instance: a double lock, reported elsewhere
+			}
+			hkey, hshown, ok := lockpath.Class(held)
+			if !ok || hkey == acq.class {
+				continue
+			}
+			site := acq.state.Lock(held).Site
+			c.edges = append(c.edges, localEdge{Edge: Edge{From: hkey, To: acq.class, FromShow: hshown, ToShow: acq.shown, Site: c.siteString(acq.pos)}, pos: acq.pos, heldPos: site})
+			c.declared(acq, held, hkey, hshown, site)
+		}
+	}
+}
+
+// declared reports acquiring a lock that a //guard:order puts before one
+// already held.
+func (c *checker) declared(acq acquisition, held lockpath.Path, hkey, hshown string, heldSite token.Pos) {
+	for _, o := range c.ls.Dirs.Orders {
+		ai, hi := index(o.Classes, acq.class), index(o.Classes, hkey)
+		if ai < 0 || hi < 0 || ai > hi {
+			continue
+		}
+		what := acq.shown
+		if acq.viaCallee != "" {
+			what += " (through " + acq.viaCallee + ")"
+		}
+		c.rep.Reportf(acq.pos, report.Related(heldSite, held.Local(c.pass.Pkg)+" locked here"),
+			"lock order violation: %s acquired while %s is held, but //guard:order in %s puts %s first; take %s before %s, or release %s first",
+			what, hshown, o.Where, acq.shown, acq.shown, hshown, hshown)
+		return
+	}
+}
+
+// ordered reports whether some //guard:order lists both classes.
+func (c *checker) ordered(a, b string) bool {
+	for _, o := range c.ls.Dirs.Orders {
+		if index(o.Classes, a) >= 0 && index(o.Classes, b) >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func index(list []string, s string) int {
+	for i, x := range list {
+		if x == s {
+			return i
+		}
+	}
+	return -1
+}
+
+// selfDeadlock reports a call to a function that locks an instance the
+// caller already holds. A callee whose net effect is to acquire the lock is
+// left to guardedby, which reports it as a double lock.
+func (c *checker) selfDeadlock(f *lockstate.Func, call *lockstate.Call) {
+	a := c.acquiredOf(call.Callee)
+	if a == nil {
+		return
+	}
+	for _, ref := range a.Refs {
+		p := f.RefAtCall(c.ls.Dirs, ref, call.Node, call.Callee)
+		if !p.Valid() {
+			continue
+		}
+		v := call.State.Lock(p)
+		if !v.Mode.Held() || netAcquires(call, f, c.ls.Dirs, p) {
+			continue
+		}
+		shown := p.Local(c.pass.Pkg)
+		c.rep.Reportf(call.Node.Lparen, report.Related(v.Site, shown+" locked here"),
+			"call to %s locks %s, which is already held here; sync mutexes are not reentrant, so this deadlocks: release %s before the call, or call a variant that expects it held",
+			types.ExprString(call.Node.Fun), shown, shown)
+	}
+}
+
+func netAcquires(call *lockstate.Call, f *lockstate.Func, dirs *directives.Result, p lockpath.Path) bool {
+	for _, k := range []*directives.Contract{call.Contract, call.Effects} {
+		if k == nil {
+			continue
+		}
+		for _, ref := range append(append([]directives.LockRef{}, k.Acquires...), k.RAcquires...) {
+			if f.RefAtCall(dirs, ref, call.Node, call.Callee) == p {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (c *checker) siteString(pos token.Pos) string {
+	p := c.pass.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+// cycles finds lock-order cycles through this package's edges, in the graph
+// of every edge this package and its dependencies saw, and exports this
+// package's edges.
+func (c *checker) cycles() {
+	graph := map[string][]Edge{}
+	for _, f := range c.pass.AllPackageFacts() {
+		if es, ok := f.Fact.(*Edges); ok {
+			for _, e := range es.List {
+				graph[e.From] = append(graph[e.From], e)
+			}
+		}
+	}
+	var own Edges
+	seen := map[string]bool{}
+	for _, e := range c.edges {
+		k := e.From + "\x00" + e.To
+		if !seen[k] {
+			seen[k] = true
+			own.List = append(own.List, e.Edge)
+			graph[e.From] = append(graph[e.From], e.Edge)
+		}
+	}
+	if len(own.List) > 0 {
+		c.pass.ExportPackageFact(&own)
+	}
+	reported := map[string]bool{}
+	for _, e := range c.edges {
+		if c.ordered(e.From, e.To) {
+			continue // a declared order decides this pair; the declared check reports it
+		}
+		path := findPath(graph, e.To, e.From)
+		if path == nil {
+			continue
+		}
+		cycle := append([]Edge{e.Edge}, path...)
+		key := cycleKey(cycle)
+		if reported[key] {
+			continue
+		}
+		reported[key] = true
+		var parts []string
+		for _, x := range cycle[1:] {
+			parts = append(parts, fmt.Sprintf("%s then %s at %s", x.FromShow, x.ToShow, x.Site))
+		}
+		c.rep.Reportf(e.pos, report.Related(e.heldPos, e.FromShow+" locked here"),
+			"potential deadlock: %s is acquired here while %s is held, but elsewhere the order is reversed (%s); pick one order and declare it with //guard:order",
+			e.ToShow, e.FromShow, strings.Join(parts, "; "))
+	}
+}
+
+// findPath returns a path of edges from one class to another (BFS, so the
+// shortest, in a deterministic order).
+func findPath(graph map[string][]Edge, from, to string) []Edge {
+	type item struct {
+		at   string
+		path []Edge
+	}
+	queue := []item{{at: from}}
+	visited := map[string]bool{from: true}
+	for len(queue) > 0 {
+		it := queue[0]
+		queue = queue[1:]
+		next := append([]Edge{}, graph[it.at]...)
+		sort.Slice(next, func(i, j int) bool {
+			if next[i].To != next[j].To {
+				return next[i].To < next[j].To
+			}
+			return next[i].Site < next[j].Site
+		})
+		for _, e := range next {
+			p := append(append([]Edge{}, it.path...), e)
+			if e.To == to {
+				return p
+			}
+			if !visited[e.To] {
+				visited[e.To] = true
+				queue = append(queue, item{at: e.To, path: p})
+			}
+		}
+	}
+	return nil
+}
+
+func cycleKey(cycle []Edge) string {
+	var classes []string
+	for _, e := range cycle {
+		classes = append(classes, e.From)
+	}
+	sort.Strings(classes)
+	return strings.Join(classes, "|")
+}

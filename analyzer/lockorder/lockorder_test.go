@@ -1,0 +1,15 @@
+package lockorder_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/tools/go/analysis/analysistest"
+
+	"github.com/guardvet/guardvet/analyzer/lockorder"
+)
+
+func TestLockOrder(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, lockorder.Analyzer, "lockorder/a", "lockorder/b")
+}

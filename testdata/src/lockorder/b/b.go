@@ -1,0 +1,15 @@
+// want package:`edges\(B\.Mu -> A\.Mu\)`
+
+// Package b closes a lock-order cycle with package a.
+package b
+
+import "lockorder/a"
+
+// BThenA takes B.Mu, then A.Mu: package a takes them the other way round.
+func BThenA(x *a.A, y *a.B) { // want BThenA:`acquires\(y\.Mu, x\.Mu\)`
+	y.Mu.Lock()
+	defer y.Mu.Unlock()
+	x.Mu.Lock() // want `potential deadlock: A.Mu is acquired here while B.Mu is held, but elsewhere the order is reversed \(A.Mu then B.Mu at a.go:`
+	y.Y = x.X
+	x.Mu.Unlock()
+}
