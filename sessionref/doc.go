@@ -44,7 +44,9 @@
 //
 // # Lock order
 //
-// Lock order: detachMu before ptmxMu (//guard:order detachMu ptmxMu once the lockorder rule lands); ptmxMu is noblock.
+// Lock order: detachMu before ptmxMu, declared with //guard:order on
+// Session; ptmxMu is marked //guard:noblock. guardvet's lockorder and
+// noblock rules check both.
 //
 // Session.detachMu serializes attachment teardown and may be held across
 // blocking calls (closing files, waiting for the client). Session.ptmxMu

@@ -61,10 +61,11 @@ const drainGrace = 500 * time.Millisecond
 // Session is one child process running under its own PTY. All methods are
 // safe for concurrent use.
 //
-// Lock order inside a Session:
-// Lock order: detachMu before ptmxMu (//guard:order detachMu ptmxMu once the lockorder rule lands); ptmxMu is noblock.
-// stateMu, logMu and the output locks are leaves: nothing else is acquired
-// while they are held.
+// Lock order inside a Session: detachMu before ptmxMu, declared below and
+// checked by guardvet's lockorder rule. stateMu, logMu and the output locks
+// are leaves: nothing else is acquired while they are held.
+//
+//guard:order detachMu ptmxMu
 type Session struct {
 	id   string
 	seq  uint64
@@ -95,9 +96,10 @@ type Session struct {
 	// Attachment (see pty.go). detachMu serializes attachment teardown and
 	// may be held across blocking calls; ptmxMu only guards the pointers
 	// below and is never held across blocking I/O.
-	// Lock order: detachMu before ptmxMu (//guard:order detachMu ptmxMu once the lockorder rule lands); ptmxMu is noblock.
+	// ptmxMu is //guard:noblock: the noblock rule reports any blocking
+	// operation while it is held.
 	detachMu sync.Mutex
-	ptmxMu   sync.Mutex
+	ptmxMu   sync.Mutex //guard:noblock
 
 	// Pattern 2: the PTY triple. Only the three helpers touch it; each takes
 	// ptmxMu itself and returns or installs a snapshot, so Close/Kill/Wait

@@ -30,7 +30,9 @@ type funcAnalysis struct {
 	entry *State
 
 	rangeAssign map[ast.Expr]bool
-	localLits   map[*types.Var]*ast.FuncLit // f := func(){...} used only as f(...)
+	commSelect  map[ast.Node]*ast.SelectStmt // channel ops that are a select's cases
+	rangeChan   map[ast.Expr]*ast.RangeStmt  // for v := range ch
+	localLits   map[*types.Var]*ast.FuncLit  // f := func(){...} used only as f(...)
 	isLocalLit  map[*ast.FuncLit]bool
 
 	final bool  // the last pass, after the fixpoint: events are recorded
@@ -107,6 +109,7 @@ func (fa *funcAnalysis) closureAnalysis(lit *ast.FuncLit) *funcAnalysis {
 	sub := &funcAnalysis{
 		a: fa.a, info: fa.info, decl: fa.decl, fn: fa.fn, sig: fa.info.Types[lit].Type.(*types.Signature),
 		body: lit.Body, lit: lit, res: fa.res, rangeAssign: fa.rangeAssign,
+		commSelect: fa.commSelect, rangeChan: fa.rangeChan,
 		localLits: fa.localLits, isLocalLit: fa.isLocalLit,
 	}
 	return sub
@@ -114,16 +117,67 @@ func (fa *funcAnalysis) closureAnalysis(lit *ast.FuncLit) *funcAnalysis {
 
 func (fa *funcAnalysis) scanRanges() {
 	fa.rangeAssign = map[ast.Expr]bool{}
+	fa.commSelect = map[ast.Node]*ast.SelectStmt{}
+	fa.rangeChan = map[ast.Expr]*ast.RangeStmt{}
 	ast.Inspect(fa.body, func(n ast.Node) bool {
-		if r, ok := n.(*ast.RangeStmt); ok {
-			for _, e := range []ast.Expr{r.Key, r.Value} {
+		switch n := n.(type) {
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{n.Key, n.Value} {
 				if e != nil {
-					fa.rangeAssign[e] = r.Tok == token.ASSIGN
+					fa.rangeAssign[e] = n.Tok == token.ASSIGN
+				}
+			}
+			if _, ok := fa.info.TypeOf(n.X).Underlying().(*types.Chan); ok {
+				fa.rangeChan[n.X] = n
+			}
+		case *ast.SelectStmt:
+			// The channel operations of a select's cases are one operation:
+			// the select, which blocks unless it has a default case.
+			for _, cc := range n.Body.List {
+				if comm := cc.(*ast.CommClause).Comm; comm != nil {
+					ast.Inspect(comm, func(m ast.Node) bool {
+						switch m.(type) {
+						case *ast.SendStmt, *ast.UnaryExpr:
+							fa.commSelect[m] = n
+						}
+						return true
+					})
 				}
 			}
 		}
 		return true
 	})
+}
+
+// chanOp records a channel operation (or the select it is part of) with
+// the lock state there.
+func (fa *funcAnalysis) chanOp(n ast.Node, s *State) {
+	if !fa.final || fa.rec == nil {
+		return
+	}
+	op := &ChanOp{Node: n, State: s.clone()}
+	switch n.(type) {
+	case *ast.SendStmt:
+		op.Kind = Send
+	case *ast.UnaryExpr:
+		op.Kind = Receive
+	case *ast.RangeStmt:
+		op.Kind = RangeReceive
+	}
+	if sel := fa.commSelect[n]; sel != nil {
+		for _, prev := range fa.rec.ChanOps {
+			if prev.Node == sel {
+				return // one record per select
+			}
+		}
+		op.Node, op.Kind = sel, Select
+		for _, cc := range sel.Body.List {
+			if cc.(*ast.CommClause).Comm == nil {
+				op.NonBlocking = true // has a default case
+			}
+		}
+	}
+	fa.rec.ChanOps = append(fa.rec.ChanOps, op)
 }
 
 // entryState is the state a declared function starts in: what its contract
@@ -328,6 +382,7 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 	case *ast.SendStmt:
 		fa.expr(n.Chan, s, useBase)
 		fa.expr(n.Value, s, useRead)
+		fa.chanOp(n, s)
 	case *ast.GoStmt:
 		fa.goStmt(n, s)
 	case *ast.DeferStmt:
@@ -362,6 +417,11 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 			fa.resultEffects(n.Values[0], lhs, s)
 		}
 	case ast.Expr:
+		if r := fa.rangeChan[n]; r != nil {
+			fa.expr(n, s, useBase)
+			fa.chanOp(r, s)
+			return
+		}
 		if assign, isRange := fa.rangeAssign[n]; isRange {
 			if assign {
 				fa.expr(n, s, useWrite)
@@ -451,6 +511,9 @@ func (fa *funcAnalysis) expr(e ast.Expr, s *State, u use) {
 			return
 		}
 		fa.expr(e.X, s, useBase)
+		if e.Op == token.ARROW {
+			fa.chanOp(e, s)
+		}
 	case *ast.BinaryExpr:
 		fa.expr(e.X, s, useBase)
 		fa.expr(e.Y, s, useBase)

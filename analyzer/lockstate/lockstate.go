@@ -87,6 +87,7 @@ type Func struct {
 	LockOps  []*LockOp
 	Returns  []*Return
 	Gos      []*Go
+	ChanOps  []*ChanOp
 	Resolver *lockpath.Resolver
 }
 
@@ -130,6 +131,24 @@ type Return struct {
 	Pos  token.Pos
 	Node *ast.ReturnStmt // nil for the end of the body
 	Exit *State
+}
+
+// ChanKind is the kind of a channel operation.
+type ChanKind uint8
+
+const (
+	Send ChanKind = iota
+	Receive
+	RangeReceive // for v := range ch
+	Select       // a select statement (its cases are not recorded separately)
+)
+
+// ChanOp is a channel operation, or a select, with the locks held there.
+type ChanOp struct {
+	Node        ast.Node // *ast.SendStmt, *ast.UnaryExpr (<-ch), *ast.RangeStmt or *ast.SelectStmt
+	Kind        ChanKind
+	NonBlocking bool // a select with a default case
+	State       *State
 }
 
 // Go is a go statement calling a declared function.

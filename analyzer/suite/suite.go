@@ -8,6 +8,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/guardedby"
 	"github.com/guardvet/guardvet/analyzer/lockorder"
+	"github.com/guardvet/guardvet/analyzer/noblock"
 	"github.com/guardvet/guardvet/analyzer/unusedignore"
 )
 
@@ -19,6 +20,7 @@ func Analyzers() []*analysis.Analyzer {
 		directives.Analyzer,
 		guardedby.Analyzer,
 		lockorder.Analyzer,
+		noblock.Analyzer,
 		unusedignore.Analyzer,
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/lockorder"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
+	"github.com/guardvet/guardvet/analyzer/noblock"
 	"github.com/guardvet/guardvet/analyzer/suite"
 )
 
@@ -50,6 +51,7 @@ func TestNogoReady(t *testing.T) {
 		reflect.TypeFor[*directives.Orders]():     &directives.Orders{List: []directives.Order{{Classes: []string{"p.T.a", "p.T.b"}, Texts: []string{"a", "b"}, Where: "p.T"}}},
 		reflect.TypeFor[*lockorder.Acquired]():    &lockorder.Acquired{Refs: []directives.LockRef{ref}, Classes: []string{"p.T.mu"}, Shown: []string{"T.mu"}},
 		reflect.TypeFor[*lockorder.Edges]():       &lockorder.Edges{List: []lockorder.Edge{{From: "p.T.a", To: "p.T.b", FromShow: "T.a", ToShow: "T.b", Site: "t.go:3"}}},
+		reflect.TypeFor[*noblock.Blocks]():        &noblock.Blocks{Chain: []string{"s.flush", "channel receive"}},
 		reflect.TypeFor[*lockstate.Effects]():     &lockstate.Effects{Contract: directives.Contract{Acquires: []directives.LockRef{ref}}, NoEscape: []int{directives.Receiver, 0}},
 	}
 	for _, f := range facts {

@@ -10,6 +10,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/guardedby"
 	"github.com/guardvet/guardvet/analyzer/lockorder"
+	"github.com/guardvet/guardvet/analyzer/noblock"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 )
@@ -18,7 +19,7 @@ import (
 var docFile string
 
 // Rules are the analyzers whose diagnostics //guard:ignore can suppress.
-var Rules = []*analysis.Analyzer{guardedby.Analyzer, lockorder.Analyzer}
+var Rules = []*analysis.Analyzer{guardedby.Analyzer, lockorder.Analyzer, noblock.Analyzer}
 
 // Analyzer is the unusedignore rule.
 var Analyzer = &analysis.Analyzer{

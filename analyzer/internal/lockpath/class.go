@@ -31,6 +31,32 @@ func Class(p Path) (key, display string, ok bool) {
 // ClassFrom walks field names (and "[i]" index steps) from type t to the
 // first lock-typed field and returns its class.
 func ClassFrom(t types.Type, segs []string) (key, display string, ok bool) {
+	owner, field := lockField(t, segs)
+	if field == nil || owner == nil || owner.Obj().Pkg() == nil {
+		return "", "", false
+	}
+	obj := owner.Obj()
+	return obj.Pkg().Path() + "." + obj.Name() + "." + field.Name(), obj.Name() + "." + field.Name(), true
+}
+
+// LockVar returns the variable or struct field that holds the lock at p:
+// where //guard:noblock and other lock-level directives are attached.
+func LockVar(p Path) *types.Var {
+	v, isVar := p.Root.(*types.Var)
+	if !isVar {
+		return nil
+	}
+	if isPackageLevel(v) {
+		if lock, _ := locks.IsLock(v.Type()); lock {
+			return v
+		}
+	}
+	_, field := lockField(v.Type(), splitSel(p.Sel))
+	return field
+}
+
+// lockField walks segs from t to the first field whose type is a lock.
+func lockField(t types.Type, segs []string) (*types.Named, *types.Var) {
 	for _, seg := range segs {
 		if strings.HasPrefix(seg, "[") {
 			switch u := deref(t).Underlying().(type) {
@@ -41,14 +67,14 @@ func ClassFrom(t types.Type, segs []string) (key, display string, ok bool) {
 			case *types.Map:
 				t = u.Elem()
 			default:
-				return "", "", false
+				return nil, nil
 			}
 			continue
 		}
 		owner, _ := types.Unalias(deref(t)).(*types.Named)
 		st, isStruct := deref(t).Underlying().(*types.Struct)
 		if !isStruct {
-			return "", "", false
+			return nil, nil
 		}
 		var field *types.Var
 		for i := 0; i < st.NumFields(); i++ {
@@ -57,18 +83,14 @@ func ClassFrom(t types.Type, segs []string) (key, display string, ok bool) {
 			}
 		}
 		if field == nil {
-			return "", "", false
+			return nil, nil
 		}
 		if lock, _ := locks.IsLock(field.Type()); lock {
-			if owner == nil || owner.Obj().Pkg() == nil {
-				return "", "", false
-			}
-			obj := owner.Obj()
-			return obj.Pkg().Path() + "." + obj.Name() + "." + seg, obj.Name() + "." + seg, true
+			return owner, field
 		}
 		t = field.Type()
 	}
-	return "", "", false
+	return nil, nil
 }
 
 func deref(t types.Type) types.Type {

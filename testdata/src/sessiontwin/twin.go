@@ -12,12 +12,12 @@ import (
 
 var ErrExists = errors.New("session exists")
 
+//guard:order detachMu ptmxMu
 type Session struct {
 	id string
 
-	// Lock order: detachMu before ptmxMu.
 	detachMu sync.Mutex
-	ptmxMu   sync.Mutex
+	ptmxMu   sync.Mutex //guard:noblock
 
 	//guard:by ptmxMu
 	//guard:only lockedPTMX setPTYTriple clearPTYTriple

@@ -1,0 +1,286 @@
+package noblock
+
+import (
+	_ "embed"
+	"flag"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/analyzer/internal/docs"
+	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
+	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/lockstate"
+)
+
+//go:embed doc.go
+var docFile string
+
+// Analyzer is the noblock rule.
+var Analyzer = &analysis.Analyzer{
+	Name:       "noblock",
+	Doc:        docs.Extract(docFile, "noblock"),
+	URL:        "https://github.com/guardvet/guardvet#noblock",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
+	ResultType: report.UsedType,
+	FactTypes:  []analysis.Fact{(*Blocks)(nil)},
+	Flags:      flags(),
+}
+
+// Category is the diagnostic category of this rule.
+const Category = "noblock"
+
+var all bool
+
+func flags() flag.FlagSet {
+	fs := flag.NewFlagSet("noblock", flag.ContinueOnError)
+	fs.BoolVar(&all, "all", false, "treat every lock as //guard:noblock")
+	return *fs
+}
+
+// Blocks says that calling a function can block, and how: the chain of
+// calls from it to a blocking operation.
+type Blocks struct{ Chain []string }
+
+func (*Blocks) AFact() {}
+
+func (b *Blocks) String() string { return "blocks(" + strings.Join(b.Chain, " -> ") + ")" }
+
+type checker struct {
+	pass     *analysis.Pass
+	ls       *lockstate.Result
+	rep      *report.Reporter
+	funcs    map[*types.Func][]*lockstate.Func
+	blocks   map[*types.Func][]string
+	visiting map[*types.Func]bool
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
+	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
+		funcs: map[*types.Func][]*lockstate.Func{}, blocks: map[*types.Func][]string{}, visiting: map[*types.Func]bool{}}
+	if !ls.Dirs.Active() {
+		return c.rep.Flush(), nil
+	}
+	for _, f := range ls.Funcs {
+		if f.Context == lockstate.Declared || f.Context == lockstate.Inline || f.Context == lockstate.Deferred {
+			c.funcs[f.Obj] = append(c.funcs[f.Obj], f)
+		}
+	}
+	for _, f := range ls.Funcs {
+		for _, call := range f.Calls {
+			if chain := c.callBlocks(call); chain != nil {
+				c.check(call.Node.Lparen, call.State, chain, call.Callee.Name() == "Wait" && isMethod(call.Callee, "sync", "Cond"))
+			}
+		}
+		for _, op := range f.ChanOps {
+			if op.NonBlocking {
+				continue
+			}
+			c.check(op.Node.Pos(), op.State, []string{chanText(op)}, false)
+		}
+	}
+	var fns []*types.Func
+	for fn := range c.funcs {
+		fns = append(fns, fn)
+	}
+	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	for _, fn := range fns {
+		if chain := c.funcBlocks(fn); chain != nil {
+			pass.ExportObjectFact(fn, &Blocks{Chain: chain})
+		}
+	}
+	return c.rep.Flush(), nil
+}
+
+func chanText(op *lockstate.ChanOp) string {
+	switch op.Kind {
+	case lockstate.Send:
+		return "channel send"
+	case lockstate.Receive:
+		return "channel receive"
+	case lockstate.RangeReceive:
+		return "range over a channel"
+	}
+	return "select without a default case"
+}
+
+// check reports a blocking operation at pos for every noblock lock held.
+func (c *checker) check(pos token.Pos, state *lockstate.State, chain []string, condWait bool) {
+	held := state.Held()
+	if condWait && len(held) < 2 {
+		return // Cond.Wait releases its own lock while it waits
+	}
+	for _, p := range held {
+		if !c.marked(p) && !all {
+			continue
+		}
+		why := "//guard:noblock"
+		if !c.marked(p) {
+			why = "-noblock.all"
+		}
+		what := chain[len(chain)-1]
+		via := ""
+		if len(chain) > 1 {
+			via = " (through " + strings.Join(chain[:len(chain)-1], " -> ") + ")"
+		}
+		shown := p.Local(c.pass.Pkg)
+		c.rep.Reportf(pos, report.Related(state.Lock(p).Site, shown+" locked here"),
+			"%s%s can block while %s is held (%s); copy what you need under the lock, release %s, then block",
+			what, via, shown, why, shown)
+	}
+}
+
+// marked reports whether the lock at p carries //guard:noblock.
+func (c *checker) marked(p lockpath.Path) bool {
+	g := c.ls.Dirs.Guard(lockpath.LockVar(p))
+	return g != nil && g.NoBlock
+}
+
+// callBlocks returns the chain by which a call can block, or nil.
+func (c *checker) callBlocks(call *lockstate.Call) []string {
+	name := calleeText(call)
+	if direct(call.Callee, call.Node, c.pass.TypesInfo) {
+		return []string{name}
+	}
+	if call.Contract != nil && call.Contract.Blocks {
+		return []string{name + " (//guard:blocks)"}
+	}
+	if chain := c.funcBlocks(call.Callee); chain != nil {
+		return append([]string{name}, chain...)
+	}
+	return nil
+}
+
+func calleeText(call *lockstate.Call) string {
+	return types.ExprString(call.Node.Fun)
+}
+
+// funcBlocks returns how fn can block: from its bodies in this package, or
+// from a fact. Recursion contributes nothing.
+func (c *checker) funcBlocks(fn *types.Func) []string {
+	if fn == nil {
+		return nil
+	}
+	fn = fn.Origin()
+	if chain, ok := c.blocks[fn]; ok {
+		return chain
+	}
+	if k := c.ls.Dirs.Contract(fn); k != nil && k.Blocks {
+		return []string{fn.Name() + " (//guard:blocks)"}
+	}
+	if fn.Pkg() != c.pass.Pkg {
+		var b Blocks
+		if c.pass.ImportObjectFact(fn, &b) {
+			c.blocks[fn] = b.Chain
+			return b.Chain
+		}
+		return nil
+	}
+	if c.visiting[fn] {
+		return nil
+	}
+	c.visiting[fn] = true
+	defer delete(c.visiting, fn)
+	var chain []string
+	for _, body := range c.funcs[fn] {
+		for _, op := range body.ChanOps {
+			if !op.NonBlocking && chain == nil {
+				chain = []string{chanText(op)}
+			}
+		}
+		for _, call := range body.Calls {
+			if chain != nil {
+				break
+			}
+			if sub := c.callBlocks(call); sub != nil && call.Callee.Origin() != fn {
+				chain = sub
+			}
+		}
+	}
+	c.blocks[fn] = chain
+	return chain
+}
+
+// direct reports whether a call is one of the blocking operations in the
+// table (README, "noblock").
+func direct(fn *types.Func, call *ast.CallExpr, info *types.Info) bool {
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	pkg, name := fn.Pkg().Path(), fn.Name()
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == nil {
+		switch pkg + "." + name {
+		case "time.Sleep", "net/http.Get", "net/http.Post", "net/http.PostForm", "net/http.Head":
+			return true
+		case "io.Copy", "io.CopyN", "io.CopyBuffer", "io.ReadAll", "io.ReadFull", "io.ReadAtLeast":
+			for _, arg := range call.Args {
+				if isFileOrConn(info.TypeOf(arg)) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	switch {
+	case isMethod(fn, "sync", "WaitGroup") && name == "Wait",
+		isMethod(fn, "sync", "Cond") && name == "Wait",
+		isMethod(fn, "os/exec", "Cmd") && (name == "Wait" || name == "Run" || name == "Output" || name == "CombinedOutput"),
+		isMethod(fn, "net/http", "Client") && (name == "Do" || name == "Get" || name == "Post" || name == "PostForm" || name == "Head"):
+		return true
+	case name == "Read" || name == "Write" || name == "Close":
+		if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			return isFileOrConn(info.TypeOf(se.X))
+		}
+	}
+	return false
+}
+
+func isMethod(fn *types.Func, pkg, typ string) bool {
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil || fn.Pkg() == nil || fn.Pkg().Path() != pkg {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Name() == typ
+}
+
+// isFileOrConn reports whether t is *os.File or implements net.Conn.
+func isFileOrConn(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	if p, ok := t.(*types.Pointer); ok {
+		if n, ok := types.Unalias(p.Elem()).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "os" && n.Obj().Name() == "File" {
+			return true
+		}
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "net" && n.Obj().Name() == "Conn" {
+		return true
+	}
+	return implementsConn(t)
+}
+
+// implementsConn checks for net.Conn's method set without importing net's
+// types: Read, Write, Close, LocalAddr, RemoteAddr, SetDeadline.
+func implementsConn(t types.Type) bool {
+	ms := types.NewMethodSet(t)
+	for _, m := range []string{"Read", "Write", "Close", "LocalAddr", "RemoteAddr", "SetDeadline", "SetReadDeadline", "SetWriteDeadline"} {
+		if ms.Lookup(nil, m) == nil {
+			return false
+		}
+	}
+	return true
+}
+
