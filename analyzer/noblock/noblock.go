@@ -283,4 +283,3 @@ func implementsConn(t types.Type) bool {
 	}
 	return true
 }
-

@@ -9,10 +9,10 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/guardedby"
-	"github.com/guardvet/guardvet/analyzer/lockorder"
-	"github.com/guardvet/guardvet/analyzer/noblock"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/lockorder"
+	"github.com/guardvet/guardvet/analyzer/noblock"
 )
 
 //go:embed doc.go
