@@ -190,6 +190,9 @@ type packageAnalysis struct {
 	// summary of every function called.
 	fresh      bool
 	litEffects map[*ast.FuncLit]map[lockpath.Path]LockVal
+	// candidates, in packages without directives, are the only functions
+	// that can have an effect; others are never analysed there.
+	candidates map[*types.Func]bool
 }
 
 type summary struct {
@@ -238,6 +241,7 @@ func (a *packageAnalysis) analyseAll() {
 // those that call a lock method, or (transitively) such a function.
 func (a *packageAnalysis) summariseHelpers() {
 	candidate := map[*types.Func]bool{}
+	a.candidates = candidate
 	callers := map[*types.Func][]*types.Func{}
 	var work []*types.Func
 	for _, fd := range a.order {
@@ -309,6 +313,10 @@ func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
 	}
 	s := &summary{}
 	a.summaries[fn] = s
+	if a.candidates != nil && !a.candidates[fn] {
+		s.done = true
+		return nil
+	}
 	fd := a.decls[fn]
 	if fd == nil || a.dirs.Contract(fn) != nil {
 		s.done = true
