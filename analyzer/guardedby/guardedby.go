@@ -37,13 +37,14 @@ const Category = "guardedby"
 
 type checker struct {
 	pass *analysis.Pass
+	ls   *lockstate.Result
 	dirs *directives.Result
 	rep  *report.Reporter
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
-	c := &checker{pass: pass, dirs: ls.Dirs, rep: report.New(pass, ls.Dirs, Category)}
+	c := &checker{pass: pass, ls: ls, dirs: ls.Dirs, rep: report.New(pass, ls.Dirs, Category)}
 	for _, fn := range ls.Funcs {
 		for _, acc := range fn.Accesses {
 			c.access(fn, acc)
@@ -101,7 +102,7 @@ func (c *checker) access(fn *lockstate.Func, acc *lockstate.Access) {
 		return // an atomic load needs no lock
 	}
 	for _, ref := range g.By {
-		lock, shown := c.lockFor(acc, ref)
+		lock, shown := c.ls.LockFor(c.pass.Pkg, acc, ref)
 		v := acc.State.Lock(lock)
 		if (acc.Write && v.Mode == lockstate.Exclusive) || (!acc.Write && v.Mode.Held()) {
 			continue
@@ -151,26 +152,6 @@ func isParam(fn *lockstate.Func, root types.Object) bool {
 		}
 	}
 	return false
-}
-
-// lockFor resolves a guard's lock for one access, and how to print it.
-func (c *checker) lockFor(acc *lockstate.Access, ref directives.LockRef) (lockpath.Path, string) {
-	if ref.Kind == directives.Global {
-		v := c.dirs.Global(ref)
-		if v == nil {
-			return lockpath.Path{}, ref.Text
-		}
-		return lockpath.Path{Root: v, Sel: ref.Sel}, c.globalShown(ref)
-	}
-	sel, _ := acc.Node.(*ast.SelectorExpr)
-	shown := ref.Text
-	if sel != nil {
-		shown = types.ExprString(sel.X) + "." + ref.Text
-	}
-	if !acc.Base.Valid() {
-		return lockpath.Path{}, shown
-	}
-	return lockpath.Path{Root: acc.Base.Root, Sel: acc.Base.Sel + ref.Sel}, shown
 }
 
 // allowed reports whether fn (or the declaration a closure is in) is one of
@@ -244,7 +225,7 @@ func siteVerb(v lockstate.LockVal) string {
 // receiver or argument expression followed by the rest of the path.
 func (c *checker) shownAtCall(ref directives.LockRef, call *ast.CallExpr) string {
 	if ref.Kind == directives.Global {
-		return c.globalShown(ref)
+		return c.ls.GlobalShown(c.pass.Pkg, ref)
 	}
 	rest := ""
 	if i := strings.IndexByte(ref.Text, '.'); i >= 0 {
@@ -277,18 +258,6 @@ func (c *checker) indentAt(pos token.Pos) (string, bool) {
 		return "", false
 	}
 	return prefix, true
-}
-
-// globalShown prints a package-level lock as the current package would
-// write it: Mu at home, pkg.Mu elsewhere.
-func (c *checker) globalShown(ref directives.LockRef) string {
-	if ref.PkgPath == c.pass.Pkg.Path() {
-		return ref.Text
-	}
-	if v := c.dirs.Global(ref); v != nil && !strings.HasPrefix(ref.Text, v.Pkg().Name()+".") {
-		return v.Pkg().Name() + "." + ref.Text
-	}
-	return ref.Text
 }
 
 func calleeName(call *ast.CallExpr) string {

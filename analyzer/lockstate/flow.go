@@ -33,6 +33,7 @@ type funcAnalysis struct {
 	commSelect  map[ast.Node]*ast.SelectStmt // channel ops that are a select's cases
 	rangeChan   map[ast.Expr]*ast.RangeStmt  // for v := range ch
 	localLits   map[*types.Var]*ast.FuncLit  // f := func(){...} used only as f(...)
+	watched     map[*types.Var]ast.Expr      // p := &x.f or m := x.m (map, slice) of a guarded field
 	isLocalLit  map[*ast.FuncLit]bool
 
 	final bool  // the last pass, after the fixpoint: events are recorded
@@ -54,7 +55,55 @@ func (a *packageAnalysis) newFuncAnalysis(fd *ast.FuncDecl, fn *types.Func) *fun
 	}
 	fa.scanRanges()
 	fa.scanLocalLits()
+	fa.scanReferences()
 	return fa
+}
+
+// scanReferences finds locals that take a reference into a guarded field:
+// p := &x.f, or m := x.m where the field is a map or slice, whose contents
+// the guard covers. Their uses are recorded for the escape rule.
+func (fa *funcAnalysis) scanReferences() {
+	fa.watched = map[*types.Var]ast.Expr{}
+	ast.Inspect(fa.body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || as.Tok != token.DEFINE || len(as.Lhs) != len(as.Rhs) {
+			return true
+		}
+		for i, rhs := range as.Rhs {
+			id, ok := as.Lhs[i].(*ast.Ident)
+			if !ok {
+				continue
+			}
+			v, _ := fa.info.Defs[id].(*types.Var)
+			e := ast.Unparen(rhs)
+			addr := false
+			if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+				e, addr = ast.Unparen(u.X), true
+			}
+			sel, ok := e.(*ast.SelectorExpr)
+			if !ok || v == nil {
+				continue
+			}
+			field, _ := fa.info.Uses[sel.Sel].(*types.Var)
+			if g := fa.a.dirs.Guard(field); g == nil || len(g.By) == 0 {
+				continue
+			}
+			if addr || IsContainer(field.Type()) {
+				fa.watched[v] = sel
+			}
+		}
+		return true
+	})
+}
+
+// IsContainer reports whether values of t share their contents when copied:
+// maps and slices, whose elements a field's guard covers.
+func IsContainer(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Map, *types.Slice:
+		return true
+	}
+	return false
 }
 
 // scanLocalLits finds closures bound to a local variable that is never
@@ -109,7 +158,7 @@ func (fa *funcAnalysis) closureAnalysis(lit *ast.FuncLit) *funcAnalysis {
 	sub := &funcAnalysis{
 		a: fa.a, info: fa.info, decl: fa.decl, fn: fa.fn, sig: fa.info.Types[lit].Type.(*types.Signature),
 		body: lit.Body, lit: lit, res: fa.res, rangeAssign: fa.rangeAssign,
-		commSelect: fa.commSelect, rangeChan: fa.rangeChan,
+		commSelect: fa.commSelect, rangeChan: fa.rangeChan, watched: fa.watched,
 		localLits: fa.localLits, isLocalLit: fa.isLocalLit,
 	}
 	return sub
@@ -568,6 +617,9 @@ func (fa *funcAnalysis) variable(node ast.Expr, id *ast.Ident, s *State, u use) 
 	}
 	if u == useRead && s.fresh[v] {
 		delete(s.fresh, v) // copied, passed, stored or returned: published
+	}
+	if src := fa.watched[v]; src != nil && fa.final && fa.rec != nil {
+		fa.rec.Uses = append(fa.rec.Uses, &Use{Var: v, Node: node, Source: src, State: s.clone()})
 	}
 }
 

@@ -88,6 +88,7 @@ type Func struct {
 	Returns  []*Return
 	Gos      []*Go
 	ChanOps  []*ChanOp
+	Uses     []*Use
 	Resolver *lockpath.Resolver
 }
 
@@ -131,6 +132,15 @@ type Return struct {
 	Pos  token.Pos
 	Node *ast.ReturnStmt // nil for the end of the body
 	Exit *State
+}
+
+// Use is a use of a local that holds a reference into a guarded field
+// (p := &x.f, or m := x.m for a map or slice), with the locks held there.
+type Use struct {
+	Var    *types.Var
+	Node   ast.Expr
+	Source ast.Expr // the x.f it was taken from
+	State  *State
 }
 
 // ChanKind is the kind of a channel operation.

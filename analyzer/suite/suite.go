@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/escape"
 	"github.com/guardvet/guardvet/analyzer/guardedby"
 	"github.com/guardvet/guardvet/analyzer/lockorder"
 	"github.com/guardvet/guardvet/analyzer/noblock"
@@ -21,6 +22,7 @@ func Analyzers() []*analysis.Analyzer {
 		guardedby.Analyzer,
 		lockorder.Analyzer,
 		noblock.Analyzer,
+		escape.Analyzer,
 		unusedignore.Analyzer,
 	}
 }

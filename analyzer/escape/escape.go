@@ -1,0 +1,119 @@
+package escape
+
+import (
+	_ "embed"
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/analyzer/internal/docs"
+	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/lockstate"
+)
+
+//go:embed doc.go
+var docFile string
+
+// Analyzer is the escape rule.
+var Analyzer = &analysis.Analyzer{
+	Name:       "escape",
+	Doc:        docs.Extract(docFile, "escape"),
+	URL:        "https://github.com/guardvet/guardvet#escape",
+	Run:        run,
+	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
+	ResultType: report.UsedType,
+}
+
+// Category is the diagnostic category of this rule.
+const Category = "escape"
+
+func run(pass *analysis.Pass) (any, error) {
+	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
+	rep := report.New(pass, ls.Dirs, Category)
+	for _, f := range ls.Funcs {
+		returned(pass, ls, rep, f)
+		usedAfterUnlock(pass, ls, rep, f)
+	}
+	return rep.Flush(), nil
+}
+
+// returned reports returns that hand out a guarded map, slice or field
+// address while releasing the lock.
+func returned(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, f *lockstate.Func) {
+	for _, ret := range f.Returns {
+		if ret.Node == nil {
+			continue
+		}
+		for _, r := range ret.Node.Results {
+			e, addr := ast.Unparen(r), false
+			if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+				e, addr = ast.Unparen(u.X), true
+			}
+			acc := f.AccessAt(e)
+			if acc == nil || (!addr && !lockstate.IsContainer(acc.Var.Type())) {
+				continue
+			}
+			for _, ref := range acc.Guard.By {
+				lock, shown := ls.LockFor(pass.Pkg, acc, ref)
+				if !lock.Valid() || !acc.State.Lock(lock).Mode.Held() || ret.Exit.Lock(lock).Mode.Held() {
+					continue // not covered at the access (guardedby's report), or still held for the caller
+				}
+				name := types.ExprString(acc.Node)
+				rep.Reportf(r.Pos(), report.Related(ret.Exit.Lock(lock).Site, shown+" released here"),
+					"returns %s, the guarded %s itself, to callers that will use it after %s is released; return a copy made under the lock%s",
+					types.ExprString(r), what(name, addr, acc.Var.Type()), shown, copyHint(acc.Var.Type(), name, addr))
+				break
+			}
+		}
+	}
+}
+
+// usedAfterUnlock reports p := &x.f (or m := x.m) taken under the lock and
+// used after it is released, once per variable, where the reference leaves.
+func usedAfterUnlock(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, f *lockstate.Func) {
+	done := map[*types.Var]bool{}
+	for _, use := range f.Uses {
+		if done[use.Var] {
+			continue
+		}
+		acc := f.AccessAt(use.Source)
+		if acc == nil {
+			continue
+		}
+		for _, ref := range acc.Guard.By {
+			lock, shown := ls.LockFor(pass.Pkg, acc, ref)
+			if !lock.Valid() || !acc.State.Lock(lock).Mode.Held() || use.State.Lock(lock).Mode.Held() {
+				continue
+			}
+			done[use.Var] = true
+			name := types.ExprString(acc.Node)
+			line := pass.Fset.Position(use.Node.Pos()).Line
+			rep.Reportf(acc.Pos, report.Related(use.Node.Pos(), use.Var.Name()+" used here, after "+shown+" is released"),
+				"%s keeps a reference into guarded %s that is used at line %d after %s is released; copy the value under the lock instead",
+				use.Var.Name(), name, line, shown)
+			break
+		}
+	}
+}
+
+func what(name string, addr bool, t types.Type) string {
+	if addr {
+		return "field " + name
+	}
+	if _, ok := t.Underlying().(*types.Map); ok {
+		return "map"
+	}
+	return "slice"
+}
+
+func copyHint(t types.Type, name string, addr bool) string {
+	if addr {
+		return " (return the value, not its address)"
+	}
+	if _, ok := t.Underlying().(*types.Map); ok {
+		return " (maps.Clone(" + name + "))"
+	}
+	return " (slices.Clone(" + name + "))"
+}
