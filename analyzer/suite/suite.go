@@ -5,6 +5,7 @@ package suite
 import (
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/guardvet/guardvet/analyzer/checkthenact"
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/escape"
 	"github.com/guardvet/guardvet/analyzer/guardedby"
@@ -23,6 +24,7 @@ func Analyzers() []*analysis.Analyzer {
 		lockorder.Analyzer,
 		noblock.Analyzer,
 		escape.Analyzer,
+		checkthenact.Analyzer,
 		unusedignore.Analyzer,
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/guardvet/guardvet/analyzer/checkthenact"
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/lockorder"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
@@ -52,6 +53,7 @@ func TestNogoReady(t *testing.T) {
 		reflect.TypeFor[*lockorder.Acquired]():    &lockorder.Acquired{Refs: []directives.LockRef{ref}, Classes: []string{"p.T.mu"}, Shown: []string{"T.mu"}},
 		reflect.TypeFor[*lockorder.Edges]():       &lockorder.Edges{List: []lockorder.Edge{{From: "p.T.a", To: "p.T.b", FromShow: "T.a", ToShow: "T.b", Site: "t.go:3"}}},
 		reflect.TypeFor[*noblock.Blocks]():        &noblock.Blocks{Chain: []string{"s.flush", "channel receive"}},
+		reflect.TypeFor[*checkthenact.FieldOps](): &checkthenact.FieldOps{Ops: []checkthenact.FieldOp{{Field: "p.ptmx@*os.File", Name: "ptmx", Base: ref, Write: true, Rechecked: true}}},
 		reflect.TypeFor[*lockstate.Effects]():     &lockstate.Effects{Contract: directives.Contract{Acquires: []directives.LockRef{ref}}, NoEscape: []int{directives.Receiver, 0}},
 	}
 	for _, f := range facts {

@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/guardvet/guardvet/analyzer/checkthenact"
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/escape"
 	"github.com/guardvet/guardvet/analyzer/guardedby"
@@ -20,7 +21,7 @@ import (
 var docFile string
 
 // Rules are the analyzers whose diagnostics //guard:ignore can suppress.
-var Rules = []*analysis.Analyzer{guardedby.Analyzer, lockorder.Analyzer, noblock.Analyzer, escape.Analyzer}
+var Rules = []*analysis.Analyzer{guardedby.Analyzer, lockorder.Analyzer, noblock.Analyzer, escape.Analyzer, checkthenact.Analyzer}
 
 // Analyzer is the unusedignore rule.
 var Analyzer = &analysis.Analyzer{

@@ -132,3 +132,14 @@ func (m *Manager) Approve(id string, run func()) {
 	defer l.Unlock()
 	run()
 }
+
+// AttachToExisting lazily attaches a PTY (pattern 7) without re-checking
+// under the lock it installs with: two callers can both see nil and both
+// install. The race detector cannot see it: every access is locked.
+func (s *Session) AttachToExisting(start func() (*os.File, *exec.Cmd)) *os.File {
+	if s.lockedPTMX() == nil {
+		f, cmd := start()
+		s.setPTYTriple(f, cmd)
+	}
+	return s.lockedPTMX()
+}
