@@ -2,6 +2,7 @@ package lockorder
 
 import (
 	_ "embed"
+	"flag"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -32,6 +33,14 @@ var Analyzer = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
 	ResultType: report.UsedType,
 	FactTypes:  []analysis.Fact{(*Acquired)(nil), (*Edges)(nil)},
+	Flags:      flags(),
+}
+
+func flags() flag.FlagSet {
+	fs := flag.NewFlagSet("lockorder", flag.ContinueOnError)
+	fs.BoolVar(&lockstate.AnalyseUnannotated, "unannotated", false,
+		"also infer lock order (and find self-deadlocks) in packages without guardvet directives")
+	return *fs
 }
 
 // Category is the diagnostic category of this rule.
@@ -96,7 +105,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
 		funcs: map[*types.Func][]*lockstate.Func{}, acquired: map[*types.Func]*Acquired{}, visiting: map[*types.Func]bool{}}
-	if !ls.Dirs.Active() {
+	if !ls.Analysed {
 		return c.rep.Flush(), nil
 	}
 	for _, f := range ls.Funcs {
@@ -129,6 +138,7 @@ type acquisition struct {
 	pos       token.Pos
 	state     *lockstate.State
 	viaCallee string // the callee that takes it, if any
+	released  bool   // this function released the lock before re-taking it here
 }
 
 func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
@@ -141,7 +151,7 @@ func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
 		if !ok {
 			continue
 		}
-		out = append(out, acquisition{path: op.Lock, class: key, shown: shown, pos: op.Node.Pos(), state: op.State})
+		out = append(out, acquisition{path: op.Lock, class: key, shown: shown, pos: op.Node.Pos(), state: op.State, released: op.Before.Mode == lockstate.NotHeld})
 	}
 	for _, call := range f.Calls {
 		a := c.acquiredOf(call.Callee)
@@ -201,10 +211,16 @@ func (c *checker) acquiredOf(fn *types.Func) *Acquired {
 	for _, body := range bodies {
 		for _, acq := range c.acquisitions(body) {
 			if acq.path.Valid() {
+				if acq.released {
+					continue // it gives the caller's lock up first (an RLock-to-Lock upgrade): no self-deadlock
+				}
 				var ref directives.LockRef
+				if v, _ := acq.path.Root.(*types.Var); v != nil && !isGlobal(v) && !body.Resolver.Stable(v) {
+					continue // c = c.parent: another instance than the caller's
+				}
 				if i, ok := params[acq.path.Root]; ok {
 					ref = directives.LockRef{Kind: directives.Param, Param: i, Sel: acq.path.Sel, Text: acq.path.String()}
-				} else if v, ok := acq.path.Root.(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+				} else if v, ok := acq.path.Root.(*types.Var); ok && isGlobal(v) {
 					ref = directives.LockRef{Kind: directives.Global, PkgPath: v.Pkg().Path(), Name: v.Name(), Sel: acq.path.Sel, Text: acq.path.String()}
 				}
 				if ref.Text != "" {
@@ -427,3 +443,5 @@ func cycleKey(cycle []Edge) string {
 	sort.Strings(classes)
 	return strings.Join(classes, "|")
 }
+
+func isGlobal(v *types.Var) bool { return v.Pkg() != nil && v.Parent() == v.Pkg().Scope() }

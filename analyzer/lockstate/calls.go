@@ -571,7 +571,9 @@ func (fa *funcAnalysis) effects(exits []*State) *directives.Contract {
 	changes := netChanges(exits, fa.entry, func(p lockpath.Path) bool {
 		_, isParam := params[p.Root]
 		v, isVar := p.Root.(*types.Var)
-		return isParam || (isVar && isPackageLevel(v))
+		// A reassigned parameter (c = c.parent) no longer names the
+		// caller's argument.
+		return (isParam && fa.res.Stable(v)) || (isVar && isPackageLevel(v))
 	})
 	if len(changes) == 0 {
 		return nil

@@ -62,7 +62,15 @@ func (e *Effects) String() string {
 type Result struct {
 	Dirs  *directives.Result
 	Funcs []*Func
+	// Analysed is true when the package's bodies were analysed: it has or
+	// imports directives, or AnalyseUnannotated is set.
+	Analysed bool
 }
+
+// AnalyseUnannotated makes the engine analyse packages without directives
+// too. Rules that need no directives (lockorder's inferred cycles) use it
+// on unannotated code; lockorder's -lockorder.unannotated flag sets it.
+var AnalyseUnannotated bool
 
 // Context says how a function body is entered.
 type Context uint8
@@ -172,7 +180,8 @@ func run(pass *analysis.Pass) (any, error) {
 	dirs := pass.ResultOf[directives.Analyzer].(*directives.Result)
 	a := newPackageAnalysis(pass, dirs)
 	a.fresh = dirs.Active()
-	if dirs.Active() {
+	analysed := dirs.Active() || AnalyseUnannotated
+	if analysed {
 		a.analyseAll()
 		for _, fd := range a.order { // summaries for other packages, too; in source order so recursion is cut the same way every run
 			a.summaryOf(a.pass.TypesInfo.Defs[fd.Name].(*types.Func))
@@ -183,7 +192,7 @@ func run(pass *analysis.Pass) (any, error) {
 		a.summariseHelpers()
 	}
 	a.exportEffects()
-	return &Result{Dirs: dirs, Funcs: a.funcs}, nil
+	return &Result{Dirs: dirs, Funcs: a.funcs, Analysed: analysed}, nil
 }
 
 // packageAnalysis holds the per-package state of the engine.

@@ -139,6 +139,11 @@ func NewResolver(info *types.Info, body *ast.BlockStmt) *Resolver {
 	return r
 }
 
+// Stable reports whether v always holds the value it was first given in
+// this function (a parameter never assigned, or a local defined once), so
+// a path rooted at it names one instance throughout.
+func (r *Resolver) Stable(v *types.Var) bool { return r.stable(v) }
+
 // stable reports whether v always holds the value it was first given in
 // this function: a parameter never assigned, or a local defined once.
 func (r *Resolver) stable(v *types.Var) bool {
