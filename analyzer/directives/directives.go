@@ -58,6 +58,7 @@ type Ignore struct {
 	File     string
 	Line     int       // line ignores
 	From, To token.Pos // function ignores
+	Dialect  bool      // +checklocksignore / +checklocksforce: not reported when unused
 }
 
 // LocalOrder is an order declared in this package, with its position.
@@ -186,7 +187,7 @@ func (c *collector) collect() {
 	c.pending = map[*ast.Comment]Directive{}
 	for _, g := range c.file.Comments {
 		for _, cm := range g.List {
-			if !strings.Contains(cm.Text, "guard:") {
+			if !strings.Contains(cm.Text, "guard:") && !strings.Contains(cm.Text, "check") {
 				continue
 			}
 			d, ok, problem := parseComment(cm)
@@ -220,11 +221,11 @@ func (c *collector) collect() {
 	sort.Slice(left, func(i, j int) bool { return left[i].Slash < left[j].Slash })
 	for _, cm := range left {
 		d := c.pending[cm]
-		if d.Verb == "ignore" && c.insideBody(cm.Slash) {
+		if (d.Verb == "ignore" || d.Verb == "checklocksignore" || d.Verb == "checklocksforce") && c.insideBody(cm.Slash) {
 			c.lineIgnore(cm, d)
 			continue
 		}
-		c.report(cm.Slash, "misplaced directive //guard:"+d.Verb+": it applies to "+verbs[d.Verb].targets.String()+
+		c.report(cm.Slash, "misplaced directive "+d.Spelling+": it applies to "+verbs[d.Verb].targets.String()+
 			"; put it in the doc comment or trailing comment of one")
 	}
 }
@@ -247,7 +248,7 @@ func (c *collector) take(groups ...*ast.CommentGroup) []Directive {
 }
 
 func (c *collector) wrongTarget(d Directive, here string) {
-	c.report(d.Pos, "//guard:"+d.Verb+" applies to "+verbs[d.Verb].targets.String()+", not to "+here+"; move it")
+	c.report(d.Pos, d.Spelling+" applies to "+verbs[d.Verb].targets.String()+", not to "+here+"; move it")
 }
 
 func (c *collector) insideBody(pos token.Pos) bool {
@@ -279,7 +280,7 @@ func (c *collector) lineIgnore(cm *ast.Comment, d Directive) {
 	if c.aloneOnLine(tf, cm.Slash) {
 		line++
 	}
-	c.res.Ignores = append(c.res.Ignores, &Ignore{Pos: cm.Slash, Reason: d.Text, File: tf.Name(), Line: line})
+	c.res.Ignores = append(c.res.Ignores, &Ignore{Pos: cm.Slash, Reason: d.Text, File: tf.Name(), Line: line, Dialect: d.Dialect})
 }
 
 func (c *collector) aloneOnLine(tf *token.File, pos token.Pos) bool {
@@ -318,18 +319,22 @@ func (c *collector) funcDecl(fd *ast.FuncDecl) {
 			contract.Blocks = true
 			continue
 		}
-		if d.Verb == "ignore" {
+		if d.Verb == "ignore" || d.Verb == "checklocksignore" {
 			contract.Ignore = d.Text
-			c.res.Ignores = append(c.res.Ignores, &Ignore{Pos: d.Pos, Reason: d.Text, From: fd.Pos(), To: fd.End()})
+			c.res.Ignores = append(c.res.Ignores, &Ignore{Pos: d.Pos, Reason: d.Text, From: fd.Pos(), To: fd.End(), Dialect: d.Dialect})
 			continue
+		}
+		verb := d.Verb
+		if verb == "checklocks" {
+			verb = "holds" // +checklocks on a function: the caller holds the lock
 		}
 		for _, arg := range d.Args {
 			ref, problem := c.resolveFuncLock(sig, arg)
 			if problem != "" {
-				c.report(d.Pos, "//guard:"+d.Verb+" "+arg+": "+problem+"; write a path like c.mu from a receiver or parameter to a lock, or a package-level lock")
+				c.report(d.Pos, d.Spelling+" "+arg+": "+problem+"; write a path like c.mu from a receiver or parameter to a lock, or a package-level lock")
 				continue
 			}
-			switch d.Verb {
+			switch verb {
 			case "holds":
 				contract.Holds = append(contract.Holds, ref)
 			case "rholds":
@@ -363,6 +368,10 @@ func (c *collector) genDecl(gd *ast.GenDecl) {
 			for _, d := range c.take(groups...) {
 				if verbs[d.Verb].targets&OnType == 0 {
 					c.wrongTarget(d, "a type")
+					continue
+				}
+				if d.Verb == "checklocksalias" {
+					c.alias(d, ts)
 					continue
 				}
 				c.order(d, tn)
@@ -449,10 +458,13 @@ func (c *collector) fieldGuard(v *types.Var, strct *types.Struct, typeName strin
 			continue
 		}
 		switch d.Verb {
-		case "by":
+		case "checklocksignore":
+			// The field is deliberately unchecked (and, under inference,
+			// not inferred): no guard.
+		case "by", "checklocks":
 			ref, problem := c.resolveFieldLock(strct, d.Args[0])
 			if problem != "" {
-				c.report(d.Pos, "//guard:by "+d.Args[0]+": "+problem+"; name a lock field of this struct (mu, inner.mu) or a package-level lock")
+				c.report(d.Pos, d.Spelling+" "+d.Args[0]+": "+problem+"; name a lock field of this struct (mu, inner.mu) or a package-level lock")
 				continue
 			}
 			g.By = append(g.By, ref)
@@ -754,4 +766,22 @@ func (c *collector) orderClass(arg string, owner *types.TypeName) (string, strin
 		}
 	}
 	return "", "", false
+}
+
+// alias validates +checklocksalias:a.b=c on a struct type: both sides must
+// name locks of the struct. guardvet accepts it so that annotated code runs
+// unchanged; it does not yet use it to equate the two paths (README).
+func (c *collector) alias(d Directive, ts *ast.TypeSpec) {
+	left, right, ok := strings.Cut(d.Args[0], "=")
+	st, _ := c.pass.TypesInfo.TypeOf(ts.Type).(*types.Struct)
+	if !ok || st == nil {
+		c.report(d.Pos, d.Spelling+" needs two lock paths joined by =, as in +checklocksalias:inner.mu=mu, on a struct type")
+		return
+	}
+	for _, side := range []string{left, right} {
+		if _, problem := c.resolveFieldLock(st, side); problem != "" {
+			c.report(d.Pos, d.Spelling+" "+side+": "+problem)
+			return
+		}
+	}
 }

@@ -13,3 +13,8 @@ func TestMalformedDirectives(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, directives.Analyzer, "baddirectives")
 }
+
+func TestChecklocksDialectValidation(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, directives.Analyzer, "checklocksbad")
+}

@@ -51,14 +51,88 @@ var verbs = map[string]verb{
 	"order":     {OnType, twoLocks},
 	"noblock":   {OnField, noArgs},
 	"blocks":    {OnFunc, noArgs},
+
+	// gVisor's checklocks dialect, mapped onto the same model. These verbs
+	// are reached only through the +check... spellings (dialect below).
+	"checklocks":       {OnField | OnFunc, oneLock}, // by on a field, holds on a function
+	"checklocksignore": {OnField | OnFunc | OnLine, noArgs},
+	"checklocksforce":  {OnLine, noArgs},
+	"checklocksalias":  {OnType, oneLock},
+}
+
+// dialect maps gVisor's checklocks annotations (// +NAME or // +NAME:ARG)
+// to verbs. README lists each, with the places guardvet differs.
+var dialect = map[string]string{
+	"checklocks":            "checklocks",
+	"checklocksread":        "rholds",
+	"checklocksacquire":     "acquires",
+	"checklocksacquireread": "racquires",
+	"checklocksrelease":     "releases",
+	"checklocksreleaseread": "rreleases",
+	"checklocksexclude":     "excludes",
+	"checklocksignore":      "checklocksignore",
+	"checklocksforce":       "checklocksforce",
+	"checklocksalias":       "checklocksalias",
+	"checkatomic":           "atomic",
+}
+
+// missingPlus matches a whole comment that is a checklocks annotation
+// without its +, which checklocks itself would silently skip.
+var missingPlus = regexp.MustCompile(`^(checklocks[a-z]*:\S+|checklocks(ignore|force)\b|checkatomic\b)`)
+
+// parseDialect parses "+NAME" or "+NAME:ARG" (the text after "// ").
+func parseDialect(c *ast.Comment, text string) (Directive, bool, string) {
+	word := strings.Fields(text)[0][1:] // drop "+"; trailing prose is a comment
+	name, arg, hasArg := strings.Cut(word, ":")
+	d := Directive{Pos: c.Slash, Spelling: "+" + name, Dialect: true}
+	verb, known := dialect[name]
+	if !known {
+		names := make([]string, 0, len(dialect))
+		for n := range dialect {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		msg := "unknown checklocks annotation +" + name
+		best := suggest(name, names)
+		for _, n := range names { // +checkatomicignore: a longer spelling of a known one
+			if best == "" && strings.HasPrefix(name, n) && len(n) > len(best) {
+				best = n
+			}
+		}
+		if best != "" {
+			msg += "; did you mean +" + best + "?"
+		} else {
+			msg += "; known annotations are +" + strings.Join(names, ", +")
+		}
+		return d, true, msg
+	}
+	d.Verb = verb
+	if hasArg && arg != "" {
+		d.Args = []string{arg}
+		d.Text = arg
+	}
+	switch verbs[verb].args {
+	case noArgs:
+		if hasArg {
+			return d, true, "+" + name + " takes no argument; remove :" + arg
+		}
+		d.Text = "+" + name // an ignore's reason, for messages
+	default:
+		if len(d.Args) == 0 {
+			return d, true, "+" + name + " needs a lock path, as in +" + name + ":mu"
+		}
+	}
+	return d, true, ""
 }
 
 // Directive is one parsed //guard: comment.
 type Directive struct {
-	Pos  token.Pos // of the comment
-	Verb string
-	Args []string
-	Text string // the argument text as written (for ignore reasons)
+	Pos      token.Pos // of the comment
+	Verb     string
+	Args     []string
+	Text     string // the argument text as written (for ignore reasons)
+	Spelling string // how the directive is written, for messages: //guard:by, +checklocks
+	Dialect  bool   // written in gVisor's checklocks dialect
 }
 
 const prefix = "//guard:"
@@ -73,6 +147,15 @@ var spaced = regexp.MustCompile(`^//\s+guard:[a-z]`)
 func parseComment(c *ast.Comment) (d Directive, ok bool, problem string) {
 	text := c.Text
 	if !strings.HasPrefix(text, prefix) {
+		if strings.HasPrefix(text, "//") {
+			rest := strings.TrimLeft(text[2:], " \t")
+			if strings.HasPrefix(rest, "+check") {
+				return parseDialect(c, rest)
+			}
+			if missingPlus.MatchString(rest) {
+				return Directive{Pos: c.Slash}, true, "checklocks annotation without its +, which would be ignored; write // +" + strings.Fields(rest)[0]
+			}
+		}
 		if spaced.MatchString(text) {
 			fixed := "//" + strings.TrimLeft(text[2:], " \t")
 			if i := strings.Index(fixed[2:], "//"); i >= 0 {
@@ -90,7 +173,7 @@ func parseComment(c *ast.Comment) (d Directive, ok bool, problem string) {
 	body = strings.TrimRight(body, " \t")
 	word, rest, _ := strings.Cut(body, " ")
 	rest = strings.TrimSpace(rest)
-	d = Directive{Pos: c.Slash, Verb: word, Text: rest}
+	d = Directive{Pos: c.Slash, Verb: word, Text: rest, Spelling: prefix + word}
 	if rest != "" {
 		d.Args = strings.Fields(rest)
 	}

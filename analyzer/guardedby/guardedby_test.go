@@ -38,3 +38,10 @@ func TestSuggestedFixes(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.RunWithSuggestedFixes(t, testdata, guardedby.Analyzer, "fixes")
 }
+
+// TestChecklocksDialect checks code annotated in gVisor's dialect, mixed
+// with //guard: directives, with a wrapper mutex type.
+func TestChecklocksDialect(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocks")
+}
