@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := $(CURDIR)/bin
 GUARDVET := $(BIN)/guardvet
 
-.PHONY: all build demo test fmtcheck vet selfcheck gotest std bench clean
+.PHONY: all build demo test fmtcheck vet selfcheck gotest std bench checklocks-bench clean
 
 all: build
 
@@ -53,3 +53,9 @@ bench: build
 
 clean:
 	rm -rf $(BIN)
+
+# checklocks-bench: guardvet and gVisor's checklocks side by side on the
+# same packages (wall time and what each reports). Installs checklocks from
+# the module proxy into bin/.
+checklocks-bench:
+	.ci/checklocks-bench
