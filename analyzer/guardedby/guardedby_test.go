@@ -43,5 +43,5 @@ func TestSuggestedFixes(t *testing.T) {
 // with //guard: directives, with a wrapper mutex type.
 func TestChecklocksDialect(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
-	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocks")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocks", "checklocks/use")
 }

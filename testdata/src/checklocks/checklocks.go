@@ -117,3 +117,22 @@ func (b *Box[T]) Get() T {
 func (b *Box[T]) Peek() T {
 	return b.v // want `b.v read while b.mu is not known to be held`
 }
+
+// +checklocksalias:inner.mu=mu
+type Outer struct {
+	mu    sync.Mutex
+	inner struct{ mu sync.Mutex }
+	// +checklocks:mu
+	x int
+}
+
+func (o *Outer) Forced() int {
+	return o.x // +checklocksforce
+}
+
+// Shared is used from another package.
+type Shared struct {
+	Mu sync.Mutex
+	// +checklocks:Mu
+	Count int
+}
