@@ -326,7 +326,7 @@ func (c *collector) funcDecl(fd *ast.FuncDecl) {
 		}
 		verb := d.Verb
 		if verb == "checklocks" {
-			verb = "holds" // +checklocks on a function: the caller holds the lock
+			verb = "holds" // on a function, +checklocks means the caller holds the lock
 		}
 		for _, arg := range d.Args {
 			ref, problem := c.resolveFuncLock(sig, arg)

@@ -94,7 +94,7 @@ func parseDialect(c *ast.Comment, text string) (Directive, bool, string) {
 		sort.Strings(names)
 		msg := "unknown checklocks annotation +" + name
 		best := suggest(name, names)
-		for _, n := range names { // +checkatomicignore: a longer spelling of a known one
+		for _, n := range names { // a longer spelling of a known name, like +checkatomicignore
 			if best == "" && strings.HasPrefix(name, n) && len(n) > len(best) {
 				best = n
 			}

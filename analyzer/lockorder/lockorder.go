@@ -38,10 +38,12 @@ var Analyzer = &analysis.Analyzer{
 
 func flags() flag.FlagSet {
 	fs := flag.NewFlagSet("lockorder", flag.ContinueOnError)
-	fs.BoolVar(&lockstate.AnalyseUnannotated, "unannotated", false,
+	fs.Var(lockstate.EngineSwitch(&unannotated), "unannotated",
 		"also infer lock order (and find self-deadlocks) in packages without guardvet directives")
 	return *fs
 }
+
+var unannotated bool
 
 // Category is the diagnostic category of this rule.
 const Category = "lockorder"
@@ -105,7 +107,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
 		funcs: map[*types.Func][]*lockstate.Func{}, acquired: map[*types.Func]*Acquired{}, visiting: map[*types.Func]bool{}}
-	if !ls.Analysed {
+	if !ls.Dirs.Active() && !unannotated {
 		return c.rep.Flush(), nil
 	}
 	for _, f := range ls.Funcs {

@@ -649,15 +649,61 @@ func (fa *funcAnalysis) selector(e *ast.SelectorExpr, s *State, u use) {
 func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s *State, write, atomic bool) {
 	field, _ := sel.Obj().(*types.Var)
 	g := fa.a.dirs.Guard(field)
+	candidate := false
 	if !g.Guards() {
-		return
+		if !RecordCandidates || g != nil || !ownerHasLock(sel) || !fa.final || fa.rec == nil {
+			return
+		}
+		candidate = true
 	}
 	base := fa.res.Of(e.X)
 	if base.Valid() {
 		base = base.Field(locks.ImplicitFields(sel)...)
 	}
-	fa.record(&Access{Node: e, Pos: e.Sel.Pos(), Var: field, Guard: g, Base: base,
-		Write: write, Atomic: atomic, Fresh: fa.isFresh(e.X, s)}, s)
+	acc := &Access{Node: e, Pos: e.Sel.Pos(), Var: field, Guard: g, Base: base,
+		Write: write, Atomic: atomic, Fresh: fa.isFresh(e.X, s)}
+	if candidate {
+		acc.State = s.clone()
+		fa.rec.Candidates = append(fa.rec.Candidates, acc)
+		return
+	}
+	fa.record(acc, s)
+}
+
+// RecordCandidates makes the engine also record accesses to fields without
+// directives whose struct holds a lock, for guard inference.
+var RecordCandidates bool
+
+// ownerHasLock reports whether the struct that declares the selected field
+// has a lock field (named or embedded).
+func ownerHasLock(sel *types.Selection) bool {
+	t := sel.Recv()
+	idx := sel.Index()
+	for _, i := range idx[:len(idx)-1] {
+		st, ok := derefStruct(t)
+		if !ok {
+			return false
+		}
+		t = st.Field(i).Type()
+	}
+	st, ok := derefStruct(t)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if lock, _ := locks.IsLock(st.Field(i).Type()); lock {
+			return true
+		}
+	}
+	return false
+}
+
+func derefStruct(t types.Type) (*types.Struct, bool) {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	return st, ok
 }
 
 func (fa *funcAnalysis) record(acc *Access, s *State) {

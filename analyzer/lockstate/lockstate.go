@@ -2,6 +2,7 @@ package lockstate
 
 import (
 	_ "embed"
+	"flag"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -9,6 +10,7 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -68,9 +70,35 @@ type Result struct {
 }
 
 // AnalyseUnannotated makes the engine analyse packages without directives
-// too. Rules that need no directives (lockorder's inferred cycles) use it
-// on unannotated code; lockorder's -lockorder.unannotated flag sets it.
+// too. Rules that work without directives (lockorder's inferred cycles,
+// guard inference) turn it on through their flags (EngineSwitch).
 var AnalyseUnannotated bool
+
+// EngineSwitch returns a boolean flag value that sets *own and, when true,
+// also makes the engine analyse unannotated packages.
+func EngineSwitch(own *bool) flag.Value { return &engineSwitch{own} }
+
+type engineSwitch struct{ own *bool }
+
+func (e *engineSwitch) String() string {
+	if e == nil || e.own == nil {
+		return "false"
+	}
+	return strconv.FormatBool(*e.own)
+}
+func (e *engineSwitch) IsBoolFlag() bool { return true }
+func (e *engineSwitch) Get() any         { return *e.own }
+func (e *engineSwitch) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	*e.own = v
+	if v {
+		AnalyseUnannotated = true
+	}
+	return nil
+}
 
 // Context says how a function body is entered.
 type Context uint8
@@ -97,7 +125,10 @@ type Func struct {
 	Gos      []*Go
 	ChanOps  []*ChanOp
 	Uses     []*Use
-	Resolver *lockpath.Resolver
+	// Candidates are accesses to fields without directives whose struct
+	// holds a lock (Guard is nil), recorded only for guard inference.
+	Candidates []*Access
+	Resolver   *lockpath.Resolver
 }
 
 // Access is a read or write of a field or package-level variable that has
@@ -179,7 +210,7 @@ type Go struct {
 func run(pass *analysis.Pass) (any, error) {
 	dirs := pass.ResultOf[directives.Analyzer].(*directives.Result)
 	a := newPackageAnalysis(pass, dirs)
-	a.fresh = dirs.Active()
+	a.fresh = dirs.Active() || RecordCandidates // inference needs fresh objects too
 	analysed := dirs.Active() || AnalyseUnannotated
 	if analysed {
 		a.analyseAll()

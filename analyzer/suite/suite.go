@@ -9,6 +9,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/escape"
 	"github.com/guardvet/guardvet/analyzer/guardedby"
+	"github.com/guardvet/guardvet/analyzer/guardinfer"
 	"github.com/guardvet/guardvet/analyzer/lockorder"
 	"github.com/guardvet/guardvet/analyzer/noblock"
 	"github.com/guardvet/guardvet/analyzer/unusedignore"
@@ -25,6 +26,7 @@ func Analyzers() []*analysis.Analyzer {
 		noblock.Analyzer,
 		escape.Analyzer,
 		checkthenact.Analyzer,
+		guardinfer.Analyzer,
 		unusedignore.Analyzer,
 	}
 }

@@ -199,6 +199,14 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	fs.BoolVar(&o.tests, "test", true, "also check test files")
 	fs.StringVar(&o.tags, "tags", "", "comma-separated build tags, as for go build")
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")
+	fs.BoolFunc("infer", "infer guards for fields without directives (same as -guardinfer.on)", func(s string) error {
+		for _, a := range analyzers {
+			if f := a.Flags.Lookup("on"); f != nil && a.Name == "guardinfer" {
+				return f.Value.Set(s)
+			}
+		}
+		return fmt.Errorf("this build has no guardinfer analyzer")
+	})
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	fs.StringVar(&o.memprofile, "memprofile", "", "write a heap profile to this file at exit")
 	for _, a := range analyzers {
