@@ -48,6 +48,13 @@ type Result struct {
 	fields  map[*types.Var]*FieldGuard
 	funcs   map[*types.Func]*Contract
 	globals map[string]*types.Var
+	force   map[string]map[int]bool // lines marked +checklocksforce, by file
+}
+
+// Forced reports whether pos is on a +checklocksforce line: the locks its
+// accesses need are to be treated as held from there on.
+func (r *Result) Forced(p token.Position) bool {
+	return r.force[p.Filename][p.Line]
 }
 
 // Ignore is a //guard:ignore directive. A line ignore covers one line of one
@@ -58,7 +65,7 @@ type Ignore struct {
 	File     string
 	Line     int       // line ignores
 	From, To token.Pos // function ignores
-	Dialect  bool      // +checklocksignore / +checklocksforce: not reported when unused
+	Dialect  bool      // a dialect ignore: not reported when unused
 }
 
 // LocalOrder is an order declared in this package, with its position.
@@ -177,6 +184,7 @@ type collector struct {
 	res     *Result
 	file    *ast.File
 	pending map[*ast.Comment]Directive // parsed but not yet attached
+	aliases map[*types.Struct][][2]LockRef
 }
 
 func (c *collector) report(pos token.Pos, msg string) {
@@ -279,6 +287,18 @@ func (c *collector) lineIgnore(cm *ast.Comment, d Directive) {
 	line := tf.Line(cm.Slash)
 	if c.aloneOnLine(tf, cm.Slash) {
 		line++
+	}
+	if d.Verb == "checklocksforce" {
+		// Not a suppression: the locks the line's accesses need are held
+		// from there on (the engine applies it).
+		if c.res.force == nil {
+			c.res.force = map[string]map[int]bool{}
+		}
+		if c.res.force[tf.Name()] == nil {
+			c.res.force[tf.Name()] = map[int]bool{}
+		}
+		c.res.force[tf.Name()][line] = true
+		return
 	}
 	c.res.Ignores = append(c.res.Ignores, &Ignore{Pos: cm.Slash, Reason: d.Text, File: tf.Name(), Line: line, Dialect: d.Dialect})
 }
@@ -468,6 +488,8 @@ func (c *collector) fieldGuard(v *types.Var, strct *types.Struct, typeName strin
 				continue
 			}
 			g.By = append(g.By, ref)
+			alias, _ := c.aliasOf(strct, ref)
+			g.Alias = append(g.Alias, alias)
 		case "only":
 			for _, name := range d.Args {
 				key, problem := c.resolveOnly(typeName, name)
@@ -778,10 +800,30 @@ func (c *collector) alias(d Directive, ts *ast.TypeSpec) {
 		c.report(d.Pos, d.Spelling+" needs two lock paths joined by =, as in +checklocksalias:inner.mu=mu, on a struct type")
 		return
 	}
-	for _, side := range []string{left, right} {
-		if _, problem := c.resolveFieldLock(st, side); problem != "" {
+	var pair [2]LockRef
+	for i, side := range []string{left, right} {
+		ref, problem := c.resolveFieldLock(st, side)
+		if problem != "" {
 			c.report(d.Pos, d.Spelling+" "+side+": "+problem)
 			return
 		}
+		pair[i] = ref
 	}
+	if c.aliases == nil {
+		c.aliases = map[*types.Struct][][2]LockRef{}
+	}
+	c.aliases[st] = append(c.aliases[st], pair)
+}
+
+// aliasOf returns the other name of a lock under the struct's alias
+// annotations (+checklocksalias), if any.
+func (c *collector) aliasOf(st *types.Struct, ref LockRef) (LockRef, bool) {
+	for _, pair := range c.aliases[st] {
+		for i := range pair {
+			if pair[i].Kind == ref.Kind && pair[i].Sel == ref.Sel && pair[i].Name == ref.Name {
+				return pair[1-i], true
+			}
+		}
+	}
+	return LockRef{}, false
 }

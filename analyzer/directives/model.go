@@ -36,6 +36,7 @@ type LockRef struct {
 // field checks the same contract.
 type FieldGuard struct {
 	By     []LockRef // all must be held (read mode for reads, write mode for writes)
+	Alias  []LockRef // per By entry: another name for the same lock (+checklocksalias), or zero
 	Only   []string  // FuncKeys of the functions allowed to touch the field
 	OnlyAs []string  // the names as written, for messages
 	Getter string    // an //guard:only method that just returns the field, offered as a fix
@@ -55,7 +56,11 @@ func (*FieldGuard) AFact() {}
 
 func (g *FieldGuard) String() string {
 	var parts []string
-	for _, b := range g.By {
+	for i, b := range g.By {
+		if i < len(g.Alias) && g.Alias[i].Text != "" {
+			parts = append(parts, "by "+b.Text+"="+g.Alias[i].Text)
+			continue
+		}
 		parts = append(parts, "by "+b.Text)
 	}
 	if len(g.OnlyAs) > 0 {

@@ -114,7 +114,7 @@ func parseDialect(c *ast.Comment, text string) (Directive, bool, string) {
 	switch verbs[verb].args {
 	case noArgs:
 		if hasArg {
-			return d, true, "+" + name + " takes no argument; remove :" + arg
+			return d, true, "+" + name + " takes no argument; remove \":" + arg + "\""
 		}
 		d.Text = "+" + name // an ignore's reason, for messages
 	default:

@@ -101,11 +101,17 @@ func (c *checker) access(fn *lockstate.Func, acc *lockstate.Access) {
 	if g.Atomic && acc.Atomic && !acc.Write {
 		return // an atomic load needs no lock
 	}
-	for _, ref := range g.By {
+	for i, ref := range g.By {
 		lock, shown := c.ls.LockFor(c.pass.Pkg, acc, ref)
 		v := acc.State.Lock(lock)
 		if (acc.Write && v.Mode == lockstate.Exclusive) || (!acc.Write && v.Mode.Held()) {
 			continue
+		}
+		if i < len(g.Alias) && g.Alias[i].Text != "" {
+			alias, _ := c.ls.LockFor(c.pass.Pkg, acc, g.Alias[i])
+			if av := acc.State.Lock(alias); (acc.Write && av.Mode == lockstate.Exclusive) || (!acc.Write && av.Mode.Held()) {
+				continue // held under its other name (+checklocksalias)
+			}
 		}
 		need := "read- or write-locked"
 		if acc.Write {

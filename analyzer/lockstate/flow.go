@@ -660,6 +660,9 @@ func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s
 	if base.Valid() {
 		base = base.Field(locks.ImplicitFields(sel)...)
 	}
+	if g.Guards() && fa.a.dirs.Forced(fa.a.pass.Fset.Position(e.Sel.Pos())) {
+		fa.force(g, base, s)
+	}
 	acc := &Access{Node: e, Pos: e.Sel.Pos(), Var: field, Guard: g, Base: base,
 		Write: write, Atomic: atomic, Fresh: fa.isFresh(e.X, s)}
 	if candidate {
@@ -668,6 +671,25 @@ func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s
 		return
 	}
 	fa.record(acc, s)
+}
+
+// force applies +checklocksforce: the locks the guard names are held from
+// this access on.
+func (fa *funcAnalysis) force(g *directives.FieldGuard, base lockpath.Path, s *State) {
+	for _, ref := range g.By {
+		var p lockpath.Path
+		switch {
+		case ref.Kind == directives.Global:
+			if v := fa.a.dirs.Global(ref); v != nil {
+				p = lockpath.Path{Root: v, Sel: ref.Sel}
+			}
+		case base.Valid():
+			p = lockpath.Path{Root: base.Root, Sel: base.Sel + ref.Sel}
+		}
+		if p.Valid() {
+			s.set(p, LockVal{Mode: Exclusive})
+		}
+	}
 }
 
 // RecordCandidates makes the engine also record accesses to fields without

@@ -126,8 +126,21 @@ type Outer struct {
 	x int
 }
 
+// inner.mu is another name for mu: holding it covers x.
+func (o *Outer) ViaAlias() int {
+	o.inner.mu.Lock()
+	defer o.inner.mu.Unlock()
+	return o.x
+}
+
+// Forced: the lock counts as held from the annotated line on.
 func (o *Outer) Forced() int {
-	return o.x // +checklocksforce
+	a := o.x // +checklocksforce
+	return a + o.x
+}
+
+func (o *Outer) NotForced() int {
+	return o.x // want `o.x read while o.mu is not known to be held`
 }
 
 // Shared is used from another package.
