@@ -94,11 +94,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !ls.Dirs.Active() {
 		return c.rep.Flush(), nil
 	}
-	for _, f := range ls.Funcs {
-		if f.Context == lockstate.Declared || f.Context == lockstate.Inline || f.Context == lockstate.Deferred {
-			c.funcs[f.Obj] = append(c.funcs[f.Obj], f)
-		}
-	}
+	c.funcs = ls.Bodies()
 	for _, f := range ls.Funcs {
 		c.check(f)
 		c.syncMap(f)
@@ -191,13 +187,7 @@ func (c *checker) opsOf(fn *types.Func) *FieldOps {
 	c.active[fn] = true
 	defer delete(c.active, fn)
 	sig := fn.Type().(*types.Signature)
-	params := map[types.Object]int{}
-	if sig.Recv() != nil {
-		params[sig.Recv()] = directives.Receiver
-	}
-	for i := 0; i < sig.Params().Len(); i++ {
-		params[sig.Params().At(i)] = i
-	}
+	params := lockstate.ParamIndex(sig)
 	entry := c.funcs[fn][0].Entry
 	ops := &FieldOps{}
 	seen := map[string]bool{}

@@ -110,11 +110,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !ls.Dirs.Active() && !unannotated {
 		return c.rep.Flush(), nil
 	}
-	for _, f := range ls.Funcs {
-		if f.Context == lockstate.Declared || f.Context == lockstate.Inline || f.Context == lockstate.Deferred {
-			c.funcs[f.Obj] = append(c.funcs[f.Obj], f)
-		}
-	}
+	c.funcs = ls.Bodies()
 	for _, f := range ls.Funcs {
 		c.check(f)
 	}
@@ -201,13 +197,7 @@ func (c *checker) acquiredOf(fn *types.Func) *Acquired {
 	c.visiting[fn] = true
 	defer delete(c.visiting, fn)
 	sig := fn.Type().(*types.Signature)
-	params := map[types.Object]int{}
-	if sig.Recv() != nil {
-		params[sig.Recv()] = directives.Receiver
-	}
-	for i := 0; i < sig.Params().Len(); i++ {
-		params[sig.Params().At(i)] = i
-	}
+	params := lockstate.ParamIndex(sig)
 	a := &Acquired{}
 	seenRef, seenClass := map[string]bool{}, map[string]bool{}
 	for _, body := range bodies {

@@ -561,13 +561,7 @@ func netChanges(exits []*State, entry *State, keep func(lockpath.Path) bool) map
 // effects turns a declared function's net changes into a Contract whose
 // paths are rooted at its receiver, parameters or package-level variables.
 func (fa *funcAnalysis) effects(exits []*State) *directives.Contract {
-	params := map[types.Object]int{}
-	if r := fa.sig.Recv(); r != nil {
-		params[r] = directives.Receiver
-	}
-	for i := 0; i < fa.sig.Params().Len(); i++ {
-		params[fa.sig.Params().At(i)] = i
-	}
+	params := ParamIndex(fa.sig)
 	changes := netChanges(exits, fa.entry, func(p lockpath.Path) bool {
 		_, isParam := params[p.Root]
 		v, isVar := p.Root.(*types.Var)

@@ -51,3 +51,29 @@ func (f *Func) AccessAt(e ast.Expr) *Access {
 	}
 	return nil
 }
+
+// Bodies groups the analysed bodies by declared function: its own body
+// and the closures that run as part of it (called in place, deferred, or
+// by a synchronous callback). Rules summarise functions over these.
+func (r *Result) Bodies() map[*types.Func][]*Func {
+	out := map[*types.Func][]*Func{}
+	for _, f := range r.Funcs {
+		if f.Context == Declared || f.Context == Inline || f.Context == Deferred {
+			out[f.Obj] = append(out[f.Obj], f)
+		}
+	}
+	return out
+}
+
+// ParamIndex maps a signature's receiver and parameters to the index used
+// by directives.LockRef (directives.Receiver for the receiver).
+func ParamIndex(sig *types.Signature) map[types.Object]int {
+	params := map[types.Object]int{}
+	if sig.Recv() != nil {
+		params[sig.Recv()] = directives.Receiver
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		params[sig.Params().At(i)] = i
+	}
+	return params
+}

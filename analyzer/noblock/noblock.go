@@ -67,11 +67,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !ls.Dirs.Active() {
 		return c.rep.Flush(), nil
 	}
-	for _, f := range ls.Funcs {
-		if f.Context == lockstate.Declared || f.Context == lockstate.Inline || f.Context == lockstate.Deferred {
-			c.funcs[f.Obj] = append(c.funcs[f.Obj], f)
-		}
-	}
+	c.funcs = ls.Bodies()
 	for _, f := range ls.Funcs {
 		for _, call := range f.Calls {
 			if chain := c.callBlocks(call); chain != nil {
