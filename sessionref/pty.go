@@ -133,6 +133,10 @@ func (t ptyTriple) reap() { t.wait.Do(func() { _ = t.cmd.Wait() }) }
 // Delete and when the child exits. Closing it yourself also detaches. A
 // client that stops reading falls behind its output subscription and is
 // detached (see Subscription).
+//
+// The terminal is non-blocking, so Detach and Close can interrupt a Read or
+// Write in progress. Do not call its Fd method: that switches it back to
+// blocking mode, and Detach could then hang on a pending Read.
 func (s *Session) Attach() (*os.File, error) {
 	<-s.ready
 	if f, _ := s.lockedPTMX(); f != nil {
