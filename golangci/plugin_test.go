@@ -218,3 +218,27 @@ func without(names []string, drop ...string) []string {
 	}
 	return out
 }
+
+// The suite's real analyzer flags pass through settings, in both spellings.
+func TestRealFlags(t *testing.T) {
+	if _, err := build(t, map[string]any{"flags": map[string]any{"noblock": map[string]any{"all": true}}}); err != nil {
+		t.Fatalf("noblock.all: %v", err)
+	}
+	if _, err := build(t, map[string]any{"flags": map[string]any{"guardinfer.min": "6"}}); err != nil {
+		t.Fatalf("guardinfer.min: %v", err)
+	}
+	var got string
+	for _, a := range suite.Analyzers() {
+		if a.Name == "guardinfer" {
+			got = a.Flags.Lookup("min").Value.String()
+			a.Flags.Set("min", "4") // leave the global as the other tests expect
+		}
+	}
+	if got != "6" {
+		t.Errorf("guardinfer.min = %s after settings, want 6", got)
+	}
+	_, err := build(t, map[string]any{"flags": map[string]any{"guardedby": map[string]any{"nosuch": 1}}})
+	if err == nil || !strings.Contains(err.Error(), "noblock.all") {
+		t.Errorf("unknown flag error should list the valid flags, got %v", err)
+	}
+}
