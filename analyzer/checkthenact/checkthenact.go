@@ -79,18 +79,18 @@ type event struct {
 }
 
 type checker struct {
-	pass   *analysis.Pass
-	ls     *lockstate.Result
-	rep    *report.Reporter
-	funcs  map[*types.Func][]*lockstate.Func
-	ops    map[*types.Func]*FieldOps
-	active map[*types.Func]bool
+	pass  *analysis.Pass
+	ls    *lockstate.Result
+	rep   *report.Reporter
+	funcs map[*types.Func][]*lockstate.Func
+	ops   *lockstate.Summaries[FieldOps, *FieldOps]
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
-		funcs: map[*types.Func][]*lockstate.Func{}, ops: map[*types.Func]*FieldOps{}, active: map[*types.Func]bool{}}
+		funcs: map[*types.Func][]*lockstate.Func{}}
+	c.ops = lockstate.NewSummaries(pass, c.computeOps)
 	if !ls.Dirs.Active() {
 		return c.rep.Flush(), nil
 	}
@@ -164,28 +164,13 @@ func (c *checker) events(f *lockstate.Func) []event {
 
 // opsOf summarises a function's guarded reads and writes in sections it
 // opens itself, rooted at its parameters.
-func (c *checker) opsOf(fn *types.Func) *FieldOps {
-	if fn == nil {
+func (c *checker) opsOf(fn *types.Func) *FieldOps { return c.ops.Of(fn) }
+
+// computeOps summarises a function of this package from its bodies.
+func (c *checker) computeOps(fn *types.Func) *FieldOps {
+	if len(c.funcs[fn]) == 0 {
 		return nil
 	}
-	fn = fn.Origin()
-	if ops, ok := c.ops[fn]; ok {
-		return ops
-	}
-	if fn.Pkg() != c.pass.Pkg {
-		var ops FieldOps
-		if c.pass.ImportObjectFact(fn, &ops) {
-			c.ops[fn] = &ops
-			return &ops
-		}
-		c.ops[fn] = nil
-		return nil
-	}
-	if c.active[fn] || len(c.funcs[fn]) == 0 {
-		return nil
-	}
-	c.active[fn] = true
-	defer delete(c.active, fn)
 	sig := fn.Type().(*types.Signature)
 	params := lockstate.ParamIndex(sig)
 	entry := c.funcs[fn][0].Entry
@@ -217,7 +202,6 @@ func (c *checker) opsOf(fn *types.Func) *FieldOps {
 			}
 		}
 	}
-	c.ops[fn] = ops
 	return ops
 }
 

@@ -93,8 +93,7 @@ type checker struct {
 	ls       *lockstate.Result
 	rep      *report.Reporter
 	funcs    map[*types.Func][]*lockstate.Func // declaration -> its body and inline closures
-	acquired map[*types.Func]*Acquired
-	visiting map[*types.Func]bool
+	acquired *lockstate.Summaries[Acquired, *Acquired]
 	edges    []localEdge
 }
 
@@ -106,7 +105,8 @@ type localEdge struct {
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
-		funcs: map[*types.Func][]*lockstate.Func{}, acquired: map[*types.Func]*Acquired{}, visiting: map[*types.Func]bool{}}
+		funcs: map[*types.Func][]*lockstate.Func{}}
+	c.acquired = lockstate.NewSummaries(pass, c.computeAcquired)
 	if !ls.Dirs.Active() && !unannotated {
 		return c.rep.Flush(), nil
 	}
@@ -173,29 +173,14 @@ func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
 
 // acquiredOf summarises what fn locks, from its bodies in this package or
 // from a fact. Recursion contributes nothing.
-func (c *checker) acquiredOf(fn *types.Func) *Acquired {
-	if fn == nil {
-		return nil
-	}
-	fn = fn.Origin()
-	if a, ok := c.acquired[fn]; ok {
-		return a
-	}
-	if fn.Pkg() != c.pass.Pkg {
-		var a Acquired
-		if c.pass.ImportObjectFact(fn, &a) {
-			c.acquired[fn] = &a
-			return &a
-		}
-		c.acquired[fn] = nil
-		return nil
-	}
+func (c *checker) acquiredOf(fn *types.Func) *Acquired { return c.acquired.Of(fn) }
+
+// computeAcquired summarises a function of this package from its bodies.
+func (c *checker) computeAcquired(fn *types.Func) *Acquired {
 	bodies := c.funcs[fn]
-	if len(bodies) == 0 || c.visiting[fn] {
+	if len(bodies) == 0 {
 		return nil
 	}
-	c.visiting[fn] = true
-	defer delete(c.visiting, fn)
 	sig := fn.Type().(*types.Signature)
 	params := lockstate.ParamIndex(sig)
 	a := &Acquired{}
@@ -230,7 +215,6 @@ func (c *checker) acquiredOf(fn *types.Func) *Acquired {
 			}
 		}
 	}
-	c.acquired[fn] = a
 	return a
 }
 

@@ -52,18 +52,18 @@ func (*Blocks) AFact() {}
 func (b *Blocks) String() string { return "blocks(" + strings.Join(b.Chain, " -> ") + ")" }
 
 type checker struct {
-	pass     *analysis.Pass
-	ls       *lockstate.Result
-	rep      *report.Reporter
-	funcs    map[*types.Func][]*lockstate.Func
-	blocks   map[*types.Func][]string
-	visiting map[*types.Func]bool
+	pass   *analysis.Pass
+	ls     *lockstate.Result
+	rep    *report.Reporter
+	funcs  map[*types.Func][]*lockstate.Func
+	blocks *lockstate.Summaries[Blocks, *Blocks]
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
-		funcs: map[*types.Func][]*lockstate.Func{}, blocks: map[*types.Func][]string{}, visiting: map[*types.Func]bool{}}
+		funcs: map[*types.Func][]*lockstate.Func{}}
+	c.blocks = lockstate.NewSummaries(pass, c.computeBlocks)
 	if !ls.Dirs.Active() {
 		return c.rep.Flush(), nil
 	}
@@ -157,32 +157,24 @@ func calleeText(call *lockstate.Call) string {
 	return types.ExprString(call.Node.Fun)
 }
 
-// funcBlocks returns how fn can block: from its bodies in this package, or
-// from a fact. Recursion contributes nothing.
+// funcBlocks returns how fn can block: //guard:blocks, its bodies in this
+// package, or a fact. Recursion contributes nothing.
 func (c *checker) funcBlocks(fn *types.Func) []string {
 	if fn == nil {
 		return nil
 	}
-	fn = fn.Origin()
-	if chain, ok := c.blocks[fn]; ok {
-		return chain
-	}
-	if k := c.ls.Dirs.Contract(fn); k != nil && k.Blocks {
+	if k := c.ls.Dirs.Contract(fn.Origin()); k != nil && k.Blocks {
 		return []string{fn.Name() + " (//guard:blocks)"}
 	}
-	if fn.Pkg() != c.pass.Pkg {
-		var b Blocks
-		if c.pass.ImportObjectFact(fn, &b) {
-			c.blocks[fn] = b.Chain
-			return b.Chain
-		}
-		return nil
+	if b := c.blocks.Of(fn); b != nil {
+		return b.Chain
 	}
-	if c.visiting[fn] {
-		return nil
-	}
-	c.visiting[fn] = true
-	defer delete(c.visiting, fn)
+	return nil
+}
+
+// computeBlocks finds the first blocking operation a function of this
+// package reaches.
+func (c *checker) computeBlocks(fn *types.Func) *Blocks {
 	var chain []string
 	for _, body := range c.funcs[fn] {
 		for _, op := range body.ChanOps {
@@ -199,8 +191,10 @@ func (c *checker) funcBlocks(fn *types.Func) []string {
 			}
 		}
 	}
-	c.blocks[fn] = chain
-	return chain
+	if chain == nil {
+		return nil
+	}
+	return &Blocks{Chain: chain}
 }
 
 // direct reports whether a call is one of the blocking operations in the
