@@ -270,7 +270,16 @@ func TestDeleteWhileStarting(t *testing.T) {
 			}
 			select {
 			case err := <-res:
-				t.Fatalf("Create returned %v before its id was visible", err)
+				// Create finished between the Get above and here: then its id
+				// must be visible now. Put the result back for below.
+				if err != nil {
+					t.Fatalf("Create: %v", err)
+				}
+				if _, gerr := m.Get(id); gerr != nil {
+					t.Fatalf("Create returned nil but %s is not visible: %v", id, gerr)
+				}
+				res <- err
+				continue
 			default:
 			}
 			runtime.Gosched()
