@@ -49,6 +49,7 @@ type Result struct {
 	funcs   map[*types.Func]*Contract
 	globals map[string]*types.Var
 	force   map[string]map[int]bool // lines marked +checklocksforce, by file
+	prose   map[*types.Var]*ProseGuard
 }
 
 // Forced reports whether pos is on a +checklocksforce line: the locks its
@@ -129,6 +130,7 @@ func run(pass *analysis.Pass) (any, error) {
 		fields:  map[*types.Var]*FieldGuard{},
 		funcs:   map[*types.Func]*Contract{},
 		globals: map[string]*types.Var{},
+		prose:   map[*types.Var]*ProseGuard{},
 	}
 	for _, f := range pass.AllObjectFacts() {
 		switch fact := f.Fact.(type) {
@@ -140,7 +142,9 @@ func run(pass *analysis.Pass) (any, error) {
 		case *Contract:
 			if fn, ok := f.Object.(*types.Func); ok {
 				res.funcs[fn] = fact
-				res.Imported++
+				if !fact.Convention {
+					res.Imported++
+				}
 			}
 		}
 	}
@@ -153,6 +157,12 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, file := range pass.Files {
 		c := &collector{pass: pass, res: res, file: file}
 		c.collect()
+	}
+	if ProseGuards || LockedConvention {
+		for _, file := range pass.Files {
+			c := &collector{pass: pass, res: res, file: file}
+			c.conventions()
+		}
 	}
 	if len(res.Local) > 0 {
 		var own Orders

@@ -87,6 +87,9 @@ type Contract struct {
 	Excludes  []LockRef // must not be held by the caller
 	Ignore    string    // //guard:ignore reason: the body is not checked
 	Blocks    bool      // //guard:blocks: calling it blocks (for the noblock rule)
+	// Convention is set when no directive declared the contract: it comes
+	// from the ...Locked naming convention (see LockedConvention).
+	Convention bool
 }
 
 func (*Contract) AFact() {}
@@ -110,6 +113,9 @@ func (c *Contract) String() string {
 	}
 	if c.Blocks {
 		parts = append(parts, "blocks")
+	}
+	if c.Convention {
+		parts = append(parts, "by name")
 	}
 	return "contract(" + strings.Join(parts, ", ") + ")"
 }

@@ -45,6 +45,20 @@ type checker struct {
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	c := &checker{pass: pass, ls: ls, dirs: ls.Dirs, rep: report.New(pass, ls.Dirs, Category)}
+	if !ls.Dirs.Active() {
+		// No directives here or below: the engine ran for guard inference,
+		// and the only contracts are ...Locked names. Check their calls and
+		// nothing else, so inference adds findings only where it is sure.
+		for _, fn := range ls.Funcs {
+			for _, call := range fn.Calls {
+				c.contractCall(fn, call)
+			}
+			for _, g := range fn.Gos {
+				c.goStmt(g)
+			}
+		}
+		return c.rep.Flush(), nil
+	}
 	for _, fn := range ls.Funcs {
 		for _, acc := range fn.Accesses {
 			c.access(fn, acc)
@@ -172,8 +186,15 @@ func allowed(fn *lockstate.Func, only []string) bool {
 	return false
 }
 
-// call checks a call against the callee's contract.
+// call checks a call against the callee's contract and its inferred
+// effects.
 func (c *checker) call(fn *lockstate.Func, call *lockstate.Call) {
+	c.contractCall(fn, call)
+	c.selfDeadlockCall(fn, call)
+}
+
+// contractCall checks a call against the callee's declared contract.
+func (c *checker) contractCall(fn *lockstate.Func, call *lockstate.Call) {
 	callee := calleeName(call.Node)
 	check := func(refs []directives.LockRef, verb string, ok func(lockstate.LockVal) bool, want, fix string) {
 		for _, ref := range refs {
@@ -185,10 +206,19 @@ func (c *checker) call(fn *lockstate.Func, call *lockstate.Call) {
 			if ok(v) {
 				continue
 			}
+			if call.Contract.Convention && v.Mode == lockstate.Unknown {
+				// A name is weaker evidence than a directive: report only
+				// where this function itself left the lock released.
+				continue
+			}
 			shown := c.shownAtCall(ref, call.Node)
+			why := "//guard:" + verb + " " + ref.Text
+			if call.Contract.Convention {
+				why = "its name ends in Locked; //guard:" + verb + " " + ref.Text + " on it makes this a checked directive"
+			}
 			c.rep.Reportf(call.Node.Lparen, report.Related(v.Site, shown+" "+siteVerb(v)+" here"),
-				"call to %s needs %s %s (//guard:%s %s), but %s is %s here; %s",
-				callee, shown, want, verb, ref.Text, shown, v.Mode, strings.ReplaceAll(fix, "L", shown))
+				"call to %s needs %s %s (%s), but %s is %s here; %s",
+				callee, shown, want, why, shown, v.Mode, strings.ReplaceAll(fix, "L", shown))
 		}
 	}
 	held := func(v lockstate.LockVal) bool { return v.Mode == lockstate.Exclusive }
@@ -201,6 +231,11 @@ func (c *checker) call(fn *lockstate.Func, call *lockstate.Call) {
 		check(k.Releases, "releases", func(v lockstate.LockVal) bool { return v.Mode != lockstate.NotHeld }, "locked", "lock L before the call")
 		check(k.RReleases, "rreleases", func(v lockstate.LockVal) bool { return v.Mode != lockstate.NotHeld }, "read-locked", "lock L before the call")
 	}
+}
+
+// selfDeadlockCall reports a call that acquires a lock already held.
+func (c *checker) selfDeadlockCall(fn *lockstate.Func, call *lockstate.Call) {
+	callee := calleeName(call.Node)
 	for _, k := range []*directives.Contract{call.Contract, call.Effects} {
 		if k == nil {
 			continue
@@ -311,7 +346,9 @@ func (c *checker) returns(fn *lockstate.Func) {
 	contract := c.dirs.Contract(fn.Obj)
 	declared := map[lockpath.Path]string{} // lock -> verb it is declared with
 	want := map[lockpath.Path]func(lockstate.Mode) bool{}
-	if contract != nil {
+	// A ...Locked method promises nothing about its exit: only the caller's
+	// side of the convention is checked.
+	if contract != nil && !contract.Convention {
 		for _, d := range []struct {
 			verb string
 			refs []directives.LockRef

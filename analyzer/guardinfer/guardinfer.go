@@ -9,11 +9,14 @@ import (
 	"go/types"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
+	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
@@ -37,30 +40,53 @@ var Analyzer = &analysis.Analyzer{
 const Category = "guardinfer"
 
 var (
-	on       bool
-	minSites = 4
-	ratio    = 0.9
+	on          bool
+	minSites    = 4
+	ratio       = 0.9
+	lockedNames = true  // the ...Locked convention, under inference
+	prose       = true  // prose guard comments, under inference
+	suggest     = false // report the directives to add instead of accesses
 )
 
 func flags() flag.FlagSet {
 	fs := flag.NewFlagSet("guardinfer", flag.ContinueOnError)
-	fs.Var(&enable{}, "on", "infer guards for fields without directives (off by default)")
+	fs.Var(switchFlag{&on}, "on", "infer guards for fields without directives (off by default)")
 	fs.IntVar(&minSites, "min", minSites, "fewest accesses of a field before inferring its guard")
 	fs.Float64Var(&ratio, "ratio", ratio, "share of accesses that must hold the lock")
+	fs.Var(switchFlag{&lockedNames}, "locked", "under inference, read a method named ...Locked as holding its receiver's lock")
+	fs.Var(switchFlag{&prose}, "prose", "under inference, check fields whose comments say which lock guards them")
+	fs.Var(switchFlag{&suggest}, "suggest", "report the directives inference would add (with evidence and a fix), not the accesses; implies -guardinfer.on")
 	return *fs
 }
 
-// enable turns inference on: the engine then analyses unannotated
-// packages and records candidate accesses.
-type enable struct{}
+// switchFlag is a boolean flag whose every change re-applies the switches
+// the engine reads: inference needs unannotated packages analysed, candidate
+// accesses recorded, and the conventions read.
+type switchFlag struct{ p *bool }
 
-func (*enable) String() string   { return fmt.Sprint(on) }
-func (*enable) IsBoolFlag() bool { return true }
-func (*enable) Set(s string) error {
-	if err := lockstate.EngineSwitch(&on).Set(s); err != nil {
+func (f switchFlag) String() string {
+	if f.p == nil {
+		return "false"
+	}
+	return strconv.FormatBool(*f.p)
+}
+func (switchFlag) IsBoolFlag() bool { return true }
+func (f switchFlag) Get() any       { return *f.p }
+func (f switchFlag) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	*f.p = v
+	if suggest {
+		on = true
+	}
+	if err := lockstate.EngineSwitch(&on).Set(strconv.FormatBool(on)); err != nil {
 		return err
 	}
 	lockstate.RecordCandidates = on
+	directives.LockedConvention = on && lockedNames
+	directives.ProseGuards = on && prose
 	return nil
 }
 
@@ -70,41 +96,82 @@ func run(pass *analysis.Pass) (any, error) {
 	if !on {
 		return rep.Flush(), nil
 	}
-	prePublication := initHelpers(pass, ls)
-	byField := map[*types.Var][]*lockstate.Access{}
-	lockedName := map[*lockstate.Access]bool{} // in a ...Locked method, on its receiver
+	r := &inference{pass: pass, ls: ls, rep: rep}
+	for _, v := range r.gather() {
+		accs := r.byField[v]
+		if g := ls.Dirs.Prose(v); g != nil {
+			r.checkProse(v, g, accs)
+			continue
+		}
+		if !suggest {
+			r.atomicCheck(v, accs)
+		}
+		r.inferLock(v, accs)
+	}
+	if suggest {
+		r.suggestLockedContracts()
+	}
+	return rep.Flush(), nil
+}
+
+// inference is guard inference over one package.
+type inference struct {
+	pass    *analysis.Pass
+	ls      *lockstate.Result
+	rep     *report.Reporter
+	byField map[*types.Var][]*lockstate.Access
+	funcOf  map[*lockstate.Access]*lockstate.Func
+	// callers holds, per unexported method, its call sites; refs counts
+	// every reference to it (calls and method values).
+	callers map[*types.Func][]callSite
+	refs    map[*types.Func]int
+	memo    map[callerKey]int8 // 1 held at every call, -1 not, 0 being computed
+}
+
+type callSite struct {
+	fn   *lockstate.Func
+	call *lockstate.Call
+}
+
+type callerKey struct {
+	fn  *types.Func
+	sel string
+}
+
+// gather groups the accesses that are evidence by field, and returns the
+// fields in source order. Left out: objects not yet published, init
+// helpers, and closures whose caller (and so its locks) is unknown.
+func (r *inference) gather() []*types.Var {
+	initOnly := initHelpers(r.pass, r.ls)
+	r.byField = map[*types.Var][]*lockstate.Access{}
+	r.funcOf = map[*lockstate.Access]*lockstate.Func{}
+	r.indexCallers()
 	var fields []*types.Var
-	for _, f := range ls.Funcs {
-		conv := strings.HasSuffix(f.Obj.Name(), "Locked")
+	for _, f := range r.ls.Funcs {
+		if f.Context == lockstate.Escaping {
+			continue // stored or passed on: runs with locks we cannot see
+		}
+		if strings.HasSuffix(r.pass.Fset.File(f.Decl.Pos()).Name(), "_test.go") {
+			continue // tests inspect state when nothing else runs
+		}
 		recv := f.Obj.Type().(*types.Signature).Recv()
 		for _, acc := range f.Candidates {
 			v := acc.Var.Origin()
-			if v.Pkg() != pass.Pkg || acc.Fresh || !acc.Base.Valid() || ignoredField(v) {
+			if v.Pkg() != r.pass.Pkg || acc.Fresh || !acc.Base.Valid() || ignoredField(v) {
 				continue
 			}
-			if prePublication[f.Obj] && recv != nil && acc.Base.Root == types.Object(recv) {
-				continue // an init helper only ever called on an unpublished object
+			if initOnly[f.Obj] && recv != nil && acc.Base.Root == types.Object(recv) {
+				continue // an init helper: runs before the object is shared
 			}
-			if _, seen := byField[v]; !seen {
+			if _, seen := r.byField[v]; !seen {
 				fields = append(fields, v)
 			}
-			byField[v] = append(byField[v], acc)
-			if conv && recv != nil && acc.Base.Root == types.Object(recv) {
-				lockedName[acc] = true
-			}
+			r.byField[v] = append(r.byField[v], acc)
+			r.funcOf[acc] = f
 		}
 	}
-	heldAt := func(a *lockstate.Access, path []string) bool {
-		// The ...Locked naming convention: the caller holds the lock.
-		return lockedName[a] || a.State.Lock(a.Base.Field(path...)).Mode.Held()
-	}
 	sort.Slice(fields, func(i, j int) bool { return fields[i].Pos() < fields[j].Pos() })
-	for _, v := range fields {
-		accs := byField[v]
-		atomicCheck(pass, rep, v, accs)
-		inferLock(pass, rep, v, accs, heldAt)
-	}
-	return rep.Flush(), nil
+	return fields
 }
 
 func ignoredField(v *types.Var) bool {
@@ -115,7 +182,21 @@ func ignoredField(v *types.Var) bool {
 	if lock, _ := locks.IsLock(v.Type()); lock {
 		return true
 	}
-	if n, ok := types.Unalias(v.Type()).(*types.Named); ok && n.Obj().Pkg() != nil {
+	// sync and sync/atomic values synchronise themselves, also behind a
+	// pointer or in an array (children [16]atomic.Pointer[node]).
+	t := v.Type()
+	for {
+		switch u := t.Underlying().(type) {
+		case *types.Pointer:
+			t = u.Elem()
+			continue
+		case *types.Array:
+			t = u.Elem()
+			continue
+		}
+		break
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
 		if p := n.Obj().Pkg().Path(); p == "sync" || p == "sync/atomic" {
 			return true
 		}
@@ -123,77 +204,291 @@ func ignoredField(v *types.Var) bool {
 	return false
 }
 
+// lockPath is the path from a field's struct to one of its lock fields.
+func lockPath(pass *analysis.Pass, owner *types.Struct, name string) []string {
+	for i := 0; i < owner.NumFields(); i++ {
+		if f := owner.Field(i); f.Name() == name {
+			return append([]string{name}, locks.EmbeddedPath(f.Type(), pass.Pkg)...)
+		}
+	}
+	return nil
+}
+
+// heldAt reports whether the lock at path (from the field's struct) is
+// held at an access: in the function's own lock state, or because every
+// caller of the method it is in holds it.
+func (r *inference) heldAt(a *lockstate.Access, path []string) bool {
+	lock := a.Base.Field(path...)
+	if a.State.Lock(lock).Mode.Held() {
+		return true
+	}
+	f := r.funcOf[a]
+	return f != nil && r.heldByCallers(f, lock, 0)
+}
+
+// indexCallers records the static calls of this package's unexported
+// methods, and every reference to them.
+func (r *inference) indexCallers() {
+	r.callers = map[*types.Func][]callSite{}
+	r.refs = map[*types.Func]int{}
+	r.memo = map[callerKey]int8{}
+	for _, obj := range r.pass.TypesInfo.Uses {
+		if fn, ok := obj.(*types.Func); ok && fn.Pkg() == r.pass.Pkg && !fn.Exported() && fn.Type().(*types.Signature).Recv() != nil {
+			r.refs[fn.Origin()]++
+		}
+	}
+	for _, f := range r.ls.Funcs {
+		for _, call := range f.Calls {
+			if fn := call.Callee.Origin(); r.refs[fn] > 0 && !call.Deferred {
+				r.callers[fn] = append(r.callers[fn], callSite{f, call})
+			}
+		}
+	}
+}
+
+// maxCallerDepth bounds how far up the call chain heldByCallers looks.
+const maxCallerDepth = 4
+
+// heldByCallers reports whether lock, rooted at the receiver of the method
+// f runs in, is held at every call of that method: an unexported helper
+// only ever called under its receiver's lock runs under it, even without
+// a ...Locked name. A method also referenced other than by a call (a
+// method value), or not called at all, gets no such credit.
+func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth int) bool {
+	if depth > maxCallerDepth {
+		return false // t.parent.m() inside m: paths would grow without end
+	}
+	if f.Context != lockstate.Declared && f.Context != lockstate.Inline && f.Context != lockstate.Deferred {
+		return false
+	}
+	recv := f.Obj.Type().(*types.Signature).Recv()
+	if recv == nil || lock.Root != types.Object(recv) {
+		return false
+	}
+	fn := f.Obj.Origin()
+	key := callerKey{fn, lock.Sel}
+	if v, ok := r.memo[key]; ok {
+		return v > 0 // 0: recursion, which proves nothing
+	}
+	sites := r.callers[fn]
+	if len(sites) == 0 || len(sites) != r.refs[fn] {
+		r.memo[key] = -1
+		return false
+	}
+	r.memo[key] = 0
+	for _, site := range sites {
+		se, ok := ast.Unparen(site.call.Node.Fun).(*ast.SelectorExpr)
+		if !ok {
+			r.memo[key] = -1
+			return false
+		}
+		at := site.fn.Resolver.Of(se.X)
+		if !at.Valid() {
+			r.memo[key] = -1
+			return false
+		}
+		atLock := lockpath.Path{Root: at.Root, Sel: at.Sel + lock.Sel}
+		if !site.call.State.Lock(atLock).Mode.Held() && !r.heldByCallers(site.fn, atLock, depth+1) {
+			r.memo[key] = -1
+			return false
+		}
+	}
+	r.memo[key] = 1
+	return true
+}
+
+// site is file:line, for evidence in messages.
+func (r *inference) site(pos token.Pos) string {
+	p := r.pass.Fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
+}
+
+// lockAt names lock as seen at an access: c.mu for an access c.f.
+func lockAt(a *lockstate.Access, lock string) string {
+	if sel, ok := a.Node.(*ast.SelectorExpr); ok {
+		return types.ExprString(sel.X) + "." + lock
+	}
+	return lock
+}
+
+// evidence is how often one lock is held at a field's accesses.
+type evidence struct {
+	lock    string   // the lock field, as a //guard:by argument
+	path    []string // to the lock from the field's struct
+	held    int
+	example token.Pos // an access that holds it
+	misses  []*lockstate.Access
+}
+
+func (r *inference) count(accs []*lockstate.Access, lock string, path []string) evidence {
+	e := evidence{lock: lock, path: path}
+	for _, a := range accs {
+		if r.heldAt(a, path) {
+			e.held++
+			if !e.example.IsValid() {
+				e.example = a.Pos
+			}
+		} else {
+			e.misses = append(e.misses, a)
+		}
+	}
+	return e
+}
+
 // inferLock reports accesses missing the lock that guards the field at
-// nearly every other site.
-func inferLock(pass *analysis.Pass, rep *report.Reporter, v *types.Var, accs []*lockstate.Access, heldAt func(*lockstate.Access, []string) bool) {
+// nearly every other site (or, with -suggest, the directive to add).
+func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 	if len(accs) < minSites {
 		return
 	}
-	writes := 0
-	for _, a := range accs {
-		if a.Write && !a.Atomic {
-			writes++
-		}
-	}
-	if writes == 0 {
+	if !written(accs) {
 		return // read-only after construction
 	}
-	owner := ownerStruct(pass, accs[0])
+	owner := ownerStruct(r.pass, accs[0])
 	if owner == nil {
 		return
 	}
-	best, bestHeld := "", 0
-	var bestPaths []string
+	var best evidence
 	for i := 0; i < owner.NumFields(); i++ {
 		f := owner.Field(i)
 		if lock, _ := locks.IsLock(f.Type()); !lock {
 			continue
 		}
-		path := append([]string{f.Name()}, locks.EmbeddedPath(f.Type(), pass.Pkg)...)
-		held := 0
-		for _, a := range accs {
-			if heldAt(a, path) {
-				held++
-			}
-		}
-		if held > bestHeld {
-			best, bestHeld, bestPaths = f.Name(), held, path
+		if e := r.count(accs, f.Name(), lockPath(r.pass, owner, f.Name())); e.held > best.held {
+			best = e
 		}
 	}
-	if best == "" || bestHeld == len(accs) || float64(bestHeld) < ratio*float64(len(accs)) {
+	if best.lock == "" || float64(best.held) < ratio*float64(len(accs)) {
 		return
 	}
-	var example string
+	fix := addDirective(r.pass, v, best.lock)
+	if suggest {
+		r.suggestField(v, fix, fmt.Sprintf("%s is held at %d of %d accesses (e.g. %s)", lockAt(accs[0], best.lock), best.held, len(accs), r.site(best.example)), best)
+		return
+	}
+	for _, a := range best.misses {
+		lock := lockAt(a, best.lock)
+		r.report(a, fix, fmt.Sprintf(
+			"%s is accessed with %s held at %d of %d sites (e.g. %s); here it is not: lock %s here, or if this access is safe, say why with //guard:ignore; //guard:by %s on the field makes guardedby check it",
+			types.ExprString(a.Node), lock, best.held, len(accs), r.site(best.example), lock, best.lock))
+	}
+}
+
+// written reports whether any of the accesses is a plain write.
+func written(accs []*lockstate.Access) bool {
 	for _, a := range accs {
-		if heldAt(a, bestPaths) {
-			p := pass.Fset.Position(a.Pos)
-			example = fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
-			break
+		if a.Write && !a.Atomic {
+			return true
 		}
 	}
-	fix := addDirective(pass, v, best)
-	for _, a := range accs {
-		if heldAt(a, bestPaths) {
-			continue
+	return false
+}
+
+// checkProse checks a field against the lock its comment names.
+func (r *inference) checkProse(v *types.Var, g *directives.ProseGuard, accs []*lockstate.Access) {
+	if len(accs) == 0 {
+		return
+	}
+	owner := ownerStruct(r.pass, accs[0])
+	if owner == nil {
+		return
+	}
+	path := lockPath(r.pass, owner, g.Lock)
+	if path == nil {
+		return
+	}
+	if !written(accs) {
+		return // set before publication, read-only since: nothing to race with
+	}
+	e := r.count(accs, g.Lock, path)
+	fix := addDirective(r.pass, v, g.Lock)
+	quote := fmt.Sprintf("%q at %s", g.Quote, r.site(g.Comment))
+	if suggest {
+		r.suggestField(v, fix, fmt.Sprintf("its comment says %s; %s is held at %d of %d accesses", quote, lockAt(accs[0], g.Lock), e.held, len(accs)), e)
+		return
+	}
+	for _, a := range e.misses {
+		lock := lockAt(a, g.Lock)
+		r.report(a, fix, fmt.Sprintf(
+			"%s is documented as guarded by %s (%s), but %s is not held here: lock %s here, or if this access is safe, say why with //guard:ignore; //guard:by %s on the field makes guardedby check it",
+			types.ExprString(a.Node), g.Lock, quote, lock, lock, g.Lock))
+	}
+}
+
+func (r *inference) report(a *lockstate.Access, fix *analysis.SuggestedFix, msg string) {
+	d := analysis.Diagnostic{Pos: a.Pos, Message: msg}
+	if fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	r.rep.Report(d)
+}
+
+// suggestField reports, at a field, the directive inference would add.
+func (r *inference) suggestField(v *types.Var, fix *analysis.SuggestedFix, why string, e evidence) {
+	msg := fmt.Sprintf("add //guard:by %s to %s: %s", e.lock, v.Name(), why)
+	if len(e.misses) > 0 {
+		msg += fmt.Sprintf("; guardedby will then report the %d that do not (first at %s)", len(e.misses), r.site(e.misses[0].Pos))
+	}
+	d := analysis.Diagnostic{Pos: v.Pos(), Message: msg}
+	if fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	r.rep.Report(d)
+}
+
+// suggestLockedContracts reports, at each ...Locked method, the //guard:holds
+// directive that states its naming convention, with how many calls in the
+// package keep it.
+func (r *inference) suggestLockedContracts() {
+	calls := map[*types.Func][2]int{} // kept, all
+	for _, f := range r.ls.Funcs {
+		for _, call := range f.Calls {
+			c := call.Contract
+			if c == nil || !c.Convention {
+				continue
+			}
+			n := calls[call.Callee.Origin()]
+			n[1]++
+			ref := append(c.Holds, c.RHolds...)[0]
+			if call.State.Lock(f.RefAtCall(r.ls.Dirs, ref, call.Node, call.Callee)).Mode.Held() {
+				n[0]++
+			}
+			calls[call.Callee.Origin()] = n
 		}
-		name := types.ExprString(a.Node)
-		lock := best
-		if sel, ok := a.Node.(*ast.SelectorExpr); ok {
-			lock = types.ExprString(sel.X) + "." + best
+	}
+	for _, file := range r.pass.Files {
+		for _, decl := range file.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok {
+				continue
+			}
+			fn, _ := r.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			c := r.ls.Dirs.Contract(fn)
+			if c == nil || !c.Convention {
+				continue
+			}
+			verb, ref := "holds", c.Holds
+			if len(ref) == 0 {
+				verb, ref = "rholds", c.RHolds
+			}
+			directive := "//guard:" + verb + " " + ref[0].Text
+			n := calls[fn]
+			r.rep.Report(analysis.Diagnostic{
+				Pos: fd.Name.Pos(),
+				Message: fmt.Sprintf("add %s to %s: its name says the caller holds %s; %d of %d calls in this package do",
+					directive, fd.Name.Name, ref[0].Text, n[0], n[1]),
+				SuggestedFixes: []analysis.SuggestedFix{{
+					Message:   "Declare " + directive + " on " + fd.Name.Name,
+					TextEdits: []analysis.TextEdit{{Pos: fd.Pos(), End: fd.Pos(), NewText: []byte(directive + "\n")}},
+				}},
+			})
 		}
-		d := analysis.Diagnostic{Pos: a.Pos, Message: fmt.Sprintf(
-			"%s is accessed with %s held at %d of %d sites (e.g. %s); here it is not: lock %s here, or if this access is safe, say why with //guard:ignore; //guard:by %s on the field makes guardedby check it",
-			name, lock, bestHeld, len(accs), example, lock, best)}
-		if fix != nil {
-			d.SuggestedFixes = []analysis.SuggestedFix{*fix}
-		}
-		rep.Report(d)
 	}
 }
 
 // atomicCheck reports plain accesses to a field that other sites update
 // with sync/atomic.
-func atomicCheck(pass *analysis.Pass, rep *report.Reporter, v *types.Var, accs []*lockstate.Access) {
+func (r *inference) atomicCheck(v *types.Var, accs []*lockstate.Access) {
 	var atomicSite token.Pos
 	for _, a := range accs {
 		if a.Atomic {
@@ -204,15 +499,13 @@ func atomicCheck(pass *analysis.Pass, rep *report.Reporter, v *types.Var, accs [
 	if !atomicSite.IsValid() {
 		return
 	}
-	p := pass.Fset.Position(atomicSite)
 	for _, a := range accs {
 		if a.Atomic || (!a.Write && len(a.State.Held()) > 0) {
 			continue // writers lock and store atomically; plain reads under the lock are fine
 		}
-		name := types.ExprString(a.Node)
-		rep.Report(analysis.Diagnostic{Pos: a.Pos, Message: fmt.Sprintf(
-			"%s is accessed with sync/atomic elsewhere (e.g. %s:%d) but plainly here; use atomic loads and stores at every site, or an atomic type such as atomic.Int64",
-			name, filepath.Base(p.Filename), p.Line)})
+		r.rep.Report(analysis.Diagnostic{Pos: a.Pos, Message: fmt.Sprintf(
+			"%s is accessed with sync/atomic elsewhere (e.g. %s) but plainly here; use atomic loads and stores at every site, or an atomic type such as atomic.Int64",
+			types.ExprString(a.Node), r.site(atomicSite))})
 	}
 }
 
@@ -290,32 +583,45 @@ func addDirective(pass *analysis.Pass, v *types.Var, lock string) *analysis.Sugg
 	return nil
 }
 
-// initHelpers finds unexported methods that are only ever called, in this
-// package, on an object not yet published (s := &S{}; s.init()): they run
-// before any other goroutine can see the object.
+// initHelpers finds unexported methods that only ever run before their
+// receiver is shared: every reference to them is a call on an object not
+// yet published (s := &S{}; s.init()), or a method value handed to
+// sync.Once.Do, which runs it once before any caller of Do goes on.
 func initHelpers(pass *analysis.Pass, ls *lockstate.Result) map[*types.Func]bool {
-	all, fresh := map[*types.Func]int{}, map[*types.Func]int{}
+	refs, early := map[*types.Func]int{}, map[*types.Func]int{}
+	for _, obj := range pass.TypesInfo.Uses {
+		if fn, ok := obj.(*types.Func); ok && fn.Pkg() == pass.Pkg && !fn.Exported() && fn.Type().(*types.Signature).Recv() != nil {
+			refs[fn.Origin()]++
+		}
+	}
 	for _, f := range ls.Funcs {
 		for _, call := range f.Calls {
-			fn := call.Callee.Origin()
-			if fn.Pkg() != pass.Pkg || fn.Exported() || fn.Type().(*types.Signature).Recv() == nil {
+			if directives.FuncKey(call.Callee) == "sync.Once.Do" && len(call.Node.Args) == 1 {
+				if se, ok := ast.Unparen(call.Node.Args[0]).(*ast.SelectorExpr); ok {
+					if fn, ok := pass.TypesInfo.Uses[se.Sel].(*types.Func); ok {
+						early[fn.Origin()]++
+					}
+				}
 				continue
 			}
-			all[fn]++
+			fn := call.Callee.Origin()
+			if refs[fn] == 0 {
+				continue
+			}
 			se, ok := ast.Unparen(call.Node.Fun).(*ast.SelectorExpr)
 			if !ok {
 				continue
 			}
 			if id, ok := ast.Unparen(se.X).(*ast.Ident); ok {
 				if v, ok := pass.TypesInfo.Uses[id].(*types.Var); ok && call.State.Fresh(v) {
-					fresh[fn]++
+					early[fn]++
 				}
 			}
 		}
 	}
 	out := map[*types.Func]bool{}
-	for fn, n := range all {
-		if fresh[fn] == n {
+	for fn, n := range refs {
+		if early[fn] == n {
 			out[fn] = true
 		}
 	}

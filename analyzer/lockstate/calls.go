@@ -167,6 +167,8 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 		if lit, ok := ast.Unparen(arg).(*ast.FuncLit); ok {
 			if sync {
 				fa.closure(lit, s, Inline)
+			} else if isAsynchronousCallback(callee) {
+				fa.closure(lit, s, Goroutine)
 			} else {
 				fa.closure(lit, s, Escaping)
 			}
@@ -635,6 +637,20 @@ func (fa *funcAnalysis) goStmt(g *ast.GoStmt, s *State) {
 
 func (fa *funcAnalysis) deferStmt(d *ast.DeferStmt, s *State) {
 	fa.call(d.Call, s, true)
+}
+
+// isAsynchronousCallback reports whether a function runs its function
+// argument later in a goroutine of its own, like a go statement: the
+// closure starts with no locks held, and that is known, not assumed.
+func isAsynchronousCallback(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	switch directives.FuncKey(fn) {
+	case "time.AfterFunc", "context.AfterFunc":
+		return true
+	}
+	return false
 }
 
 // isSynchronousCallback reports whether a function runs its function

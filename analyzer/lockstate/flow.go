@@ -39,6 +39,9 @@ type funcAnalysis struct {
 	final bool  // the last pass, after the fixpoint: events are recorded
 	rec   *Func // where events go (nil when only summarising)
 	exits []*State
+	// freshResult: every return so far returns one new, unpublished object
+	// (a constructor such as func newT() *T { t := &T{}; ...; return t }).
+	freshResult, returned bool
 
 	// Deferred calls are checked against the state at return, not at the
 	// defer statement: pending collects them in the final pass, deferExit
@@ -336,6 +339,7 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 		}
 	}
 	fa.final, fa.rec, fa.exits = true, rec, nil
+	fa.freshResult, fa.returned = true, false
 	fa.pending, fa.deferExit = nil, map[*ast.CallExpr]*State{}
 	if rec != nil {
 		rec.Entry = entry
@@ -437,6 +441,10 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 	case *ast.DeferStmt:
 		fa.deferStmt(n, s)
 	case *ast.ReturnStmt:
+		if fa.final {
+			fa.returned = true
+			fa.freshResult = fa.freshResult && len(n.Results) == 1 && (fa.isAlloc(n.Results[0]) || fa.isFresh(n.Results[0], s))
+		}
 		for _, r := range n.Results {
 			fa.expr(r, s, useRead)
 		}
@@ -502,12 +510,22 @@ func (fa *funcAnalysis) isAlloc(e ast.Expr) bool {
 				return true
 			}
 		}
+		// A constructor of this package that returns a new object.
+		if callee := typeutil.StaticCallee(fa.info, e); callee != nil && fa.a.fresh && callee.Pkg() == fa.a.pass.Pkg {
+			fa.a.summaryOf(callee)
+			if sum := fa.a.summaries[callee.Origin()]; sum != nil {
+				return sum.freshResult
+			}
+		}
 	}
 	return false
 }
 
 func (fa *funcAnalysis) assign(n *ast.AssignStmt, s *State) {
-	for _, r := range n.Rhs {
+	for i, r := range n.Rhs {
+		if len(n.Lhs) == len(n.Rhs) && fa.selfStore(n.Lhs[i], r, s) {
+			continue
+		}
 		fa.expr(r, s, useRead)
 	}
 	for i, lhs := range n.Lhs {
@@ -524,6 +542,35 @@ func (fa *funcAnalysis) assign(n *ast.AssignStmt, s *State) {
 	}
 	if len(n.Rhs) == 1 {
 		fa.resultEffects(n.Rhs[0], n.Lhs, s)
+	}
+}
+
+// selfStore reports whether rhs is a fresh local stored inside itself
+// (nt.tmpl[name] = nt): that does not publish it.
+func (fa *funcAnalysis) selfStore(lhs, rhs ast.Expr, s *State) bool {
+	id, ok := ast.Unparen(rhs).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, ok := fa.info.Uses[id].(*types.Var)
+	if !ok || !s.fresh[v] {
+		return false
+	}
+	for {
+		switch e := ast.Unparen(lhs).(type) {
+		case *ast.SelectorExpr:
+			lhs = e.X
+			continue
+		case *ast.IndexExpr:
+			lhs = e.X
+			continue
+		case *ast.StarExpr:
+			lhs = e.X
+			continue
+		case *ast.Ident:
+			return fa.info.Uses[e] == types.Object(v)
+		}
+		return false
 	}
 }
 

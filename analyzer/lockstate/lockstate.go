@@ -246,9 +246,10 @@ type packageAnalysis struct {
 }
 
 type summary struct {
-	done     bool
-	effects  *directives.Contract
-	noEscape []int
+	done        bool
+	effects     *directives.Contract
+	noEscape    []int
+	freshResult bool // returns a new object it has not published
 }
 
 func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAnalysis {
@@ -377,6 +378,7 @@ func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
 	s.effects = fa.effects(exits)
 	if a.fresh {
 		s.noEscape = fa.noEscape(exits)
+		s.freshResult = fa.returned && fa.freshResult
 	}
 	s.done = true
 	return s.effects

@@ -1,0 +1,357 @@
+package directives
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/guardvet/guardvet/analyzer/internal/locks"
+)
+
+// The conventions below are what unannotated code already says about its
+// locks, in prose and in names. They are unchecked promises, so only guard
+// inference reads them (it sets these switches); with inference off the
+// directives analyzer ignores them and guardvet stays silent on code
+// without directives.
+var (
+	// ProseGuards reads "// guarded by mu" comments on fields and "mutex
+	// hats" (mu sync.Mutex // guards a, b and c) as soft guards.
+	ProseGuards bool
+	// LockedConvention treats a method named ...Locked as //guard:holds (or
+	// rholds, for an RWMutex) its receiver's lock.
+	LockedConvention bool
+)
+
+// ProseGuard is a field's guard as a comment states it, resolved to a lock
+// field of the same struct. It is not a directive: guard inference checks
+// it and offers to turn it into one.
+type ProseGuard struct {
+	Lock    string    // the lock field, as a //guard:by argument
+	Comment token.Pos // the comment that says so
+	Quote   string    // the words that say so, for messages
+}
+
+// Prose returns the soft guard a comment states for the field, or nil.
+func (r *Result) Prose(v *types.Var) *ProseGuard {
+	if v == nil {
+		return nil
+	}
+	return r.prose[v.Origin()]
+}
+
+var (
+	// "guarded by mu", "protected by c.mu", "must hold mu", "mu must be held".
+	fieldPhrase = regexp.MustCompile(`(?i)\b(?:guarded|protected|synchronized|synchronised|serialized|serialised)\s+by\s+(?:the\s+)?((?:\w+\.)*\w+)|\bmust\s+hold\s+(?:the\s+)?((?:\w+\.)*\w+)|\b((?:\w+\.)*\w+)\s+must\s+be\s+held`)
+	// A lock field's comment naming what it guards: "guards a, b and c",
+	// "protects the following fields".
+	hatPhrase = regexp.MustCompile(`(?i)\b(?:guards|protects|guarding|protecting|serializes|serialises)\b(.*)`)
+	following = regexp.MustCompile(`(?i)\b(?:following|below|after\s+it|after\s+this|next)\b`)
+	// Prose that qualifies the guard (only writes, atomics, conditions) is
+	// not a plain guard; such comments are ignored, not guessed at.
+	qualified = regexp.MustCompile(`(?i)\b(?:atomic\w*|writ\w*|read\w*|mutat\w*|modif\w*|updat\w*|chang\w*|also|except|unless|when|if|once|sometimes|either|or)\b`)
+	// Generic names for "the only lock of this struct".
+	genericLock = map[string]bool{"mutex": true, "lock": true}
+)
+
+// proseGuards reads the prose guards of one struct type.
+func (c *collector) proseGuards(st *ast.StructType) {
+	strct, _ := c.pass.TypesInfo.Types[st].Type.(*types.Struct)
+	if strct == nil {
+		return
+	}
+	lockNames := map[string]bool{}
+	var onlyLock string
+	for i := 0; i < strct.NumFields(); i++ {
+		if ok, _ := locks.IsLock(strct.Field(i).Type()); ok {
+			lockNames[strct.Field(i).Name()] = true
+			onlyLock = strct.Field(i).Name()
+		}
+	}
+	if len(lockNames) == 0 {
+		return
+	}
+	if len(lockNames) > 1 {
+		onlyLock = ""
+	}
+	resolve := func(word string) string {
+		if i := strings.LastIndexByte(word, '.'); i >= 0 {
+			word = word[i+1:]
+		}
+		if lockNames[word] {
+			return word
+		}
+		if genericLock[strings.ToLower(word)] {
+			return onlyLock
+		}
+		return ""
+	}
+	fields := map[string][]*types.Var{}
+	varsOf := func(f *ast.Field) []*types.Var {
+		var vs []*types.Var
+		for _, name := range f.Names {
+			if v, ok := c.pass.TypesInfo.Defs[name].(*types.Var); ok {
+				vs = append(vs, v)
+			}
+		}
+		return vs
+	}
+	for _, f := range st.Fields.List {
+		for _, v := range varsOf(f) {
+			fields[v.Name()] = append(fields[v.Name()], v)
+		}
+	}
+	set := func(v *types.Var, lock string, cm *ast.Comment, quote string) {
+		if c.res.fields[v] != nil || c.res.prose[v] != nil {
+			return // a directive, or a more specific comment, wins
+		}
+		if ok, _ := locks.IsLock(v.Type()); ok {
+			return
+		}
+		c.res.prose[v] = &ProseGuard{Lock: lock, Comment: cm.Slash, Quote: strings.TrimSpace(quote)}
+	}
+	tf := c.pass.Fset.File(st.Pos())
+	var carry *ProseGuard // "the following fields": applies until a blank line
+	var carryCm *ast.Comment
+	prevEnd := 0
+	for _, f := range st.Fields.List {
+		start := f.Pos()
+		if f.Doc != nil {
+			start = f.Doc.Pos()
+		}
+		if prevEnd > 0 && tf.Line(start) > prevEnd+1 {
+			carry = nil
+		}
+		prevEnd = tf.Line(f.End())
+		isLock := false
+		if tv, ok := c.pass.TypesInfo.Types[f.Type]; ok {
+			isLock, _ = locks.IsLock(tv.Type)
+		}
+		text, cm := commentText(f.Doc, f.Comment)
+		if isLock {
+			carry = nil
+			m := hatPhrase.FindStringSubmatch(text)
+			if m == nil || qualified.MatchString(text) {
+				continue
+			}
+			name := ""
+			if len(f.Names) == 1 {
+				name = f.Names[0].Name
+			} else if len(f.Names) == 0 {
+				name = embeddedName(f.Type)
+			}
+			if name == "" {
+				continue
+			}
+			if following.MatchString(m[1]) {
+				carry, carryCm = &ProseGuard{Lock: name, Quote: strings.TrimSpace(m[0])}, cm
+				continue
+			}
+			for _, word := range strings.FieldsFunc(m[1], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) {
+				for _, v := range fields[word] {
+					set(v, name, cm, m[0])
+				}
+			}
+			continue
+		}
+		if m := fieldPhrase.FindStringSubmatch(text); m != nil && !qualified.MatchString(text) {
+			word := m[1] + m[2] + m[3]
+			if lock := resolve(word); lock != "" {
+				for _, v := range varsOf(f) {
+					set(v, lock, cm, m[0])
+				}
+				if following.MatchString(text) {
+					carry, carryCm = &ProseGuard{Lock: lock, Quote: strings.TrimSpace(m[0])}, cm
+				}
+				continue
+			}
+		}
+		if f.Doc != nil {
+			carry = nil // a comment above a field starts a new section
+		}
+		if carry != nil && text == "" {
+			for _, v := range varsOf(f) {
+				set(v, carry.Lock, carryCm, carry.Quote)
+			}
+		}
+	}
+}
+
+// commentText joins a field's doc and trailing comments, and returns the
+// first comment for positions.
+func commentText(groups ...*ast.CommentGroup) (string, *ast.Comment) {
+	var parts []string
+	var first *ast.Comment
+	for _, g := range groups {
+		if g == nil {
+			continue
+		}
+		if first == nil {
+			first = g.List[0]
+		}
+		parts = append(parts, g.Text())
+	}
+	return strings.Join(strings.Fields(strings.Join(parts, " ")), " "), first
+}
+
+func embeddedName(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.StarExpr:
+		return embeddedName(e.X)
+	case *ast.SelectorExpr:
+		return e.Sel.Name
+	case *ast.Ident:
+		return e.Name
+	}
+	return ""
+}
+
+// A function doc that says its caller holds a lock: "Assumes db.mu is
+// locked", "Called with c.mu held", "Caller must hold mu", "mu must be held".
+var funcPhrase = regexp.MustCompile(`(?i)\b(?:assumes|requires)\s+((?:\w+\.)*\w+)\s+(?:is\s+|to\s+be\s+)?(?:locked|held)\b|\bcalled\s+with\s+((?:\w+\.)*\w+)\s+(?:locked|held)\b|\bmust\s+hold\s+(?:the\s+)?((?:\w+\.)*\w+)|\b((?:\w+\.)*\w+)\s+must\s+be\s+(?:held|locked)\b`)
+
+// proseContract gives a function whose doc says its caller holds a lock
+// the contract that says so, like //guard:holds. The words must resolve to
+// a lock through the receiver, a parameter or a package-level variable.
+func (c *collector) proseContract(fd *ast.FuncDecl) {
+	if fd.Doc == nil {
+		return
+	}
+	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if fn == nil || c.res.funcs[fn] != nil {
+		return // a directive or the ...Locked name said it first
+	}
+	m := funcPhrase.FindStringSubmatch(strings.Join(strings.Fields(fd.Doc.Text()), " "))
+	if m == nil {
+		return
+	}
+	word := m[1] + m[2] + m[3] + m[4]
+	sig := fn.Type().(*types.Signature)
+	ref, problem := c.resolveFuncLock(sig, word)
+	if problem != "" && !strings.Contains(word, ".") && sig.Recv() != nil && sig.Recv().Name() != "" && sig.Recv().Name() != "_" {
+		ref, problem = c.resolveFuncLock(sig, sig.Recv().Name()+"."+word)
+	}
+	if problem != "" {
+		return // unresolvable prose is ignored
+	}
+	contract := &Contract{Convention: true}
+	if c.lockIsRW(sig, ref) {
+		contract.RHolds = []LockRef{ref}
+	} else {
+		contract.Holds = []LockRef{ref}
+	}
+	c.res.funcs[fn] = contract
+}
+
+// lockIsRW reports whether a resolved function lock path ends at an RWMutex.
+func (c *collector) lockIsRW(sig *types.Signature, ref LockRef) bool {
+	var t types.Type
+	switch {
+	case ref.Kind == Global:
+		if v := c.res.Global(ref); v != nil {
+			t = v.Type()
+		}
+	case ref.Param == Receiver:
+		t = sig.Recv().Type()
+	case ref.Param < sig.Params().Len():
+		t = sig.Params().At(ref.Param).Type()
+	default:
+		t = sig.Results().At(ref.Param - sig.Params().Len()).Type()
+	}
+	for _, seg := range strings.Split(strings.TrimPrefix(ref.Sel, "."), ".") {
+		if t == nil || seg == "" {
+			break
+		}
+		obj, _, _ := types.LookupFieldOrMethod(t, true, c.pass.Pkg, seg)
+		fv, ok := obj.(*types.Var)
+		if !ok {
+			return false
+		}
+		t = fv.Type()
+	}
+	_, rw := locks.IsLock(t)
+	return rw
+}
+
+// lockedConvention gives a method named ...Locked the contract its name
+// states: the caller holds the receiver's lock. The lock is the receiver
+// struct's only lock, or the only one of its locks the method's doc names.
+func (c *collector) lockedConvention(fd *ast.FuncDecl) {
+	name := fd.Name.Name
+	if fd.Recv == nil || len(fd.Recv.List) != 1 || len(fd.Recv.List[0].Names) != 1 || !strings.HasSuffix(name, "Locked") || name == "Locked" {
+		return
+	}
+	fn, _ := c.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if fn == nil || c.res.funcs[fn] != nil {
+		return // a declared contract wins
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv.Name() == "_" {
+		return
+	}
+	t := recv.Type()
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	strct, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return
+	}
+	var all []*types.Var
+	for i := 0; i < strct.NumFields(); i++ {
+		if ok, _ := locks.IsLock(strct.Field(i).Type()); ok {
+			all = append(all, strct.Field(i))
+		}
+	}
+	chosen := all
+	if len(all) > 1 && fd.Doc != nil {
+		chosen = nil
+		doc := fd.Doc.Text()
+		for _, f := range all {
+			if regexp.MustCompile(`\b` + regexp.QuoteMeta(f.Name()) + `\b`).MatchString(doc) {
+				chosen = append(chosen, f)
+			}
+		}
+	}
+	if len(chosen) != 1 {
+		return
+	}
+	ref, problem := c.resolveFuncLock(fn.Type().(*types.Signature), recv.Name()+"."+chosen[0].Name())
+	if problem != "" {
+		return
+	}
+	contract := &Contract{Convention: true}
+	if _, rw := locks.IsLock(chosen[0].Type()); rw {
+		contract.RHolds = []LockRef{ref}
+	} else {
+		contract.Holds = []LockRef{ref}
+	}
+	c.res.funcs[fn] = contract
+}
+
+// conventions reads the prose guards and ...Locked methods of one file, after
+// every directive is known (a directive always wins).
+func (c *collector) conventions() {
+	for _, decl := range c.file.Decls {
+		switch decl := decl.(type) {
+		case *ast.FuncDecl:
+			if LockedConvention {
+				c.lockedConvention(decl)
+			}
+			if ProseGuards {
+				c.proseContract(decl)
+			}
+		case *ast.GenDecl:
+			if !ProseGuards || decl.Tok != token.TYPE {
+				continue
+			}
+			for _, spec := range decl.Specs {
+				if st, ok := spec.(*ast.TypeSpec).Type.(*ast.StructType); ok {
+					c.proseGuards(st)
+				}
+			}
+		}
+	}
+}
