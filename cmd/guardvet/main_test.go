@@ -447,3 +447,156 @@ func TestChecklocksModuleUnchanged(t *testing.T) {
 		t.Errorf("injected race: exit %d, want 1 and the p.closed diagnostic\n%s", code, stderr)
 	}
 }
+
+// unannotatedModule has no directives: a registry whose workers map is
+// locked at every site but one, a field its comment says mu guards, and a
+// ...Locked helper.
+var unannotatedModule = map[string]string{
+	"go.mod": "module example.com/reg\n\ngo 1.26\n",
+	"reg/reg.go": `package reg
+
+import "sync"
+
+type Registry struct {
+	mu      sync.Mutex
+	workers map[string]int
+	gen     int // guarded by mu
+}
+
+func New() *Registry { return &Registry{workers: map[string]int{}} }
+
+func (r *Registry) Add(k string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.workers[k]++
+	r.bumpLocked()
+}
+
+func (r *Registry) bumpLocked() { r.gen++ }
+
+func (r *Registry) Remove(k string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	delete(r.workers, k)
+	r.bumpLocked()
+}
+
+func (r *Registry) Len() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.workers)
+}
+
+func (r *Registry) Get(k string) int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.workers[k]
+}
+
+func (r *Registry) Each(f func(string)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k := range r.workers {
+		f(k)
+	}
+}
+
+func (r *Registry) Reset() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.workers = map[string]int{}
+}
+
+func (r *Registry) Clear(k string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.workers[k] = 0
+}
+
+func (r *Registry) Max() (max int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, v := range r.workers {
+		max = v
+	}
+	return max
+}
+
+func (r *Registry) Sum() (n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, v := range r.workers {
+		n += v
+	}
+	return n
+}
+
+func (r *Registry) Has(k string) bool {
+	_, ok := r.workers[k]
+	return ok
+}
+
+func (r *Registry) Gen() int { return r.gen }
+
+func (r *Registry) Touch() {
+	r.mu.Lock()
+	r.mu.Unlock()
+	r.bumpLocked()
+}
+`,
+}
+
+// TestInferSuggestFixThenCheck is the adoption path: -infer finds the
+// unprotected accesses, -suggest -fix writes the directives, and from then
+// on plain guardvet (no inference) reports the same accesses.
+func TestInferSuggestFixThenCheck(t *testing.T) {
+	dir := t.TempDir()
+	for name, src := range unannotatedModule {
+		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
+		os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644)
+	}
+	if _, stderr, code := run(t, dir, guardvet, "./..."); code != 0 {
+		t.Fatalf("without directives guardvet must be silent; exit %d\n%s", code, stderr)
+	}
+	_, stderr, code := run(t, dir, guardvet, "-infer", "./...")
+	for _, want := range []string{
+		"reg/reg.go:80:13: r.workers is accessed with r.mu held at 9 of 10 sites",
+		"reg/reg.go:84:41: r.gen is documented as guarded by mu",
+		"reg/reg.go:89:14: call to r.bumpLocked needs r.mu locked (its name ends in Locked",
+	} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("-infer: missing %q in\n%s", want, stderr)
+		}
+	}
+	if code != 1 || strings.Count("\n"+stderr, "\nreg/reg.go:") != 3 {
+		t.Errorf("-infer: exit %d, want 1 and exactly 3 findings\n%s", code, stderr)
+	}
+
+	stdout, stderr, code := run(t, dir, guardvet, "-suggest", "./...")
+	if code != 0 || strings.Count(stdout, "\n") != 3 ||
+		!strings.Contains(stdout, "reg/reg.go:7:2: add //guard:by mu to workers: r.mu is held at 9 of 10 accesses") ||
+		!strings.Contains(stdout, `reg/reg.go:8:2: add //guard:by mu to gen: its comment says "guarded by mu"`) ||
+		!strings.Contains(stdout, "add //guard:holds r.mu to bumpLocked: its name says the caller holds r.mu; 2 of 3 calls in this package do") ||
+		!strings.Contains(stderr, "3 directives suggested") {
+		t.Errorf("-suggest: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if _, stderr, code := run(t, dir, guardvet, "-suggest", "-fix", "./..."); code != 0 {
+		t.Fatalf("-suggest -fix: exit %d\n%s", code, stderr)
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "reg", "reg.go"))
+	for _, want := range []string{"workers map[string]int //guard:by mu\n", "\t//guard:by mu\n\tgen ", "//guard:holds r.mu\nfunc (r *Registry) bumpLocked()"} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("-suggest -fix: file lacks %q:\n%s", want, src)
+		}
+	}
+	// Plain guardvet now checks the fields and the contract itself.
+	_, stderr, code = run(t, dir, guardvet, "./...")
+	for _, want := range []string{"r.workers", "r.gen", "call to r.bumpLocked"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("after the fix, plain guardvet does not report %s:\n%s", want, stderr)
+		}
+	}
+	if code != 1 {
+		t.Errorf("after the fix: exit %d, want 1\n%s", code, stderr)
+	}
+}

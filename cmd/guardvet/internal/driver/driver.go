@@ -50,6 +50,7 @@ type Finding struct {
 
 type options struct {
 	json, sarif, fix, diff, tests, version bool
+	suggest                                bool
 	tags, cpuprofile, memprofile           string
 	enable                                 map[string]*triState
 }
@@ -96,6 +97,14 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		return ExitError
 	}
 	enabled := selectAnalyzers(analyzers, opts.enable)
+	if opts.suggest {
+		enabled = nil // suggestions come from guard inference alone
+		for _, a := range analyzers {
+			if a.Name == "guardinfer" {
+				enabled = append(enabled, a)
+			}
+		}
+	}
 	if opts.cpuprofile != "" {
 		if f, err := os.Create(opts.cpuprofile); err == nil {
 			pprof.StartCPUProfile(f)
@@ -169,6 +178,11 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
 			return ExitError
 		}
+	case opts.suggest:
+		// Suggestions are the output asked for, not findings.
+		printText(stdout, findings)
+		fmt.Fprintf(stderr, "guardvet: %d directives suggested; guardvet -suggest -fix writes them, -suggest -diff shows them as a diff\n", len(findings))
+		return code
 	default:
 		printText(stderr, findings)
 	}
@@ -199,13 +213,20 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	fs.BoolVar(&o.tests, "test", true, "also check test files")
 	fs.StringVar(&o.tags, "tags", "", "comma-separated build tags, as for go build")
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")
-	fs.BoolFunc("infer", "infer guards for fields without directives (same as -guardinfer.on)", func(s string) error {
-		for _, a := range analyzers {
-			if f := a.Flags.Lookup("on"); f != nil && a.Name == "guardinfer" {
-				return f.Value.Set(s)
+	inferFlag := func(name string) func(string) error {
+		return func(s string) error {
+			for _, a := range analyzers {
+				if f := a.Flags.Lookup(name); f != nil && a.Name == "guardinfer" {
+					return f.Value.Set(s)
+				}
 			}
+			return fmt.Errorf("this build has no guardinfer analyzer")
 		}
-		return fmt.Errorf("this build has no guardinfer analyzer")
+	}
+	fs.BoolFunc("infer", "infer guards for fields without directives (same as -guardinfer.on)", inferFlag("on"))
+	fs.BoolFunc("suggest", "print the directives guard inference would add, with evidence, and nothing else; with -fix, write them (same as -guardinfer.suggest -guardinfer)", func(s string) error {
+		o.suggest = s != "false" && s != "0"
+		return inferFlag("suggest")(s)
 	})
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	fs.StringVar(&o.memprofile, "memprofile", "", "write a heap profile to this file at exit")
