@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := $(CURDIR)/bin
 GUARDVET := $(BIN)/guardvet
 
-.PHONY: all build demo test fmtcheck vet selfcheck gotest std bench checklocks-bench clean
+.PHONY: all build demo test fmtcheck vet selfcheck gotest std bench checklocks-bench infer-precision clean
 
 all: build
 
@@ -59,3 +59,8 @@ clean:
 # the module proxy into bin/.
 checklocks-bench:
 	.ci/checklocks-bench
+
+# infer-precision: guard inference over std and golang.org/x/tools: findings,
+# wall time, peak memory, and a seeded sample for triage (README).
+infer-precision:
+	.ci/infer-precision

@@ -236,7 +236,7 @@ func (c *collector) proseContract(fd *ast.FuncDecl) {
 	if problem != "" {
 		return // unresolvable prose is ignored
 	}
-	contract := &Contract{Convention: true}
+	contract := &Contract{Convention: ByDoc}
 	if c.lockIsRW(sig, ref) {
 		contract.RHolds = []LockRef{ref}
 	} else {
@@ -322,7 +322,7 @@ func (c *collector) lockedConvention(fd *ast.FuncDecl) {
 	if problem != "" {
 		return
 	}
-	contract := &Contract{Convention: true}
+	contract := &Contract{Convention: ByName}
 	if _, rw := locks.IsLock(chosen[0].Type()); rw {
 		contract.RHolds = []LockRef{ref}
 	} else {

@@ -142,7 +142,7 @@ func run(pass *analysis.Pass) (any, error) {
 		case *Contract:
 			if fn, ok := f.Object.(*types.Func); ok {
 				res.funcs[fn] = fact
-				if !fact.Convention {
+				if fact.Convention == "" {
 					res.Imported++
 				}
 			}

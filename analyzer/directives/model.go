@@ -87,9 +87,10 @@ type Contract struct {
 	Excludes  []LockRef // must not be held by the caller
 	Ignore    string    // //guard:ignore reason: the body is not checked
 	Blocks    bool      // //guard:blocks: calling it blocks (for the noblock rule)
-	// Convention is set when no directive declared the contract: it comes
-	// from the ...Locked naming convention (see LockedConvention).
-	Convention bool
+	// Convention says where a contract no directive declared comes from:
+	// ByName for a method named ...Locked, ByDoc for a doc comment that
+	// says the caller holds the lock. Only guard inference reads them.
+	Convention string
 }
 
 func (*Contract) AFact() {}
@@ -114,11 +115,17 @@ func (c *Contract) String() string {
 	if c.Blocks {
 		parts = append(parts, "blocks")
 	}
-	if c.Convention {
-		parts = append(parts, "by name")
+	if c.Convention != "" {
+		parts = append(parts, "by "+c.Convention)
 	}
 	return "contract(" + strings.Join(parts, ", ") + ")"
 }
+
+// The sources of a Contract.Convention.
+const (
+	ByName = "name"
+	ByDoc  = "doc"
+)
 
 // Empty reports whether c says nothing.
 func (c *Contract) Empty() bool {

@@ -206,15 +206,18 @@ func (c *checker) contractCall(fn *lockstate.Func, call *lockstate.Call) {
 			if ok(v) {
 				continue
 			}
-			if call.Contract.Convention && v.Mode == lockstate.Unknown {
+			if call.Contract.Convention != "" && v.Mode == lockstate.Unknown {
 				// A name is weaker evidence than a directive: report only
 				// where this function itself left the lock released.
 				continue
 			}
 			shown := c.shownAtCall(ref, call.Node)
 			why := "//guard:" + verb + " " + ref.Text
-			if call.Contract.Convention {
+			switch call.Contract.Convention {
+			case directives.ByName:
 				why = "its name ends in Locked; //guard:" + verb + " " + ref.Text + " on it makes this a checked directive"
+			case directives.ByDoc:
+				why = "its doc comment says so; //guard:" + verb + " " + ref.Text + " on it makes this a checked directive"
 			}
 			c.rep.Reportf(call.Node.Lparen, report.Related(v.Site, shown+" "+siteVerb(v)+" here"),
 				"call to %s needs %s %s (%s), but %s is %s here; %s",
@@ -348,7 +351,7 @@ func (c *checker) returns(fn *lockstate.Func) {
 	want := map[lockpath.Path]func(lockstate.Mode) bool{}
 	// A ...Locked method promises nothing about its exit: only the caller's
 	// side of the convention is checked.
-	if contract != nil && !contract.Convention {
+	if contract != nil && contract.Convention == "" {
 		for _, d := range []struct {
 			verb string
 			refs []directives.LockRef

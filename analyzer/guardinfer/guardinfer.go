@@ -436,15 +436,15 @@ func (r *inference) suggestField(v *types.Var, fix *analysis.SuggestedFix, why s
 	r.rep.Report(d)
 }
 
-// suggestLockedContracts reports, at each ...Locked method, the //guard:holds
-// directive that states its naming convention, with how many calls in the
-// package keep it.
+// suggestLockedContracts reports, at each ...Locked method or function whose
+// doc says its caller holds a lock, the //guard:holds directive that states
+// it, with how many calls in the package keep it.
 func (r *inference) suggestLockedContracts() {
 	calls := map[*types.Func][2]int{} // kept, all
 	for _, f := range r.ls.Funcs {
 		for _, call := range f.Calls {
 			c := call.Contract
-			if c == nil || !c.Convention {
+			if c == nil || c.Convention == "" {
 				continue
 			}
 			n := calls[call.Callee.Origin()]
@@ -464,7 +464,7 @@ func (r *inference) suggestLockedContracts() {
 			}
 			fn, _ := r.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 			c := r.ls.Dirs.Contract(fn)
-			if c == nil || !c.Convention {
+			if c == nil || c.Convention == "" {
 				continue
 			}
 			verb, ref := "holds", c.Holds
@@ -475,8 +475,8 @@ func (r *inference) suggestLockedContracts() {
 			n := calls[fn]
 			r.rep.Report(analysis.Diagnostic{
 				Pos: fd.Name.Pos(),
-				Message: fmt.Sprintf("add %s to %s: its name says the caller holds %s; %d of %d calls in this package do",
-					directive, fd.Name.Name, ref[0].Text, n[0], n[1]),
+				Message: fmt.Sprintf("add %s to %s: its %s says the caller holds %s; %d of %d calls in this package do",
+					directive, fd.Name.Name, map[string]string{directives.ByName: "name", directives.ByDoc: "doc comment"}[c.Convention], ref[0].Text, n[0], n[1]),
 				SuggestedFixes: []analysis.SuggestedFix{{
 					Message:   "Declare " + directive + " on " + fd.Name.Name,
 					TextEdits: []analysis.TextEdit{{Pos: fd.Pos(), End: fd.Pos(), NewText: []byte(directive + "\n")}},
