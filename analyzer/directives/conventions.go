@@ -171,7 +171,7 @@ func (c *collector) proseGuards(st *ast.StructType) {
 		if f.Doc != nil {
 			carry = nil // a comment above a field starts a new section
 		}
-		if carry != nil && text == "" {
+		if carry != nil && !qualified.MatchString(text) {
 			for _, v := range varsOf(f) {
 				set(v, carry.Lock, carryCm, carry.Quote)
 			}

@@ -613,7 +613,10 @@ func initHelpers(pass *analysis.Pass, ls *lockstate.Result) map[*types.Func]bool
 				continue
 			}
 			if id, ok := ast.Unparen(se.X).(*ast.Ident); ok {
-				if v, ok := pass.TypesInfo.Uses[id].(*types.Var); ok && call.State.Fresh(v) {
+				// The engine tracks parameters as fresh only to learn
+				// whether a function publishes them; a caller's own
+				// receiver or parameter is not an unpublished object.
+				if v, ok := pass.TypesInfo.Uses[id].(*types.Var); ok && call.State.Fresh(v) && !isParam(f.Obj, v) {
 					early[fn]++
 				}
 			}
@@ -626,4 +629,20 @@ func initHelpers(pass *analysis.Pass, ls *lockstate.Result) map[*types.Func]bool
 		}
 	}
 	return out
+}
+
+// isParam reports whether v is a receiver, parameter or result of fn.
+func isParam(fn *types.Func, v *types.Var) bool {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == v {
+		return true
+	}
+	for _, tuple := range []*types.Tuple{sig.Params(), sig.Results()} {
+		for i := 0; i < tuple.Len(); i++ {
+			if tuple.At(i) == v {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -1,0 +1,161 @@
+// Package lockedconv has no directives: under guard inference, a method
+// named ...Locked, or a function whose doc says its caller holds a lock,
+// carries that contract, and guardedby checks its calls. Only calls where
+// the caller itself left the lock released (or held it on some paths only)
+// are reported; where the state is merely unknown, nothing is.
+package lockedconv
+
+import "sync"
+
+// Conn has one lock: flushLocked holds c.mu.
+type Conn struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+func (c *Conn) flushLocked() { c.buf = c.buf[:0] }
+
+// Write drops the lock, then calls flushLocked: the bug shape.
+func (c *Conn) Write(p []byte) {
+	c.mu.Lock()
+	c.buf = append(c.buf, p...)
+	c.mu.Unlock()
+	c.flushLocked() // want `call to c.flushLocked needs c.mu locked \(its name ends in Locked; //guard:holds c.mu on it makes this a checked directive\), but c.mu is not held here; lock c.mu before the call`
+}
+
+// Flush holds the lock at the call: silent.
+func (c *Conn) Flush() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.flushLocked()
+}
+
+// FlushHeld has no lock operations: the state is unknown (its caller may
+// hold c.mu), and a name is too weak to report on: silent.
+func (c *Conn) FlushHeld() {
+	c.flushLocked()
+}
+
+// Maybe locks on one path only.
+func (c *Conn) Maybe(lock bool) {
+	if lock {
+		c.mu.Lock()
+	}
+	c.flushLocked() // want `call to c.flushLocked needs c.mu locked \(its name ends in Locked; .*\), but c.mu is held on some paths only here`
+	if lock {
+		c.mu.Unlock()
+	}
+}
+
+// resetLocked calls flushLocked with the lock its own name promises: silent.
+func (c *Conn) resetLocked() {
+	c.flushLocked()
+	c.buf = nil
+}
+
+func (c *Conn) Reset() {
+	c.mu.Lock()
+	c.resetLocked()
+	c.mu.Unlock()
+}
+
+// Background starts a ...Locked method as a goroutine, which holds no
+// locks whatever its starter holds.
+func (c *Conn) Background() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	go c.flushLocked() // want `go c.flushLocked runs in a new goroutine, which holds no locks, but it needs c.mu held`
+}
+
+// Cache has an RWMutex: a ...Locked method needs it at least read-locked.
+type Cache struct {
+	mu sync.RWMutex
+	m  map[string]int
+}
+
+func (c *Cache) lookupLocked(k string) int { return c.m[k] }
+
+func (c *Cache) Get(k string) int {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.lookupLocked(k) // read-locked is enough: silent
+}
+
+func (c *Cache) Stale(k string) int {
+	c.mu.RLock()
+	c.mu.RUnlock()
+	return c.lookupLocked(k) // want `call to c.lookupLocked needs c.mu read- or write-locked \(its name ends in Locked; //guard:rholds c.mu .*\), but c.mu is not held here`
+}
+
+// DB states its contracts in doc comments instead of names.
+type DB struct {
+	mu    sync.Mutex
+	conns int
+}
+
+// release drops one connection. Caller must hold db.mu.
+func (db *DB) release() { db.conns-- }
+
+// grow adds a connection. Assumes db.mu is locked.
+func (db *DB) grow() { db.conns++ }
+
+// shrink removes a connection; called with db.mu held.
+func (db *DB) shrink() { db.conns-- }
+
+// clear zeroes the count; db.mu must be held.
+func (db *DB) clear() { db.conns = 0 }
+
+// Close drops the lock, then breaks all four doc-stated contracts.
+func (db *DB) Close() {
+	db.mu.Lock()
+	db.mu.Unlock()
+	db.release() // want `call to db.release needs db.mu locked \(its doc comment says so; //guard:holds db.mu on it makes this a checked directive\), but db.mu is not held here; lock db.mu before the call`
+	db.grow()    // want `call to db.grow needs db.mu locked \(its doc comment says so; .*, but db.mu is not held here`
+	db.shrink()  // want `call to db.shrink needs db.mu locked \(its doc comment says so; .*, but db.mu is not held here`
+	db.clear()   // want `call to db.clear needs db.mu locked \(its doc comment says so; .*, but db.mu is not held here`
+}
+
+func (db *DB) Put() {
+	db.mu.Lock()
+	defer db.mu.Unlock()
+	db.release() // held: silent
+	db.grow()
+	db.shrink()
+	db.clear()
+}
+
+// Dual has two locks. closeLocked's doc names neither, so no lock can be
+// chosen and there is no contract: the call after an Unlock is silent.
+type Dual struct {
+	rmu, wmu sync.Mutex
+	open     bool
+}
+
+// closeLocked marks the connection closed.
+func (d *Dual) closeLocked() { d.open = false }
+
+// sendLocked writes a frame; the caller holds wmu.
+func (d *Dual) sendLocked() { d.open = true }
+
+func (d *Dual) Close() {
+	d.rmu.Lock()
+	d.wmu.Lock()
+	d.wmu.Unlock()
+	d.rmu.Unlock()
+	d.closeLocked() // no contract: silent
+}
+
+// Send drops wmu before sendLocked, whose doc names wmu: reported.
+func (d *Dual) Send() {
+	d.wmu.Lock()
+	d.wmu.Unlock()
+	d.sendLocked() // want `call to d.sendLocked needs d.wmu locked \(its name ends in Locked; //guard:holds d.wmu .*\), but d.wmu is not held here`
+}
+
+// Recv holds rmu only; sendLocked needs wmu, which Recv never touched:
+// unknown, so silent.
+func (d *Dual) Recv() {
+	d.rmu.Lock()
+	defer d.rmu.Unlock()
+	d.sendLocked()
+}
