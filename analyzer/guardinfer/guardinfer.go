@@ -142,10 +142,10 @@ type callerKey struct {
 // fields in source order. Left out: objects not yet published, init
 // helpers, and closures whose caller (and so its locks) is unknown.
 func (r *inference) gather() []*types.Var {
-	initOnly := initHelpers(r.pass, r.ls)
 	r.byField = map[*types.Var][]*lockstate.Access{}
 	r.funcOf = map[*lockstate.Access]*lockstate.Func{}
 	r.indexCallers()
+	initOnly := r.initHelpers()
 	var fields []*types.Var
 	for _, f := range r.ls.Funcs {
 		if f.Context == lockstate.Escaping {
@@ -587,14 +587,9 @@ func addDirective(pass *analysis.Pass, v *types.Var, lock string) *analysis.Sugg
 // receiver is shared: every reference to them is a call on an object not
 // yet published (s := &S{}; s.init()), or a method value handed to
 // sync.Once.Do, which runs it once before any caller of Do goes on.
-func initHelpers(pass *analysis.Pass, ls *lockstate.Result) map[*types.Func]bool {
-	refs, early := map[*types.Func]int{}, map[*types.Func]int{}
-	for _, obj := range pass.TypesInfo.Uses {
-		if fn, ok := obj.(*types.Func); ok && fn.Pkg() == pass.Pkg && !fn.Exported() && fn.Type().(*types.Signature).Recv() != nil {
-			refs[fn.Origin()]++
-		}
-	}
-	for _, f := range ls.Funcs {
+func (r *inference) initHelpers() map[*types.Func]bool {
+	pass, refs, early := r.pass, r.refs, map[*types.Func]int{}
+	for _, f := range r.ls.Funcs {
 		for _, call := range f.Calls {
 			if directives.FuncKey(call.Callee) == "sync.Once.Do" && len(call.Node.Args) == 1 {
 				if se, ok := ast.Unparen(call.Node.Args[0]).(*ast.SelectorExpr); ok {
