@@ -37,6 +37,7 @@ func TestSetFlag(t *testing.T) {
 	err := fs.Parse([]string{
 		"-set", "std=net/http, encoding/json,,go/types",
 		"-set=mod=./...",
+		"-set", "tcpip@testdata/corpus=gvisor.dev/gvisor/pkg/tcpip/...",
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -44,17 +45,18 @@ func TestSetFlag(t *testing.T) {
 	want := setsFlag{
 		{Name: "std", Packages: []string{"net/http", "encoding/json", "go/types"}},
 		{Name: "mod", Packages: []string{"./..."}},
+		{Name: "tcpip", Dir: "testdata/corpus", Packages: []string{"gvisor.dev/gvisor/pkg/tcpip/..."}},
 	}
 	if !slices.EqualFunc(sets, want, func(a, b PackageSet) bool {
-		return a.Name == b.Name && slices.Equal(a.Packages, b.Packages)
+		return a.Name == b.Name && a.Dir == b.Dir && slices.Equal(a.Packages, b.Packages)
 	}) {
 		t.Errorf("got %+v, want %+v", sets, want)
 	}
-	if got, want := sets.String(), "std=net/http,encoding/json,go/types mod=./..."; got != want {
+	if got, want := sets.String(), "std=net/http,encoding/json,go/types mod=./... tcpip@testdata/corpus=gvisor.dev/gvisor/pkg/tcpip/..."; got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
 
-	for _, bad := range []string{"", "noequals", "=fmt", "x=", "x= , ", "a b=fmt", "std=fmt"} {
+	for _, bad := range []string{"", "noequals", "=fmt", "x=", "x= , ", "a b=fmt", "std=fmt", "@dir=fmt"} {
 		if err := sets.Set(bad); err == nil {
 			t.Errorf("Set(%q) succeeded, want an error", bad)
 		}

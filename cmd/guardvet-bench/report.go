@@ -6,9 +6,12 @@ import (
 	"strings"
 )
 
-// PackageSet is a named list of package patterns.
+// PackageSet is a named list of package patterns, resolved in Dir (the
+// current directory when empty), so a set may name another module's
+// packages, such as the pinned corpus in testdata/corpus.
 type PackageSet struct {
 	Name     string   `json:"name"`
+	Dir      string   `json:"dir,omitempty"`
 	Packages []string `json:"packages"`
 }
 
@@ -40,8 +43,9 @@ func (f *setsFlag) Set(v string) error {
 func parseSet(v string) (PackageSet, error) {
 	name, list, ok := strings.Cut(v, "=")
 	name = strings.TrimSpace(name)
+	name, dir, _ := strings.Cut(name, "@")
 	if !ok || name == "" {
-		return PackageSet{}, fmt.Errorf("want NAME=PKG,PKG,..., got %q", v)
+		return PackageSet{}, fmt.Errorf("want NAME[@DIR]=PKG,PKG,..., got %q", v)
 	}
 	if strings.ContainsAny(name, " \t,") {
 		return PackageSet{}, fmt.Errorf("package set name %q contains a space or comma", name)
@@ -55,13 +59,17 @@ func parseSet(v string) (PackageSet, error) {
 	if len(pkgs) == 0 {
 		return PackageSet{}, fmt.Errorf("package set %q has no packages", name)
 	}
-	return PackageSet{Name: name, Packages: pkgs}, nil
+	return PackageSet{Name: name, Dir: dir, Packages: pkgs}, nil
 }
 
 func describeSets(sets []PackageSet) string {
 	var parts []string
 	for _, s := range sets {
-		parts = append(parts, s.Name+"="+strings.Join(s.Packages, ","))
+		name := s.Name
+		if s.Dir != "" {
+			name += "@" + s.Dir
+		}
+		parts = append(parts, name+"="+strings.Join(s.Packages, ","))
 	}
 	return strings.Join(parts, " ")
 }
