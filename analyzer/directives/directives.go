@@ -27,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://github.com/guardvet/guardvet#directives-rule",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{(*FieldGuard)(nil), (*Contract)(nil), (*Orders)(nil)},
+	FactTypes:  []analysis.Fact{(*FieldGuard)(nil), (*Contract)(nil), (*Orders)(nil), (*Aliases)(nil)},
 }
 
 // Category is the diagnostic category of malformed directives.
@@ -50,6 +50,62 @@ type Result struct {
 	globals map[string]*types.Var
 	force   map[string]map[int]bool // lines marked +checklocksforce, by file
 	prose   map[*types.Var]*ProseGuard
+	// localAliases are this package's +checklocksalias equations, by type.
+	localAliases []typeAliases
+	// aliases are the lock equations (+checklocksalias) of struct types
+	// declared here or in dependencies, as rewrites from the longer name
+	// to the shorter.
+	aliases map[*types.TypeName][]lockpath.Rewrite
+}
+
+// CanonLock returns the one name guardvet uses for the lock at p: p with
+// every name that a +checklocksalias equation of a struct type along the
+// path declares equal replaced by the shorter one (e.mu.ndp.ep.mu is e.mu
+// when e's type declares ndp.ep.mu=mu). Lock states are keyed, and lock
+// paths compared, by this name.
+func (r *Result) CanonLock(p lockpath.Path) lockpath.Path {
+	if len(r.aliases) == 0 || !p.Valid() {
+		return p
+	}
+	return lockpath.Canonical(p, r.rewritesOf)
+}
+
+func (r *Result) rewritesOf(t types.Type) []lockpath.Rewrite {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return nil
+	}
+	return r.aliases[n.Origin().Obj()]
+}
+
+// addAliases records the lock equations of a struct type.
+func (r *Result) addAliases(tn *types.TypeName, pairs [][2]LockRef) {
+	for _, pair := range pairs {
+		a, b := pair[0], pair[1]
+		if a.Kind != Relative || b.Kind != Relative || a.Sel == b.Sel {
+			continue // an equation with a package-level lock is not applied (README)
+		}
+		if shorter(b.Sel, a.Sel) {
+			a, b = b, a
+		}
+		// a is the shorter name: rewrite b to a.
+		if r.aliases == nil {
+			r.aliases = map[*types.TypeName][]lockpath.Rewrite{}
+		}
+		r.aliases[tn] = append(r.aliases[tn], lockpath.Rewrite{From: b.Sel, To: a.Sel})
+	}
+}
+
+// shorter orders lock selectors by number of steps, then as strings.
+func shorter(a, b string) bool {
+	na, nb := strings.Count(a, ".")+strings.Count(a, "["), strings.Count(b, ".")+strings.Count(b, "[")
+	if na != nb {
+		return na < nb
+	}
+	return a < b
 }
 
 // Forced reports whether pos is on a +checklocksforce line: the locks its
@@ -67,6 +123,11 @@ type Ignore struct {
 	Line     int       // line ignores
 	From, To token.Pos // function ignores
 	Dialect  bool      // a dialect ignore: not reported when unused
+}
+
+type typeAliases struct {
+	tn    *types.TypeName
+	pairs [][2]LockRef
 }
 
 // LocalOrder is an order declared in this package, with its position.
@@ -139,6 +200,10 @@ func run(pass *analysis.Pass) (any, error) {
 				res.fields[v] = fact
 				res.Imported++
 			}
+		case *Aliases:
+			if tn, ok := f.Object.(*types.TypeName); ok {
+				res.addAliases(tn, fact.Pairs)
+			}
 		case *Contract:
 			if fn, ok := f.Object.(*types.Func); ok {
 				res.funcs[fn] = fact
@@ -175,6 +240,9 @@ func run(pass *analysis.Pass) (any, error) {
 	sort.Slice(res.Ignores, func(i, j int) bool { return res.Ignores[i].Pos < res.Ignores[j].Pos })
 	findGetters(pass, res)
 	// Export in a deterministic order.
+	for _, a := range res.localAliases {
+		pass.ExportObjectFact(a.tn, &Aliases{Pairs: a.pairs})
+	}
 	for v, g := range res.fields {
 		if v.Pkg() == pass.Pkg {
 			pass.ExportObjectFact(v, g)
@@ -401,7 +469,7 @@ func (c *collector) genDecl(gd *ast.GenDecl) {
 					continue
 				}
 				if d.Verb == "checklocksalias" {
-					c.alias(d, ts)
+					c.alias(d, ts, tn)
 					continue
 				}
 				c.order(d, tn)
@@ -800,10 +868,11 @@ func (c *collector) orderClass(arg string, owner *types.TypeName) (string, strin
 	return "", "", false
 }
 
-// alias validates +checklocksalias:a.b=c on a struct type: both sides must
-// name locks of the struct. guardvet accepts it so that annotated code runs
-// unchanged; it does not yet use it to equate the two paths (README).
-func (c *collector) alias(d Directive, ts *ast.TypeSpec) {
+// alias resolves +checklocksalias:a.b=c on a struct type: both sides must
+// name locks of the struct. The equation is recorded for the type (see
+// Result.CanonLock), so both names denote one lock wherever lock paths are
+// compared, and for the struct's own field guards (FieldGuard.Alias).
+func (c *collector) alias(d Directive, ts *ast.TypeSpec, tn *types.TypeName) {
 	left, right, ok := strings.Cut(d.Args[0], "=")
 	st, _ := c.pass.TypesInfo.TypeOf(ts.Type).(*types.Struct)
 	if !ok || st == nil {
@@ -823,6 +892,17 @@ func (c *collector) alias(d Directive, ts *ast.TypeSpec) {
 		c.aliases = map[*types.Struct][][2]LockRef{}
 	}
 	c.aliases[st] = append(c.aliases[st], pair)
+	if tn == nil {
+		return
+	}
+	c.res.addAliases(tn, [][2]LockRef{pair})
+	for i := range c.res.localAliases {
+		if c.res.localAliases[i].tn == tn {
+			c.res.localAliases[i].pairs = append(c.res.localAliases[i].pairs, pair)
+			return
+		}
+	}
+	c.res.localAliases = append(c.res.localAliases, typeAliases{tn: tn, pairs: [][2]LockRef{pair}})
 }
 
 // aliasOf returns the other name of a lock under the struct's alias

@@ -45,3 +45,11 @@ func TestChecklocksDialect(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocks", "checklocks/use")
 }
+
+// TestChecklocksAlias checks +checklocksalias in the shapes gVisor uses it:
+// both names of one lock are the same lock for field guards, contract
+// calls, function entry and exit, and in other packages.
+func TestChecklocksAlias(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocksreal/alias", "checklocksreal/alias/use")
+}

@@ -110,7 +110,7 @@ func (fa *funcAnalysis) resultEffects(rhs ast.Expr, lhs []ast.Expr, s *State) {
 				}
 				if base := fa.res.Of(lhs[r.Param-nparams]); base.Valid() {
 					v.Site = call.Pos()
-					s.set(lockpath.Path{Root: base.Root, Sel: base.Sel + r.Sel}, v)
+					s.set(fa.canon(lockpath.Path{Root: base.Root, Sel: base.Sel + r.Sel}), v)
 				}
 			}
 		}
@@ -267,7 +267,7 @@ func (fa *funcAnalysis) builtin(name string, call *ast.CallExpr, s *State) {
 
 // lockOp applies x.Lock() and friends.
 func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, deferred bool) {
-	p := fa.res.LockOf(lc)
+	p := fa.canon(fa.res.LockOf(lc))
 	if !p.Valid() {
 		return
 	}
@@ -293,7 +293,7 @@ func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, defe
 		// t.mu.Unlock() promoted from an embedded sync.Mutex also unlocks
 		// t.mu itself, which a wrapper's own Lock method may have locked.
 		if base := fa.res.Of(lc.Receiver); base.Valid() {
-			paths = append(paths, base)
+			paths = append(paths, fa.canon(base))
 		}
 	}
 	for _, q := range paths {
@@ -414,7 +414,7 @@ func (fa *funcAnalysis) tryLockCond(e ast.Expr, s *State) (t, f *State, ok bool)
 		return nil, nil, false
 	}
 	lc, _ := locks.AsCall(fa.info, call)
-	p := fa.res.LockOf(lc)
+	p := fa.canon(fa.res.LockOf(lc))
 	if !p.Valid() {
 		return nil, nil, false
 	}
@@ -445,6 +445,15 @@ func (fa *funcAnalysis) tryLockCond(e ast.Expr, s *State) (t, f *State, ok bool)
 // refAtCall resolves a contract path at a call site by substituting the
 // receiver and arguments.
 func (fa *funcAnalysis) refAtCall(r directives.LockRef, call *ast.CallExpr, callee *types.Func) lockpath.Path {
+	return fa.canon(fa.rawRefAtCall(r, call, callee))
+}
+
+// canon names a lock by its canonical path (directives.Result.CanonLock).
+func (fa *funcAnalysis) canon(p lockpath.Path) lockpath.Path {
+	return fa.a.dirs.CanonLock(p)
+}
+
+func (fa *funcAnalysis) rawRefAtCall(r directives.LockRef, call *ast.CallExpr, callee *types.Func) lockpath.Path {
 	switch r.Kind {
 	case directives.Global:
 		if v := fa.a.dirs.Global(r); v != nil {

@@ -274,6 +274,10 @@ func (fa *funcAnalysis) refInBody(r directives.LockRef) lockpath.Path {
 // (whose signature is sig): rooted at its receiver, a parameter, a named
 // result, or a package-level variable.
 func RefInBody(dirs *directives.Result, sig *types.Signature, r directives.LockRef) lockpath.Path {
+	return dirs.CanonLock(refInBody(dirs, sig, r))
+}
+
+func refInBody(dirs *directives.Result, sig *types.Signature, r directives.LockRef) lockpath.Path {
 	switch r.Kind {
 	case directives.Param:
 		var v *types.Var
@@ -734,7 +738,7 @@ func (fa *funcAnalysis) force(g *directives.FieldGuard, base lockpath.Path, s *S
 			p = lockpath.Path{Root: base.Root, Sel: base.Sel + ref.Sel}
 		}
 		if p.Valid() {
-			s.set(p, LockVal{Mode: Exclusive})
+			s.set(fa.canon(p), LockVal{Mode: Exclusive})
 		}
 	}
 }
