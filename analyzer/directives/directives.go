@@ -109,7 +109,8 @@ func shorter(a, b string) bool {
 }
 
 // Forced reports whether pos is on a +checklocksforce line: the locks its
-// accesses need are to be treated as held from there on.
+// field accesses and contract calls need are to be treated as held from
+// there on.
 func (r *Result) Forced(p token.Position) bool {
 	return r.force[p.Filename][p.Line]
 }

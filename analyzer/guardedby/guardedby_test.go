@@ -53,3 +53,11 @@ func TestChecklocksAlias(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocksreal/alias", "checklocksreal/alias/use")
 }
+
+// TestChecklocksReasons checks +checklocksforce and +checklocksignore with
+// a reason after a colon, as gVisor writes them; a forced line covers
+// contract calls as well as field accesses.
+func TestChecklocksReasons(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocksreal/reason")
+}

@@ -67,10 +67,14 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 	}
 	contract := fa.a.dirs.Contract(callee)
 	effects := fa.a.effectsOf(callee)
+	forced := !contract.Empty() && fa.a.dirs.Forced(fa.a.pass.Fset.Position(call.Lparen))
+	if forced {
+		fa.forceContract(call, callee, contract, s)
+	}
 	if fa.final && fa.rec != nil && !deferred {
 		// Every static call is recorded with the locks held at it: rules
 		// also care about callees that lock internally or block.
-		fa.rec.Calls = append(fa.rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: s.clone()})
+		fa.rec.Calls = append(fa.rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: s.clone(), Forced: forced})
 	}
 	if contract.Empty() && effects.Empty() {
 		return
@@ -82,9 +86,31 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 			fa.applyContract(call, callee, contract, st, false)
 			fa.applyContract(call, callee, effects, st, false)
 		}, func(st *State, rec *Func) {
-			rec.Calls = append(rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: st, Deferred: true})
+			rec.Calls = append(rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: st, Deferred: true, Forced: forced})
 		})
 	}
+}
+
+// forceContract applies +checklocksforce to a call: the locks the callee
+// needs held (holds, releases; rholds, rreleases in read mode at least)
+// are held from here on, as for a forced field access.
+func (fa *funcAnalysis) forceContract(call *ast.CallExpr, callee *types.Func, c *directives.Contract, s *State) {
+	force := func(refs []directives.LockRef, mode Mode) {
+		for _, r := range refs {
+			p := fa.refAtCall(r, call, callee)
+			if !p.Valid() {
+				continue
+			}
+			if v := s.Lock(p); v.Mode == Exclusive || (mode == Shared && v.Mode == Shared) {
+				continue
+			}
+			s.set(p, LockVal{Mode: mode, Site: call.Pos()})
+		}
+	}
+	force(c.Holds, Exclusive)
+	force(c.Releases, Exclusive)
+	force(c.RHolds, Shared)
+	force(c.RReleases, Shared)
 }
 
 // resultEffects applies contract paths rooted at a callee's named results
