@@ -696,9 +696,8 @@ func (c *collector) resolveFuncLock(sig *types.Signature, path string) (LockRef,
 // the path ends at a lock.
 func (c *collector) finishLock(ref LockRef, t types.Type, sel string, rest []string) (LockRef, string) {
 	for _, seg := range rest {
-		obj, index, _ := types.LookupFieldOrMethod(t, true, c.pass.Pkg, seg)
-		fv, ok := obj.(*types.Var)
-		if !ok || !fv.IsField() {
+		fv, index := lookupField(t, c.pass.Pkg, seg)
+		if fv == nil {
 			return LockRef{}, "type " + types.TypeString(t, types.RelativeTo(c.pass.Pkg)) + " has no field " + seg
 		}
 		sel += "." + strings.Join(fieldPath(t, index), ".")
@@ -712,6 +711,33 @@ func (c *collector) finishLock(ref LockRef, t types.Type, sel string, rest []str
 	}
 	ref.Sel = sel
 	return ref, ""
+}
+
+// lookupField finds field name of type t as seen from pkg, or, for an
+// unexported name, from the package that declares t: a lock path may name
+// another package's unexported lock (s.PortManager.ephemeralMu), which Go
+// code could not write but which names the lock all the same.
+func lookupField(t types.Type, pkg *types.Package, name string) (*types.Var, []int) {
+	obj, index, _ := types.LookupFieldOrMethod(t, true, pkg, name)
+	if fv, ok := obj.(*types.Var); ok && fv.IsField() {
+		return fv, index
+	}
+	if token.IsExported(name) {
+		return nil, nil
+	}
+	owner := t
+	if p, ok := owner.Underlying().(*types.Pointer); ok {
+		owner = p.Elem()
+	}
+	n, ok := types.Unalias(owner).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg() == pkg {
+		return nil, nil
+	}
+	obj, index, _ = types.LookupFieldOrMethod(t, true, n.Obj().Pkg(), name)
+	if fv, ok := obj.(*types.Var); ok && fv.IsField() {
+		return fv, index
+	}
+	return nil, nil
 }
 
 // fieldPath turns a lookup index path into field names.

@@ -27,3 +27,10 @@ func TestChecklocksForeignAndReasons(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, directives.Analyzer, "checklocksforeign")
 }
+
+// TestCrossPackageLockPaths: a lock path through an embedded field into
+// another package's unexported lock resolves.
+func TestCrossPackageLockPaths(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, directives.Analyzer, "checklocksreal/stackdirs")
+}

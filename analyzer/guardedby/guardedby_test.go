@@ -61,3 +61,10 @@ func TestChecklocksReasons(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocksreal/reason")
 }
+
+// TestCrossPackageLockPaths checks calls whose contracts name another
+// package's unexported lock.
+func TestCrossPackageLockPaths(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocksreal/ports", "checklocksreal/stack")
+}
