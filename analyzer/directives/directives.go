@@ -115,6 +115,15 @@ func (r *Result) Forced(p token.Position) bool {
 	return r.force[p.Filename][p.Line]
 }
 
+// ForcedAt is Forced for a token.Pos; it costs nothing in a package
+// without +checklocksforce.
+func (r *Result) ForcedAt(fset *token.FileSet, pos token.Pos) bool {
+	if len(r.force) == 0 {
+		return false
+	}
+	return r.Forced(fset.Position(pos))
+}
+
 // Ignore is a //guard:ignore directive. A line ignore covers one line of one
 // file; a function ignore covers the function's whole extent.
 type Ignore struct {

@@ -327,6 +327,9 @@ func (c *checker) goStmt(g *lockstate.Go) {
 
 // lockOp checks lock calls that are wrong on every path to them.
 func (c *checker) lockOp(op *lockstate.LockOp) {
+	if op.Forced {
+		return
+	}
 	lock := types.ExprString(op.Node.Fun.(*ast.SelectorExpr).X)
 	b := op.Before
 	switch {

@@ -67,7 +67,7 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 	}
 	contract := fa.a.dirs.Contract(callee)
 	effects := fa.a.effectsOf(callee)
-	forced := !contract.Empty() && fa.a.dirs.Forced(fa.a.pass.Fset.Position(call.Lparen))
+	forced := !contract.Empty() && fa.a.dirs.ForcedAt(fa.a.pass.Fset, call.Lparen)
 	if forced {
 		fa.forceContract(call, callee, contract, s)
 	}
@@ -298,7 +298,7 @@ func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, defe
 		return
 	}
 	if fa.final && fa.rec != nil && !deferred {
-		fa.rec.LockOps = append(fa.rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: s.Lock(p), State: s.clone()})
+		fa.rec.LockOps = append(fa.rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: s.Lock(p), State: s.clone(), Forced: fa.a.dirs.ForcedAt(fa.a.pass.Fset, call.Lparen)})
 	}
 	var v LockVal
 	switch lc.Op {
@@ -331,7 +331,7 @@ func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, defe
 				st.set(q, v)
 			}
 		}, func(st *State, rec *Func) {
-			rec.LockOps = append(rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: st.Lock(p), State: st})
+			rec.LockOps = append(rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: st.Lock(p), State: st, Forced: fa.a.dirs.ForcedAt(fa.a.pass.Fset, call.Lparen)})
 		})
 	}
 }

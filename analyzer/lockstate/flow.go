@@ -711,7 +711,7 @@ func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s
 	if base.Valid() {
 		base = base.Field(locks.ImplicitFields(sel)...)
 	}
-	if g.Guards() && fa.a.dirs.Forced(fa.a.pass.Fset.Position(e.Sel.Pos())) {
+	if g.Guards() && fa.a.dirs.ForcedAt(fa.a.pass.Fset, e.Sel.Pos()) {
 		fa.force(g, base, s)
 	}
 	acc := &Access{Node: e, Pos: e.Sel.Pos(), Var: field, Guard: g, Base: base,

@@ -167,6 +167,9 @@ type LockOp struct {
 	Lock   lockpath.Path
 	Before LockVal
 	State  *State
+	// Forced: on a +checklocksforce line, which says the lock state there
+	// is what the code needs; rules do not report the operation.
+	Forced bool
 }
 
 // Return is a return point (explicit, or the end of the body) with the state

@@ -84,3 +84,19 @@ func (e *endpoint) Reset() {
 	e.routes = 0 // +checklocksignore: e is not visible to anything yet
 	e.routes = 1 // want `e.routes written while e.mu is not known to be held`
 }
+
+// A forced lock operation is not reported either (gVisor:
+// c.sockMu.Unlock() // +checklocksforce: locked in acquireCommunicator()).
+func (e *endpoint) UnlockForced(relock func()) {
+	e.mu.Lock()
+	e.mu.Unlock()
+	relock()
+	e.mu.Unlock() // +checklocksforce: relock locked it again.
+}
+
+func (e *endpoint) UnlockTwice(relock func()) {
+	e.mu.Lock()
+	e.mu.Unlock()
+	relock()
+	e.mu.Unlock() // want `e.mu.Unlock\(\) but e.mu is not held here`
+}
