@@ -27,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://github.com/guardvet/guardvet#directives-rule",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{(*FieldGuard)(nil), (*Contract)(nil), (*Orders)(nil)},
+	FactTypes:  []analysis.Fact{(*FieldGuard)(nil), (*Contract)(nil), (*Orders)(nil), (*Aliases)(nil)},
 }
 
 // Category is the diagnostic category of malformed directives.
@@ -50,12 +50,78 @@ type Result struct {
 	globals map[string]*types.Var
 	force   map[string]map[int]bool // lines marked +checklocksforce, by file
 	prose   map[*types.Var]*ProseGuard
+	// localAliases are this package's +checklocksalias equations, by type.
+	localAliases []typeAliases
+	// aliases are the lock equations (+checklocksalias) of struct types
+	// declared here or in dependencies, as rewrites from the longer name
+	// to the shorter.
+	aliases map[*types.TypeName][]lockpath.Rewrite
+}
+
+// CanonLock returns the one name guardvet uses for the lock at p: p with
+// every name that a +checklocksalias equation of a struct type along the
+// path declares equal replaced by the shorter one (e.mu.ndp.ep.mu is e.mu
+// when e's type declares ndp.ep.mu=mu). Lock states are keyed, and lock
+// paths compared, by this name.
+func (r *Result) CanonLock(p lockpath.Path) lockpath.Path {
+	if len(r.aliases) == 0 || !p.Valid() {
+		return p
+	}
+	return lockpath.Canonical(p, r.rewritesOf)
+}
+
+func (r *Result) rewritesOf(t types.Type) []lockpath.Rewrite {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return nil
+	}
+	return r.aliases[n.Origin().Obj()]
+}
+
+// addAliases records the lock equations of a struct type.
+func (r *Result) addAliases(tn *types.TypeName, pairs [][2]LockRef) {
+	for _, pair := range pairs {
+		a, b := pair[0], pair[1]
+		if a.Kind != Relative || b.Kind != Relative || a.Sel == b.Sel {
+			continue // an equation with a package-level lock is not applied (README)
+		}
+		if shorter(b.Sel, a.Sel) {
+			a, b = b, a
+		}
+		// a is the shorter name: rewrite b to a.
+		if r.aliases == nil {
+			r.aliases = map[*types.TypeName][]lockpath.Rewrite{}
+		}
+		r.aliases[tn] = append(r.aliases[tn], lockpath.Rewrite{From: b.Sel, To: a.Sel})
+	}
+}
+
+// shorter orders lock selectors by number of steps, then as strings.
+func shorter(a, b string) bool {
+	na, nb := strings.Count(a, ".")+strings.Count(a, "["), strings.Count(b, ".")+strings.Count(b, "[")
+	if na != nb {
+		return na < nb
+	}
+	return a < b
 }
 
 // Forced reports whether pos is on a +checklocksforce line: the locks its
-// accesses need are to be treated as held from there on.
+// field accesses and contract calls need are to be treated as held from
+// there on.
 func (r *Result) Forced(p token.Position) bool {
 	return r.force[p.Filename][p.Line]
+}
+
+// ForcedAt is Forced for a token.Pos; it costs nothing in a package
+// without +checklocksforce.
+func (r *Result) ForcedAt(fset *token.FileSet, pos token.Pos) bool {
+	if len(r.force) == 0 {
+		return false
+	}
+	return r.Forced(fset.Position(pos))
 }
 
 // Ignore is a //guard:ignore directive. A line ignore covers one line of one
@@ -67,6 +133,11 @@ type Ignore struct {
 	Line     int       // line ignores
 	From, To token.Pos // function ignores
 	Dialect  bool      // a dialect ignore: not reported when unused
+}
+
+type typeAliases struct {
+	tn    *types.TypeName
+	pairs [][2]LockRef
 }
 
 // LocalOrder is an order declared in this package, with its position.
@@ -139,6 +210,10 @@ func run(pass *analysis.Pass) (any, error) {
 				res.fields[v] = fact
 				res.Imported++
 			}
+		case *Aliases:
+			if tn, ok := f.Object.(*types.TypeName); ok {
+				res.addAliases(tn, fact.Pairs)
+			}
 		case *Contract:
 			if fn, ok := f.Object.(*types.Func); ok {
 				res.funcs[fn] = fact
@@ -175,6 +250,9 @@ func run(pass *analysis.Pass) (any, error) {
 	sort.Slice(res.Ignores, func(i, j int) bool { return res.Ignores[i].Pos < res.Ignores[j].Pos })
 	findGetters(pass, res)
 	// Export in a deterministic order.
+	for _, a := range res.localAliases {
+		pass.ExportObjectFact(a.tn, &Aliases{Pairs: a.pairs})
+	}
 	for v, g := range res.fields {
 		if v.Pkg() == pass.Pkg {
 			pass.ExportObjectFact(v, g)
@@ -401,7 +479,7 @@ func (c *collector) genDecl(gd *ast.GenDecl) {
 					continue
 				}
 				if d.Verb == "checklocksalias" {
-					c.alias(d, ts)
+					c.alias(d, ts, tn)
 					continue
 				}
 				c.order(d, tn)
@@ -627,9 +705,8 @@ func (c *collector) resolveFuncLock(sig *types.Signature, path string) (LockRef,
 // the path ends at a lock.
 func (c *collector) finishLock(ref LockRef, t types.Type, sel string, rest []string) (LockRef, string) {
 	for _, seg := range rest {
-		obj, index, _ := types.LookupFieldOrMethod(t, true, c.pass.Pkg, seg)
-		fv, ok := obj.(*types.Var)
-		if !ok || !fv.IsField() {
+		fv, index := lookupField(t, c.pass.Pkg, seg)
+		if fv == nil {
 			return LockRef{}, "type " + types.TypeString(t, types.RelativeTo(c.pass.Pkg)) + " has no field " + seg
 		}
 		sel += "." + strings.Join(fieldPath(t, index), ".")
@@ -643,6 +720,33 @@ func (c *collector) finishLock(ref LockRef, t types.Type, sel string, rest []str
 	}
 	ref.Sel = sel
 	return ref, ""
+}
+
+// lookupField finds field name of type t as seen from pkg, or, for an
+// unexported name, from the package that declares t: a lock path may name
+// another package's unexported lock (s.PortManager.ephemeralMu), which Go
+// code could not write but which names the lock all the same.
+func lookupField(t types.Type, pkg *types.Package, name string) (*types.Var, []int) {
+	obj, index, _ := types.LookupFieldOrMethod(t, true, pkg, name)
+	if fv, ok := obj.(*types.Var); ok && fv.IsField() {
+		return fv, index
+	}
+	if token.IsExported(name) {
+		return nil, nil
+	}
+	owner := t
+	if p, ok := owner.Underlying().(*types.Pointer); ok {
+		owner = p.Elem()
+	}
+	n, ok := types.Unalias(owner).(*types.Named)
+	if !ok || n.Obj().Pkg() == nil || n.Obj().Pkg() == pkg {
+		return nil, nil
+	}
+	obj, index, _ = types.LookupFieldOrMethod(t, true, n.Obj().Pkg(), name)
+	if fv, ok := obj.(*types.Var); ok && fv.IsField() {
+		return fv, index
+	}
+	return nil, nil
 }
 
 // fieldPath turns a lookup index path into field names.
@@ -800,10 +904,11 @@ func (c *collector) orderClass(arg string, owner *types.TypeName) (string, strin
 	return "", "", false
 }
 
-// alias validates +checklocksalias:a.b=c on a struct type: both sides must
-// name locks of the struct. guardvet accepts it so that annotated code runs
-// unchanged; it does not yet use it to equate the two paths (README).
-func (c *collector) alias(d Directive, ts *ast.TypeSpec) {
+// alias resolves +checklocksalias:a.b=c on a struct type: both sides must
+// name locks of the struct. The equation is recorded for the type (see
+// Result.CanonLock), so both names denote one lock wherever lock paths are
+// compared, and for the struct's own field guards (FieldGuard.Alias).
+func (c *collector) alias(d Directive, ts *ast.TypeSpec, tn *types.TypeName) {
 	left, right, ok := strings.Cut(d.Args[0], "=")
 	st, _ := c.pass.TypesInfo.TypeOf(ts.Type).(*types.Struct)
 	if !ok || st == nil {
@@ -823,6 +928,17 @@ func (c *collector) alias(d Directive, ts *ast.TypeSpec) {
 		c.aliases = map[*types.Struct][][2]LockRef{}
 	}
 	c.aliases[st] = append(c.aliases[st], pair)
+	if tn == nil {
+		return
+	}
+	c.res.addAliases(tn, [][2]LockRef{pair})
+	for i := range c.res.localAliases {
+		if c.res.localAliases[i].tn == tn {
+			c.res.localAliases[i].pairs = append(c.res.localAliases[i].pairs, pair)
+			return
+		}
+	}
+	c.res.localAliases = append(c.res.localAliases, typeAliases{tn: tn, pairs: [][2]LockRef{pair}})
 }
 
 // aliasOf returns the other name of a lock under the struct's alias

@@ -18,3 +18,19 @@ func TestChecklocksDialectValidation(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, directives.Analyzer, "checklocksbad")
 }
+
+// TestChecklocksForeignAndReasons: other gVisor analyzers' +check...
+// annotations draw no diagnostic, near-misses of checklocks names do, and
+// +checklocksignore/+checklocksforce/+checkatomic accept a reason after a
+// colon.
+func TestChecklocksForeignAndReasons(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, directives.Analyzer, "checklocksforeign")
+}
+
+// TestCrossPackageLockPaths: a lock path through an embedded field into
+// another package's unexported lock resolves.
+func TestCrossPackageLockPaths(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, directives.Analyzer, "checklocksreal/stackdirs")
+}

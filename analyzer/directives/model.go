@@ -75,6 +75,24 @@ func (g *FieldGuard) String() string {
 	return "guard(" + strings.Join(parts, ", ") + ")"
 }
 
+// Aliases are the lock equations of a struct type (+checklocksalias):
+// each pair names one lock twice, by paths relative to the type. It is
+// exported as a fact on the type's name so that every package compares
+// lock paths through the type the same way.
+type Aliases struct {
+	Pairs [][2]LockRef
+}
+
+func (*Aliases) AFact() {}
+
+func (a *Aliases) String() string {
+	var parts []string
+	for _, p := range a.Pairs {
+		parts = append(parts, p[0].Text+"="+p[1].Text)
+	}
+	return "aliases(" + strings.Join(parts, ", ") + ")"
+}
+
 // Contract is what a function promises and requires about locks, either
 // declared by directives or (Inferred) summarised from its body.
 type Contract struct {

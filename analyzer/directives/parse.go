@@ -61,7 +61,10 @@ var verbs = map[string]verb{
 }
 
 // dialect maps gVisor's checklocks annotations (// +NAME or // +NAME:ARG)
-// to verbs. README lists each, with the places guardvet differs.
+// to verbs. README lists each, with the places guardvet differs. A // +check
+// comment that is none of these is a misspelling when it is close to one
+// of them (edit distance 2, a longer spelling of one, or +checklock...),
+// and otherwise another gVisor analyzer's annotation, which is left alone.
 var dialect = map[string]string{
 	"checklocks":            "checklocks",
 	"checklocksread":        "rholds",
@@ -76,6 +79,16 @@ var dialect = map[string]string{
 	"checkatomic":           "atomic",
 }
 
+// unapplied are annotations checklocks defines (tools/checklocks/
+// annotations.go) that guardvet reads as valid but does not apply:
+// +checklocksfail marks an expected checklocks failure in its own tests,
+// and +checklocksexcludewrite (must not be held for writing) has no
+// //guard: equivalent. README lists them.
+var unapplied = map[string]bool{
+	"checklocksfail":         true,
+	"checklocksexcludewrite": true,
+}
+
 // missingPlus matches a whole comment that is a checklocks annotation
 // without its +, which checklocks itself would silently skip.
 var missingPlus = regexp.MustCompile(`^(checklocks[a-z]*:\S+|checklocks(ignore|force)\b|checkatomic\b)`)
@@ -87,6 +100,9 @@ func parseDialect(c *ast.Comment, text string) (Directive, bool, string) {
 	d := Directive{Pos: c.Slash, Spelling: "+" + name, Dialect: true}
 	verb, known := dialect[name]
 	if !known {
+		if unapplied[name] {
+			return Directive{}, false, ""
+		}
 		names := make([]string, 0, len(dialect))
 		for n := range dialect {
 			names = append(names, n)
@@ -94,15 +110,22 @@ func parseDialect(c *ast.Comment, text string) (Directive, bool, string) {
 		sort.Strings(names)
 		msg := "unknown checklocks annotation +" + name
 		best := suggest(name, names)
-		for _, n := range names { // a longer spelling of a known name, like +checkatomicignore
-			if best == "" && strings.HasPrefix(name, n) && len(n) > len(best) {
-				best = n
+		if best == "" {
+			for _, n := range names { // a longer spelling of a known name, like +checkatomicignore
+				if strings.HasPrefix(name, n) && len(n) > len(best) {
+					best = n
+				}
 			}
 		}
-		if best != "" {
+		switch {
+		case best != "":
 			msg += "; did you mean +" + best + "?"
-		} else {
+		case strings.HasPrefix(name, "checklock"):
 			msg += "; known annotations are +" + strings.Join(names, ", +")
+		default:
+			// Another analyzer's annotation (+checkescape, +checkoffset,
+			// +checkalignedignore, ...): not ours to judge.
+			return Directive{}, false, ""
 		}
 		return d, true, msg
 	}
@@ -113,10 +136,15 @@ func parseDialect(c *ast.Comment, text string) (Directive, bool, string) {
 	}
 	switch verbs[verb].args {
 	case noArgs:
-		if hasArg {
-			return d, true, "+" + name + " takes no argument; remove \":" + arg + "\""
-		}
+		// checklocks matches these by prefix, and gVisor writes a reason
+		// after a colon: // +checklocksforce: NewJob calls back with mu held.
+		d.Args = nil
 		d.Text = "+" + name // an ignore's reason, for messages
+		if hasArg {
+			if _, after, _ := strings.Cut(text, ":"); strings.TrimSpace(after) != "" {
+				d.Text = strings.TrimSpace(after)
+			}
+		}
 	default:
 		if len(d.Args) == 0 {
 			return d, true, "+" + name + " needs a lock path, as in +" + name + ":mu"

@@ -230,6 +230,9 @@ func (c *checker) contractCall(fn *lockstate.Func, call *lockstate.Call) {
 	if k := call.Contract; k != nil {
 		check(k.Holds, "holds", held, "locked", "lock L before the call")
 		check(k.RHolds, "rholds", anyHeld, "read- or write-locked", "lock L before the call")
+		if call.Forced {
+			return // +checklocksforce: the line is taken as correct
+		}
 		check(k.Excludes, "excludes", notHeld, "not held", "unlock L before the call, or move the call out of the critical section")
 		check(k.Releases, "releases", func(v lockstate.LockVal) bool { return v.Mode != lockstate.NotHeld }, "locked", "lock L before the call")
 		check(k.RReleases, "rreleases", func(v lockstate.LockVal) bool { return v.Mode != lockstate.NotHeld }, "read-locked", "lock L before the call")
@@ -238,6 +241,9 @@ func (c *checker) contractCall(fn *lockstate.Func, call *lockstate.Call) {
 
 // selfDeadlockCall reports a call that acquires a lock already held.
 func (c *checker) selfDeadlockCall(fn *lockstate.Func, call *lockstate.Call) {
+	if call.Forced {
+		return
+	}
 	callee := calleeName(call.Node)
 	for _, k := range []*directives.Contract{call.Contract, call.Effects} {
 		if k == nil {
@@ -321,6 +327,9 @@ func (c *checker) goStmt(g *lockstate.Go) {
 
 // lockOp checks lock calls that are wrong on every path to them.
 func (c *checker) lockOp(op *lockstate.LockOp) {
+	if op.Forced {
+		return
+	}
 	lock := types.ExprString(op.Node.Fun.(*ast.SelectorExpr).X)
 	b := op.Before
 	switch {

@@ -45,3 +45,26 @@ func TestChecklocksDialect(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocks", "checklocks/use")
 }
+
+// TestChecklocksAlias checks +checklocksalias in the shapes gVisor uses it:
+// both names of one lock are the same lock for field guards, contract
+// calls, function entry and exit, and in other packages.
+func TestChecklocksAlias(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocksreal/alias", "checklocksreal/alias/use")
+}
+
+// TestChecklocksReasons checks +checklocksforce and +checklocksignore with
+// a reason after a colon, as gVisor writes them; a forced line covers
+// contract calls as well as field accesses.
+func TestChecklocksReasons(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocksreal/reason")
+}
+
+// TestCrossPackageLockPaths checks calls whose contracts name another
+// package's unexported lock.
+func TestCrossPackageLockPaths(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocksreal/ports", "checklocksreal/stack")
+}

@@ -287,7 +287,7 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 			r.memo[key] = -1
 			return false
 		}
-		atLock := lockpath.Path{Root: at.Root, Sel: at.Sel + lock.Sel}
+		atLock := r.ls.Dirs.CanonLock(lockpath.Path{Root: at.Root, Sel: at.Sel + lock.Sel})
 		if !site.call.State.Lock(atLock).Mode.Held() && !r.heldByCallers(site.fn, atLock, depth+1) {
 			r.memo[key] = -1
 			return false

@@ -67,10 +67,14 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 	}
 	contract := fa.a.dirs.Contract(callee)
 	effects := fa.a.effectsOf(callee)
+	forced := !contract.Empty() && fa.a.dirs.ForcedAt(fa.a.pass.Fset, call.Lparen)
+	if forced {
+		fa.forceContract(call, callee, contract, s)
+	}
 	if fa.final && fa.rec != nil && !deferred {
 		// Every static call is recorded with the locks held at it: rules
 		// also care about callees that lock internally or block.
-		fa.rec.Calls = append(fa.rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: s.clone()})
+		fa.rec.Calls = append(fa.rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: s.clone(), Forced: forced})
 	}
 	if contract.Empty() && effects.Empty() {
 		return
@@ -82,9 +86,31 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 			fa.applyContract(call, callee, contract, st, false)
 			fa.applyContract(call, callee, effects, st, false)
 		}, func(st *State, rec *Func) {
-			rec.Calls = append(rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: st, Deferred: true})
+			rec.Calls = append(rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: st, Deferred: true, Forced: forced})
 		})
 	}
+}
+
+// forceContract applies +checklocksforce to a call: the locks the callee
+// needs held (holds, releases; rholds, rreleases in read mode at least)
+// are held from here on, as for a forced field access.
+func (fa *funcAnalysis) forceContract(call *ast.CallExpr, callee *types.Func, c *directives.Contract, s *State) {
+	force := func(refs []directives.LockRef, mode Mode) {
+		for _, r := range refs {
+			p := fa.refAtCall(r, call, callee)
+			if !p.Valid() {
+				continue
+			}
+			if v := s.Lock(p); v.Mode == Exclusive || (mode == Shared && v.Mode == Shared) {
+				continue
+			}
+			s.set(p, LockVal{Mode: mode, Site: call.Pos()})
+		}
+	}
+	force(c.Holds, Exclusive)
+	force(c.Releases, Exclusive)
+	force(c.RHolds, Shared)
+	force(c.RReleases, Shared)
 }
 
 // resultEffects applies contract paths rooted at a callee's named results
@@ -110,7 +136,7 @@ func (fa *funcAnalysis) resultEffects(rhs ast.Expr, lhs []ast.Expr, s *State) {
 				}
 				if base := fa.res.Of(lhs[r.Param-nparams]); base.Valid() {
 					v.Site = call.Pos()
-					s.set(lockpath.Path{Root: base.Root, Sel: base.Sel + r.Sel}, v)
+					s.set(fa.canon(lockpath.Path{Root: base.Root, Sel: base.Sel + r.Sel}), v)
 				}
 			}
 		}
@@ -267,12 +293,12 @@ func (fa *funcAnalysis) builtin(name string, call *ast.CallExpr, s *State) {
 
 // lockOp applies x.Lock() and friends.
 func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, deferred bool) {
-	p := fa.res.LockOf(lc)
+	p := fa.canon(fa.res.LockOf(lc))
 	if !p.Valid() {
 		return
 	}
 	if fa.final && fa.rec != nil && !deferred {
-		fa.rec.LockOps = append(fa.rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: s.Lock(p), State: s.clone()})
+		fa.rec.LockOps = append(fa.rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: s.Lock(p), State: s.clone(), Forced: fa.a.dirs.ForcedAt(fa.a.pass.Fset, call.Lparen)})
 	}
 	var v LockVal
 	switch lc.Op {
@@ -293,7 +319,7 @@ func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, defe
 		// t.mu.Unlock() promoted from an embedded sync.Mutex also unlocks
 		// t.mu itself, which a wrapper's own Lock method may have locked.
 		if base := fa.res.Of(lc.Receiver); base.Valid() {
-			paths = append(paths, base)
+			paths = append(paths, fa.canon(base))
 		}
 	}
 	for _, q := range paths {
@@ -305,7 +331,7 @@ func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, defe
 				st.set(q, v)
 			}
 		}, func(st *State, rec *Func) {
-			rec.LockOps = append(rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: st.Lock(p), State: st})
+			rec.LockOps = append(rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: st.Lock(p), State: st, Forced: fa.a.dirs.ForcedAt(fa.a.pass.Fset, call.Lparen)})
 		})
 	}
 }
@@ -414,7 +440,7 @@ func (fa *funcAnalysis) tryLockCond(e ast.Expr, s *State) (t, f *State, ok bool)
 		return nil, nil, false
 	}
 	lc, _ := locks.AsCall(fa.info, call)
-	p := fa.res.LockOf(lc)
+	p := fa.canon(fa.res.LockOf(lc))
 	if !p.Valid() {
 		return nil, nil, false
 	}
@@ -445,6 +471,15 @@ func (fa *funcAnalysis) tryLockCond(e ast.Expr, s *State) (t, f *State, ok bool)
 // refAtCall resolves a contract path at a call site by substituting the
 // receiver and arguments.
 func (fa *funcAnalysis) refAtCall(r directives.LockRef, call *ast.CallExpr, callee *types.Func) lockpath.Path {
+	return fa.canon(fa.rawRefAtCall(r, call, callee))
+}
+
+// canon names a lock by its canonical path (directives.Result.CanonLock).
+func (fa *funcAnalysis) canon(p lockpath.Path) lockpath.Path {
+	return fa.a.dirs.CanonLock(p)
+}
+
+func (fa *funcAnalysis) rawRefAtCall(r directives.LockRef, call *ast.CallExpr, callee *types.Func) lockpath.Path {
 	switch r.Kind {
 	case directives.Global:
 		if v := fa.a.dirs.Global(r); v != nil {

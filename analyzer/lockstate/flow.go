@@ -274,6 +274,10 @@ func (fa *funcAnalysis) refInBody(r directives.LockRef) lockpath.Path {
 // (whose signature is sig): rooted at its receiver, a parameter, a named
 // result, or a package-level variable.
 func RefInBody(dirs *directives.Result, sig *types.Signature, r directives.LockRef) lockpath.Path {
+	return dirs.CanonLock(refInBody(dirs, sig, r))
+}
+
+func refInBody(dirs *directives.Result, sig *types.Signature, r directives.LockRef) lockpath.Path {
 	switch r.Kind {
 	case directives.Param:
 		var v *types.Var
@@ -707,7 +711,7 @@ func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s
 	if base.Valid() {
 		base = base.Field(locks.ImplicitFields(sel)...)
 	}
-	if g.Guards() && fa.a.dirs.Forced(fa.a.pass.Fset.Position(e.Sel.Pos())) {
+	if g.Guards() && fa.a.dirs.ForcedAt(fa.a.pass.Fset, e.Sel.Pos()) {
 		fa.force(g, base, s)
 	}
 	acc := &Access{Node: e, Pos: e.Sel.Pos(), Var: field, Guard: g, Base: base,
@@ -734,7 +738,7 @@ func (fa *funcAnalysis) force(g *directives.FieldGuard, base lockpath.Path, s *S
 			p = lockpath.Path{Root: base.Root, Sel: base.Sel + ref.Sel}
 		}
 		if p.Valid() {
-			s.set(p, LockVal{Mode: Exclusive})
+			s.set(fa.canon(p), LockVal{Mode: Exclusive})
 		}
 	}
 }

@@ -154,6 +154,10 @@ type Call struct {
 	Effects  *directives.Contract // inferred, may be nil
 	State    *State               // before the call; for a deferred call, at the returns it runs at
 	Deferred bool
+	// Forced: the call is on a +checklocksforce line, so the locks its
+	// contract needs were taken as held (State has them) and its other
+	// lock requirements are not to be reported.
+	Forced bool
 }
 
 // LockOp is x.Lock(), x.Unlock() and friends.
@@ -163,6 +167,9 @@ type LockOp struct {
 	Lock   lockpath.Path
 	Before LockVal
 	State  *State
+	// Forced: on a +checklocksforce line, which says the lock state there
+	// is what the code needs; rules do not report the operation.
+	Forced bool
 }
 
 // Return is a return point (explicit, or the end of the body) with the state

@@ -12,6 +12,11 @@ import (
 // LockFor resolves the lock a guard names for one access (c.mu for an
 // access to c.n guarded by mu), and how code in pkg would write it.
 func (r *Result) LockFor(pkg *types.Package, acc *Access, ref directives.LockRef) (lockpath.Path, string) {
+	p, shown := r.lockFor(pkg, acc, ref)
+	return r.Dirs.CanonLock(p), shown
+}
+
+func (r *Result) lockFor(pkg *types.Package, acc *Access, ref directives.LockRef) (lockpath.Path, string) {
 	if ref.Kind == directives.Global {
 		v := r.Dirs.Global(ref)
 		if v == nil {

@@ -50,6 +50,7 @@ func TestNogoReady(t *testing.T) {
 		reflect.TypeFor[*directives.FieldGuard](): &directives.FieldGuard{By: []directives.LockRef{{Kind: directives.Relative, Sel: ".mu", Text: "mu"}}, Only: []string{"p.T.get"}, OnlyAs: []string{"get"}, Getter: "get", Atomic: true},
 		reflect.TypeFor[*directives.Contract]():   &directives.Contract{Convention: directives.ByName, Holds: []directives.LockRef{ref}, Excludes: []directives.LockRef{{Kind: directives.Global, PkgPath: "p", Name: "Mu", Text: "Mu"}}},
 		reflect.TypeFor[*directives.Orders]():     &directives.Orders{List: []directives.Order{{Classes: []string{"p.T.a", "p.T.b"}, Texts: []string{"a", "b"}, Where: "p.T"}}},
+		reflect.TypeFor[*directives.Aliases]():    &directives.Aliases{Pairs: [][2]directives.LockRef{{{Kind: directives.Relative, Sel: ".snd.ep.mu", Text: "snd.ep.mu"}, {Kind: directives.Relative, Sel: ".mu", Text: "mu"}}}},
 		reflect.TypeFor[*lockorder.Acquired]():    &lockorder.Acquired{Refs: []directives.LockRef{ref}, Classes: []string{"p.T.mu"}, Shown: []string{"T.mu"}},
 		reflect.TypeFor[*lockorder.Edges]():       &lockorder.Edges{List: []lockorder.Edge{{From: "p.T.a", To: "p.T.b", FromShow: "T.a", ToShow: "T.b", Site: "t.go:3"}}},
 		reflect.TypeFor[*noblock.Blocks]():        &noblock.Blocks{Chain: []string{"s.flush", "channel receive"}},

@@ -126,3 +126,76 @@ func splitSel(sel string) []string {
 	}
 	return out
 }
+
+// Rewrite is one lock equation of a struct type (+checklocksalias): for
+// any instance x of the type, the lock at x+From is the lock at x+To. Both
+// are selector strings in Path form (".a.b.mu").
+type Rewrite struct{ From, To string }
+
+// Canonical rewrites p through the lock equations of the types along it,
+// so that every name of one lock instance maps to the same Path. At each
+// step of p (the root, then each field or index), the equations of the
+// type there (rewrites of that type, pointers removed) are tried against
+// the rest of the path; the leftmost match is replaced and the walk starts
+// again. Equations must point from the longer name to the shorter, so the
+// rewriting ends; a cap guards against a cycle anyway.
+func Canonical(p Path, rewrites func(types.Type) []Rewrite) Path {
+	if p.Root == nil {
+		return p
+	}
+	for round := 0; round < 8; round++ {
+		segs := splitSel(p.Sel)
+		t := p.Root.Type()
+		changed := false
+		prefix := ""
+		for i := 0; i <= len(segs) && t != nil && !changed; i++ {
+			rest := p.Sel[len(prefix):]
+			for _, rw := range rewrites(t) {
+				if rest == rw.From || strings.HasPrefix(rest, rw.From+".") || strings.HasPrefix(rest, rw.From+"[") {
+					p.Sel = prefix + rw.To + rest[len(rw.From):]
+					changed = true
+					break
+				}
+			}
+			if i == len(segs) {
+				break
+			}
+			t = step(t, segs[i])
+			if strings.HasPrefix(segs[i], "[") {
+				prefix += segs[i]
+			} else {
+				prefix += "." + segs[i]
+			}
+		}
+		if !changed {
+			return p
+		}
+	}
+	return p
+}
+
+// step returns the type reached from t by one path segment (a field name,
+// or "[i]" for an element), or nil.
+func step(t types.Type, seg string) types.Type {
+	if strings.HasPrefix(seg, "[") {
+		switch u := deref(t).Underlying().(type) {
+		case *types.Slice:
+			return u.Elem()
+		case *types.Array:
+			return u.Elem()
+		case *types.Map:
+			return u.Elem()
+		}
+		return nil
+	}
+	st, ok := deref(t).Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == seg {
+			return st.Field(i).Type()
+		}
+	}
+	return nil
+}
