@@ -185,6 +185,8 @@ var fixturesWithEveryRule = []string{
 	"basic/...",
 	"checklocks/...",
 	"checklocksbad/...",
+	"checklocksforeign/...",
+	"checklocksreal/...",
 	"checkthenact/...",
 	"closures/...",
 	"contracts/...",

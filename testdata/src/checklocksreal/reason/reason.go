@@ -1,5 +1,5 @@
-// Package reason reproduces gVisor's +checklocksforce and
-// +checklocksignore written with a reason after a colon
+// Package reason reproduces gVisor's force and ignore annotations
+// written with a reason after a colon
 // (pkg/tcpip/network/ipv6/ndp.go, link/qdisc/fifo, sentry/kernel).
 package reason
 
