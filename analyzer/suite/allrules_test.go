@@ -191,6 +191,7 @@ var fixturesWithEveryRule = []string{
 	"crosspkg/...",
 	"deferbranch/...",
 	"escape/...",
+	"escapesnap/...",
 	"fixes/...",
 	"fresh/...",
 	"generics/...",
