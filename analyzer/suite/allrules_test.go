@@ -189,6 +189,7 @@ var fixturesWithEveryRule = []string{
 	"closures/...",
 	"contracts/...",
 	"crosspkg/...",
+	"ctasections/...",
 	"deferbranch/...",
 	"escape/...",
 	"escapesnap/...",
