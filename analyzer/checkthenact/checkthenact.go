@@ -86,7 +86,7 @@ type event struct {
 	rechecked bool
 	lock      lockpath.Path // the lock held, if known
 	section   token.Pos     // where the lock was taken (or the helper call)
-	node      ast.Node  // the access, or the helper call
+	node      ast.Node      // the access, or the helper call
 	helper    string
 }
 
