@@ -196,6 +196,7 @@ var fixturesWithEveryRule = []string{
 	"fixes/...",
 	"fresh/...",
 	"generics/...",
+	"lockretake/...",
 	"noblock/...",
 	"onlyhelpers/...",
 	"ptysession/...",
