@@ -281,14 +281,17 @@ func (sn *snapshots) contentsKept(parents map[ast.Node]ast.Node, e ast.Node, t t
 			if p.Args[0] != e {
 				return false
 			}
-			// x.f = append(x.f, v): writes past the length every copy has.
+			// x.f = append(x.f, v) writes past the length of every copy of
+			// x.f. Appending to a copy (a local, or y.f = x.f) would write
+			// inside x.f's length once x.f has grown.
 			as, ok := parents[p].(*ast.AssignStmt)
 			if !ok || len(as.Lhs) != len(as.Rhs) {
 				return false
 			}
 			for i, rhs := range as.Rhs {
 				if ast.Unparen(rhs) == p {
-					return sn.sameVar(as.Lhs[i], e)
+					_, isField := e.(*ast.SelectorExpr)
+					return isField && sn.sameVar(as.Lhs[i], e) && types.ExprString(as.Lhs[i]) == types.ExprString(e.(ast.Expr))
 				}
 			}
 		}
@@ -307,6 +310,8 @@ func (sn *snapshots) contentsKept(parents map[ast.Node]ast.Node, e ast.Node, t t
 				return sn.copiedTo(p.Lhs[i], e)
 			}
 		}
+	case *ast.KeyValueExpr:
+		return p.Key == e // T{f: v} gives the field its first value
 	case *ast.ValueSpec:
 		for i, v := range p.Values {
 			if v == e && i < len(p.Names) {
@@ -318,11 +323,8 @@ func (sn *snapshots) contentsKept(parents map[ast.Node]ast.Node, e ast.Node, t t
 }
 
 // copiedTo reports whether storing the value e in lhs keeps the contents
-// unchanged: lhs is a local whose own uses keep them, or the same field.
+// unchanged: lhs is a local whose own uses keep them.
 func (sn *snapshots) copiedTo(lhs ast.Expr, e ast.Node) bool {
-	if sn.sameVar(lhs, e) {
-		return true
-	}
 	id, ok := ast.Unparen(lhs).(*ast.Ident)
 	if !ok {
 		return false

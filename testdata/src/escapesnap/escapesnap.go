@@ -86,6 +86,10 @@ type Queue struct {
 	notify []*Handle //guard:by mu
 }
 
+func NewQueue(hs ...*Handle) *Queue {
+	return &Queue{notify: hs}
+}
+
 func (q *Queue) Add(h *Handle) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
@@ -127,7 +131,7 @@ func (q *Once) Add(h *Handle) {
 
 func (q *Once) Notify() {
 	q.mu.RLock()
-	notify := q.notify // want `notify keeps a reference into guarded q.notify that is used at line 132 after q.mu is released`
+	notify := q.notify // want `notify keeps a reference into guarded q.notify that is used at line 136 after q.mu is released`
 	q.mu.RUnlock()
 	for i, h := range notify {
 		h.fire()
@@ -156,7 +160,7 @@ func (q *InPlace) Remove(i int) {
 
 func (q *InPlace) Notify() {
 	q.mu.Lock()
-	hs := q.hs // want `hs keeps a reference into guarded q.hs that is used at line 161 after q.mu is released`
+	hs := q.hs // want `hs keeps a reference into guarded q.hs that is used at line 165 after q.mu is released`
 	q.mu.Unlock()
 	for _, h := range hs {
 		h.fire()
@@ -184,7 +188,7 @@ func (q *Truncated) Reset() {
 
 func (q *Truncated) Notify() {
 	q.mu.Lock()
-	hs := q.hs // want `hs keeps a reference into guarded q.hs that is used at line 189 after q.mu is released`
+	hs := q.hs // want `hs keeps a reference into guarded q.hs that is used at line 193 after q.mu is released`
 	q.mu.Unlock()
 	for _, h := range hs {
 		h.fire()
@@ -229,7 +233,28 @@ type Cells struct {
 
 func (c *Cells) Bump(i int) {
 	c.mu.Lock()
-	cells := c.cells // want `cells keeps a reference into guarded c.cells that is used at line 234 after c.mu is released`
+	cells := c.cells // want `cells keeps a reference into guarded c.cells that is used at line 238 after c.mu is released`
 	c.mu.Unlock()
 	cells[i].n++
+}
+
+// Appending to a copy writes inside the field's length once the field has
+// grown: the copy shares.
+type Grow struct {
+	mu sync.Mutex
+	xs []int //guard:by mu
+}
+
+func (g *Grow) Add(x int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.xs = append(g.xs, x)
+}
+
+func (g *Grow) Extended(x int) int {
+	g.mu.Lock()
+	xs := g.xs // want `xs keeps a reference into guarded g.xs that is used at line 258 after g.mu is released`
+	g.mu.Unlock()
+	xs = append(xs, x)
+	return len(xs)
 }
