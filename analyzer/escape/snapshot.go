@@ -219,10 +219,11 @@ func (sn *snapshots) ignored(parents map[ast.Node]ast.Node, n ast.Node) bool {
 	for ; n != nil; n = parents[n] {
 		if fd, ok := n.(*ast.FuncDecl); ok {
 			fn, _ := sn.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-			if c := sn.dirs.Contract(fn); fn != nil && c != nil && c.Ignore != "" {
-				return true
+			if fn == nil {
+				return false
 			}
-			return false
+			c := sn.dirs.Contract(fn)
+			return c != nil && c.Ignore != ""
 		}
 	}
 	return false
