@@ -39,9 +39,15 @@ const Category = "checkthenact"
 type FieldOp struct {
 	Field     string // field key: pkg/path.Type.field
 	Name      string // the field's name, for messages
+	Sub       string // the part of a struct-typed field used (.a.b), or "" for all of it
 	Base      directives.LockRef
 	Write     bool
 	Rechecked bool // a write preceded by a read of the field in the same critical section
+	// Held marks an access under a lock the caller holds (Lock, rooted at
+	// a parameter or a package-level variable): it belongs to the
+	// caller's critical section, not to one the function opens.
+	Held bool
+	Lock directives.LockRef
 }
 
 // FieldOps summarises the guarded fields a function touches under locks it
@@ -60,7 +66,11 @@ func (f *FieldOps) String() string {
 				verb = "rechecks-writes"
 			}
 		}
-		parts = append(parts, verb+" "+op.Base.Text+"."+op.Name)
+		part := verb + " " + op.Base.Text + "." + op.Name + op.Sub
+		if op.Held {
+			part += " under held " + op.Lock.Text
+		}
+		parts = append(parts, part)
 	}
 	return "fieldops(" + strings.Join(parts, ", ") + ")"
 }
@@ -70,11 +80,13 @@ func (f *FieldOps) String() string {
 type event struct {
 	field     string
 	name      string
+	sub       string // .a.b: the part of a struct-typed field used
 	base      lockpath.Path
 	write     bool
 	rechecked bool
-	section   token.Pos // where the lock was taken (or the helper call)
-	node      ast.Node  // the access, or the helper call
+	lock      lockpath.Path // the lock held, if known
+	section   token.Pos     // where the lock was taken (or the helper call)
+	node      ast.Node      // the access, or the helper call
 	helper    string
 }
 
@@ -116,6 +128,7 @@ func run(pass *analysis.Pass) (any, error) {
 // its critical section, in source order.
 func (c *checker) events(f *lockstate.Func) []event {
 	var out []event
+	var parents map[ast.Node]ast.Node
 	for _, acc := range f.Accesses {
 		if !acc.Base.Valid() || acc.Fresh {
 			continue
@@ -126,8 +139,11 @@ func (c *checker) events(f *lockstate.Func) []event {
 			if !lock.Valid() || !v.Mode.Held() {
 				continue
 			}
-			out = append(out, event{field: fieldKey(acc.Var), name: acc.Var.Name(), base: acc.Base, write: acc.Write,
-				section: v.Site, node: acc.Node})
+			if parents == nil {
+				parents = parentMap(bodyOf(f))
+			}
+			out = append(out, event{field: fieldKey(acc.Var), name: acc.Var.Name(), sub: c.subPath(parents, acc.Node), base: acc.Base, write: acc.Write,
+				lock: lock, section: v.Site, node: acc.Node})
 			break
 		}
 	}
@@ -141,8 +157,18 @@ func (c *checker) events(f *lockstate.Func) []event {
 			if !base.Valid() {
 				continue
 			}
-			out = append(out, event{field: op.Field, name: op.Name, base: base, write: op.Write, rechecked: op.Rechecked,
-				section: call.Node.Pos(), node: call.Node, helper: types.ExprString(call.Node.Fun)})
+			ev := event{field: op.Field, name: op.Name, sub: op.Sub, base: base, write: op.Write, rechecked: op.Rechecked,
+				section: call.Node.Pos(), node: call.Node, helper: types.ExprString(call.Node.Fun)}
+			if op.Held {
+				// The helper works inside the caller's critical section.
+				lock := f.RefAtCall(c.ls.Dirs, op.Lock, call.Node, call.Callee)
+				v := call.State.Lock(lock)
+				if !lock.Valid() || !v.Mode.Held() {
+					continue // a broken contract, guardedby's report
+				}
+				ev.lock, ev.section = lock, v.Site
+			}
+			out = append(out, ev)
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].node.Pos() < out[j].node.Pos() })
@@ -182,20 +208,24 @@ func (c *checker) computeOps(fn *types.Func) *FieldOps {
 			if !ok {
 				continue
 			}
-			// Only sections the function opens itself: a lock held on
-			// entry (a //guard:holds function) is the caller's section.
-			if entry.Lock(lockOfSection(body, e.section)).Mode.Held() {
-				continue
-			}
-			op := FieldOp{Field: e.field, Name: e.name, Write: e.write, Rechecked: e.rechecked,
+			op := FieldOp{Field: e.field, Name: e.name, Sub: e.sub, Write: e.write, Rechecked: e.rechecked,
 				Base: directives.LockRef{Kind: directives.Param, Param: i, Sel: e.base.Sel, Text: e.base.String()}}
-			key := op.Field + op.Base.Text + map[bool]string{true: "w", false: "r"}[op.Write]
+			// A lock held on entry (a //guard:holds function) is the
+			// caller's critical section: the access happens in it.
+			if e.lock.Valid() && entry.Lock(e.lock).Mode.Held() {
+				ref, ok := lockRef(e.lock, params)
+				if !ok {
+					continue
+				}
+				op.Held, op.Lock = true, ref
+			}
+			key := op.Field + op.Sub + op.Base.Text + map[bool]string{true: "w", false: "r"}[op.Write] + op.Lock.Text
 			if !seen[key] {
 				seen[key] = true
 				ops.Ops = append(ops.Ops, op)
 			} else if op.Write && !op.Rechecked {
 				for k := range ops.Ops {
-					if ops.Ops[k].Field == op.Field && ops.Ops[k].Base.Text == op.Base.Text && ops.Ops[k].Write {
+					if ops.Ops[k].Field == op.Field && ops.Ops[k].Sub == op.Sub && ops.Ops[k].Base.Text == op.Base.Text && ops.Ops[k].Write && ops.Ops[k].Lock.Text == op.Lock.Text {
 						ops.Ops[k].Rechecked = false
 					}
 				}
@@ -205,15 +235,16 @@ func (c *checker) computeOps(fn *types.Func) *FieldOps {
 	return ops
 }
 
-// lockOfSection finds the lock taken at a section's site, so that a
-// section opened by the caller can be told apart.
-func lockOfSection(f *lockstate.Func, site token.Pos) lockpath.Path {
-	for _, op := range f.LockOps {
-		if op.Node.Pos() == site {
-			return op.Lock
-		}
+// lockRef names a lock held on entry in the function's own terms: rooted
+// at a parameter or a package-level variable.
+func lockRef(p lockpath.Path, params map[types.Object]int) (directives.LockRef, bool) {
+	if i, ok := params[p.Root]; ok {
+		return directives.LockRef{Kind: directives.Param, Param: i, Sel: p.Sel, Text: p.String()}, true
 	}
-	return lockpath.Path{}
+	if v, ok := p.Root.(*types.Var); ok && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		return directives.LockRef{Kind: directives.Global, PkgPath: v.Pkg().Path(), Name: v.Name(), Sel: p.Sel, Text: p.String()}, true
+	}
+	return directives.LockRef{}, false
 }
 
 // check reports writes that act on a read from an earlier section.
@@ -228,7 +259,7 @@ func (c *checker) check(f *lockstate.Func) {
 			continue
 		}
 		for _, r := range evs[:i] {
-			if r.write || r.field != w.field || r.base != w.base || r.section == w.section {
+			if r.write || r.field != w.field || r.base != w.base || r.section == w.section || disjoint(r.sub, w.sub) {
 				continue
 			}
 			if !c.dependsOn(f, parents, w.node, r.node) {
@@ -239,13 +270,41 @@ func (c *checker) check(f *lockstate.Func) {
 				where = " (in " + r.helper + ")"
 			}
 			p := c.pass.Fset.Position(r.node.Pos())
-			shownField := w.base.Local(c.pass.Pkg) + "." + w.name
+			shownField := w.base.Local(c.pass.Pkg) + "." + w.name + r.sub
 			c.rep.Reportf(w.node.Pos(), report.Related(r.node.Pos(), shownField+" read here, in an earlier critical section"),
 				"check-then-act: %s was read at line %d%s and the lock released; this write, in a later critical section, depends on that read, so two callers can both act on the old value: re-check %s under the lock that writes, or keep check and write in one critical section",
 				shownField, p.Line, where, shownField)
 			break
 		}
 	}
+}
+
+// subPath returns the fields selected from a struct-typed guarded field
+// at an access: ".capacity" for l.q.capacity, "" when the whole field is
+// used.
+func (c *checker) subPath(parents map[ast.Node]ast.Node, n ast.Node) string {
+	sub := ""
+	for {
+		p, ok := parents[n].(*ast.SelectorExpr)
+		if !ok || p.X != n {
+			return sub
+		}
+		sel := c.pass.TypesInfo.Selections[p]
+		if sel == nil || sel.Kind() != types.FieldVal {
+			return sub
+		}
+		sub += "." + p.Sel.Name
+		n = p
+	}
+}
+
+// disjoint reports whether two parts of a struct-typed field do not
+// overlap: .capacity and .pending do, .q and .q.n do not.
+func disjoint(a, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	return !strings.HasPrefix(a+".", b+".") && !strings.HasPrefix(b+".", a+".")
 }
 
 // dependsOn reports whether node w sits in a branch whose condition uses

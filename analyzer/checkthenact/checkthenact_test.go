@@ -11,5 +11,5 @@ import (
 
 func TestCheckThenAct(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
-	analysistest.Run(t, testdata, checkthenact.Analyzer, "checkthenact")
+	analysistest.Run(t, testdata, checkthenact.Analyzer, "checkthenact", "ctasections")
 }

@@ -32,9 +32,10 @@ const Category = "escape"
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	rep := report.New(pass, ls.Dirs, Category)
+	sn := newSnapshots(pass, ls.Dirs)
 	for _, f := range ls.Funcs {
 		returned(pass, ls, rep, f)
-		usedAfterUnlock(pass, ls, rep, f)
+		usedAfterUnlock(pass, ls, rep, sn, f)
 	}
 	return rep.Flush(), nil
 }
@@ -72,8 +73,9 @@ func returned(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, f
 
 // usedAfterUnlock reports p := &x.f (or m := x.m) taken under the lock and
 // used after it is released, once per variable, where the reference leaves.
-func usedAfterUnlock(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, f *lockstate.Func) {
+func usedAfterUnlock(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, sn *snapshots, f *lockstate.Func) {
 	done := map[*types.Var]bool{}
+	var parents map[ast.Node]ast.Node
 	for _, use := range f.Uses {
 		if done[use.Var] {
 			continue
@@ -86,6 +88,15 @@ func usedAfterUnlock(pass *analysis.Pass, ls *lockstate.Result, rep *report.Repo
 			lock, shown := ls.LockFor(pass.Pkg, acc, ref)
 			if !lock.Valid() || !acc.State.Lock(lock).Mode.Held() || use.State.Lock(lock).Mode.Held() {
 				continue
+			}
+			if types.Identical(use.Var.Type(), acc.Var.Type()) { // a copy of the map or slice, not &x.f
+				if parents == nil {
+					parents = parentMap(f)
+				}
+				if takenOver(f, parents, acc, use.Var, lock) || sn.unshared(acc.Var) {
+					done[use.Var] = true
+					break
+				}
 			}
 			done[use.Var] = true
 			name := types.ExprString(acc.Node)

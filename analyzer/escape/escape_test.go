@@ -11,5 +11,5 @@ import (
 
 func TestEscape(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
-	analysistest.Run(t, testdata, escape.Analyzer, "escape")
+	analysistest.Run(t, testdata, escape.Analyzer, "escape", "escapesnap")
 }

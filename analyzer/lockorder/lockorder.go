@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -137,6 +138,10 @@ type acquisition struct {
 	state     *lockstate.State
 	viaCallee string // the callee that takes it, if any
 	released  bool   // this function released the lock before re-taking it here
+	// entryHeld are the locks held at the call that the callee's contract
+	// says are held on entry: the callee's own body decides whether they
+	// are still held when it takes the lock (it may drop one first).
+	entryHeld []lockpath.Path
 }
 
 func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
@@ -157,15 +162,35 @@ func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
 			continue
 		}
 		name := types.ExprString(call.Node.Fun)
+		entry := c.entryHeld(f, call)
 		for _, ref := range a.Refs {
 			if p := f.RefAtCall(c.ls.Dirs, ref, call.Node, call.Callee); p.Valid() {
 				if key, shown, ok := lockpath.Class(p); ok {
-					out = append(out, acquisition{path: p, class: key, shown: shown, pos: call.Node.Pos(), state: call.State, viaCallee: name})
+					out = append(out, acquisition{path: p, class: key, shown: shown, pos: call.Node.Pos(), state: call.State, viaCallee: name, entryHeld: entry})
 				}
 			}
 		}
 		for i, key := range a.Classes {
-			out = append(out, acquisition{class: key, shown: a.Shown[i], pos: call.Node.Pos(), state: call.State, viaCallee: name})
+			out = append(out, acquisition{class: key, shown: a.Shown[i], pos: call.Node.Pos(), state: call.State, viaCallee: name, entryHeld: entry})
+		}
+	}
+	return out
+}
+
+// entryHeld lists the locks, in the caller's terms, that the callee's
+// declared contract holds on entry (holds, rholds, releases). The callee's
+// body is analysed with them held, so the edges from them are its own.
+func (c *checker) entryHeld(f *lockstate.Func, call *lockstate.Call) []lockpath.Path {
+	k := call.Contract
+	if k == nil {
+		return nil
+	}
+	var out []lockpath.Path
+	for _, refs := range [][]directives.LockRef{k.Holds, k.RHolds, k.Releases, k.RReleases} {
+		for _, ref := range refs {
+			if p := f.RefAtCall(c.ls.Dirs, ref, call.Node, call.Callee); p.Valid() {
+				out = append(out, p)
+			}
 		}
 	}
 	return out
@@ -235,6 +260,9 @@ func (c *checker) check(f *lockstate.Func) {
 		for _, held := range acq.state.Held() {
 			if acq.path.Valid() && held == acq.path {
 				continue // the same instance: a double lock, reported elsewhere
+			}
+			if slices.Contains(acq.entryHeld, held) {
+				continue // the callee's own edges from it are recorded in its body
 			}
 			hkey, hshown, ok := lockpath.Class(held)
 			if !ok || hkey == acq.class {

@@ -11,5 +11,5 @@ import (
 
 func TestLockOrder(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
-	analysistest.Run(t, testdata, lockorder.Analyzer, "lockorder/a", "lockorder/b")
+	analysistest.Run(t, testdata, lockorder.Analyzer, "lockorder/a", "lockorder/b", "lockretake")
 }

@@ -1,0 +1,443 @@
+package escape
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
+	"github.com/guardvet/guardvet/analyzer/internal/locks"
+	"github.com/guardvet/guardvet/analyzer/lockstate"
+)
+
+// takenOver reports whether the critical section that copied the map or
+// slice field into a local gives the field a new value before the lock is
+// released, on every path: ch := x.f; x.f = nil. The local then holds the
+// only reference to the old contents (the take-ownership swap).
+func takenOver(f *lockstate.Func, parents map[ast.Node]ast.Node, src *lockstate.Access, local *types.Var, lock lockpath.Path) bool {
+	site := src.State.Lock(lock).Site
+	var stmt ast.Node = src.Node
+	for stmt != nil {
+		if _, ok := parents[stmt].(*ast.BlockStmt); ok {
+			break
+		}
+		stmt = parents[stmt]
+	}
+	if stmt == nil {
+		return false
+	}
+	block := parents[stmt].(*ast.BlockStmt)
+	after := false
+	for _, s := range block.List {
+		if s == stmt {
+			after = true
+			continue
+		}
+		if !after {
+			continue
+		}
+		if as, ok := s.(*ast.AssignStmt); ok && as.Tok == token.ASSIGN && len(as.Lhs) == len(as.Rhs) {
+			for i, lhs := range as.Lhs {
+				acc := f.AccessAt(lhs)
+				if acc == nil || !acc.Write || acc.Var != src.Var || acc.Base != src.Base {
+					continue
+				}
+				v := acc.State.Lock(lock)
+				if !v.Mode.Held() || v.Site != site {
+					continue
+				}
+				if mentions(f, as.Rhs[i], src.Var, local) {
+					continue // x.f = x.f[:0], x.f = ch: the old contents stay shared
+				}
+				return true
+			}
+		}
+		if leaves(s) {
+			return false
+		}
+	}
+	return false
+}
+
+// mentions reports whether e refers to the field or the local.
+func mentions(f *lockstate.Func, e ast.Expr, field, local *types.Var) bool {
+	found := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if obj := f.Resolver.Info.Uses[id]; obj == types.Object(field) || obj == types.Object(local) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// leaves reports whether a statement can leave the block early: a return,
+// branch or goto outside function literals.
+func leaves(s ast.Stmt) bool {
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt, *ast.BranchStmt:
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+func parentMap(f *lockstate.Func) map[ast.Node]ast.Node {
+	var root ast.Node = f.Decl
+	if f.Lit != nil {
+		root = f.Lit
+	}
+	return parentsOf(root)
+}
+
+func parentsOf(root ast.Node) map[ast.Node]ast.Node {
+	parents := map[ast.Node]ast.Node{}
+	var stack []ast.Node
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if len(stack) > 0 {
+			parents[n] = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return parents
+}
+
+// snapshots decides, per guarded map or slice field, whether the package
+// ever writes the field's contents in place. If it does not (the field is
+// only replaced by a new value, or appended to, and its elements are
+// either never written or carry their own lock), a copy of the field taken
+// under the lock is a snapshot: its contents never change, so it may be
+// read after the lock is released.
+type snapshots struct {
+	pass    *analysis.Pass
+	dirs    *directives.Result
+	files   map[*ast.File]map[ast.Node]ast.Node
+	uses    map[types.Object][]*ast.Ident
+	done    map[*types.Var]bool
+	visited map[types.Object]bool
+}
+
+func newSnapshots(pass *analysis.Pass, dirs *directives.Result) *snapshots {
+	return &snapshots{pass: pass, dirs: dirs, done: map[*types.Var]bool{}}
+}
+
+// unshared reports whether the contents of field are never written in
+// place anywhere in the package, directly or through a local copy.
+func (sn *snapshots) unshared(field *types.Var) bool {
+	field = field.Origin()
+	if r, ok := sn.done[field]; ok {
+		return r
+	}
+	r := false
+	// An exported field can be written by other packages; so can one of a
+	// type declared elsewhere.
+	if field.Pkg() == sn.pass.Pkg && !field.Exported() && lockstate.IsContainer(field.Type()) {
+		sn.index()
+		sn.visited = map[types.Object]bool{}
+		r = sn.readOnly(field)
+	}
+	sn.done[field] = r
+	return r
+}
+
+// index builds the parent maps and the identifier uses of the package,
+// once.
+func (sn *snapshots) index() {
+	if sn.files != nil {
+		return
+	}
+	sn.files = map[*ast.File]map[ast.Node]ast.Node{}
+	sn.uses = map[types.Object][]*ast.Ident{}
+	for _, file := range sn.pass.Files {
+		sn.files[file] = parentsOf(file)
+		ast.Inspect(file, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if obj := sn.pass.TypesInfo.Uses[id]; obj != nil {
+					if v, ok := obj.(*types.Var); ok {
+						obj = v.Origin()
+					}
+					sn.uses[obj] = append(sn.uses[obj], id)
+				}
+			}
+			return true
+		})
+	}
+}
+
+func (sn *snapshots) parentsAt(pos token.Pos) map[ast.Node]ast.Node {
+	for file, parents := range sn.files {
+		if file.FileStart <= pos && pos <= file.FileEnd {
+			return parents
+		}
+	}
+	return nil
+}
+
+// readOnly reports whether every use of obj (the field, or a local holding
+// a copy of it) leaves its contents unchanged.
+func (sn *snapshots) readOnly(obj types.Object) bool {
+	if sn.visited[obj] {
+		return true
+	}
+	sn.visited[obj] = true
+	for _, id := range sn.uses[obj] {
+		parents := sn.parentsAt(id.Pos())
+		if parents == nil {
+			return false
+		}
+		if sn.ignored(parents, id) {
+			continue // a function outside the lock discipline (//guard:ignore, +checklocksignore)
+		}
+		var e ast.Node = id
+		if sel, ok := parents[id].(*ast.SelectorExpr); ok && sel.Sel == id {
+			e = sel
+		}
+		if !sn.contentsKept(parents, e, obj.Type()) {
+			return false
+		}
+	}
+	return true
+}
+
+// ignored reports whether n sits in a function declared //guard:ignore.
+func (sn *snapshots) ignored(parents map[ast.Node]ast.Node, n ast.Node) bool {
+	for ; n != nil; n = parents[n] {
+		if fd, ok := n.(*ast.FuncDecl); ok {
+			fn, _ := sn.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+			if fn == nil {
+				return false
+			}
+			c := sn.dirs.Contract(fn)
+			return c != nil && c.Ignore != ""
+		}
+	}
+	return false
+}
+
+// up returns the parent of n, skipping parentheses, and the child under it.
+func up(parents map[ast.Node]ast.Node, n ast.Node) (ast.Node, ast.Node) {
+	p := parents[n]
+	for {
+		if pe, ok := p.(*ast.ParenExpr); ok {
+			n, p = pe, parents[pe]
+			continue
+		}
+		return p, n
+	}
+}
+
+// contentsKept reports whether the use e of a map or slice value of type t
+// leaves the contents unchanged: it reads them, replaces the whole value,
+// or appends and stores the result back.
+func (sn *snapshots) contentsKept(parents map[ast.Node]ast.Node, e ast.Node, t types.Type) bool {
+	p, e := up(parents, e)
+	switch p := p.(type) {
+	case *ast.IndexExpr:
+		if p.X != e {
+			return true
+		}
+		return sn.elementKept(parents, p, t)
+	case *ast.SliceExpr:
+		if p.X != e || p.High != nil || p.Max != nil {
+			return false // a shorter alias: appending to it overwrites the tail
+		}
+		return sn.contentsKept(parents, p, t)
+	case *ast.RangeStmt:
+		return p.X == e
+	case *ast.BinaryExpr:
+		return true
+	case *ast.CallExpr:
+		id, ok := ast.Unparen(p.Fun).(*ast.Ident)
+		if !ok {
+			return false
+		}
+		b, ok := sn.pass.TypesInfo.Uses[id].(*types.Builtin)
+		if !ok {
+			return false
+		}
+		switch b.Name() {
+		case "len", "cap":
+			return true
+		case "copy":
+			return len(p.Args) == 2 && p.Args[1] == e
+		case "append":
+			if len(p.Args) > 1 && p.Args[len(p.Args)-1] == e && p.Ellipsis.IsValid() {
+				return true // append(dst, x.f...) copies
+			}
+			if p.Args[0] != e {
+				return false
+			}
+			// x.f = append(x.f, v) writes past the length of every copy of
+			// x.f. Appending to a copy (a local, or y.f = x.f) would write
+			// inside x.f's length once x.f has grown.
+			as, ok := parents[p].(*ast.AssignStmt)
+			if !ok || len(as.Lhs) != len(as.Rhs) {
+				return false
+			}
+			for i, rhs := range as.Rhs {
+				if ast.Unparen(rhs) == p {
+					_, isField := e.(*ast.SelectorExpr)
+					return isField && sn.sameVar(as.Lhs[i], e) && types.ExprString(as.Lhs[i]) == types.ExprString(e.(ast.Expr))
+				}
+			}
+		}
+		return false
+	case *ast.AssignStmt:
+		for _, lhs := range p.Lhs {
+			if lhs == e {
+				return true // replaced by a new value
+			}
+		}
+		if len(p.Lhs) != len(p.Rhs) {
+			return false
+		}
+		for i, rhs := range p.Rhs {
+			if rhs == e {
+				return sn.copiedTo(p.Lhs[i], e)
+			}
+		}
+	case *ast.KeyValueExpr:
+		return p.Key == e // T{f: v} gives the field its first value
+	case *ast.ValueSpec:
+		for i, v := range p.Values {
+			if v == e && i < len(p.Names) {
+				return sn.copiedTo(p.Names[i], e)
+			}
+		}
+	}
+	return false
+}
+
+// copiedTo reports whether storing the value e in lhs keeps the contents
+// unchanged: lhs is a local whose own uses keep them.
+func (sn *snapshots) copiedTo(lhs ast.Expr, e ast.Node) bool {
+	id, ok := ast.Unparen(lhs).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	if id.Name == "_" {
+		return true
+	}
+	v, ok := sn.pass.TypesInfo.ObjectOf(id).(*types.Var)
+	if !ok || v.IsField() || v.Parent() == v.Pkg().Scope() {
+		return false
+	}
+	return sn.readOnly(v)
+}
+
+// sameVar reports whether a and b name the same field or variable.
+func (sn *snapshots) sameVar(a ast.Expr, b ast.Node) bool {
+	obj := func(n ast.Node) types.Object {
+		switch n := n.(type) {
+		case *ast.Ident:
+			return sn.pass.TypesInfo.ObjectOf(n)
+		case *ast.SelectorExpr:
+			return sn.pass.TypesInfo.ObjectOf(n.Sel)
+		}
+		return nil
+	}
+	oa, ob := obj(ast.Unparen(a)), obj(b)
+	return oa != nil && oa == ob
+}
+
+// elementKept reports whether the use of an element x.f[i] leaves the
+// contents unchanged. A pointer element's pointee is not the field's
+// contents. A struct element with its own lock covers its fields itself.
+func (sn *snapshots) elementKept(parents map[ast.Node]ast.Node, ix *ast.IndexExpr, t types.Type) bool {
+	if _, ok := t.Underlying().(*types.Map); ok {
+		return !written(parents, ix)
+	}
+	p, _ := up(parents, ix)
+	if u, ok := p.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		return sn.ownLock(t)
+	}
+	if written(parents, ix) {
+		return false
+	}
+	if sel, ok := p.(*ast.SelectorExpr); ok {
+		if _, isPtr := elemOf(t).Underlying().(*types.Pointer); isPtr {
+			return true
+		}
+		if sn.ownLock(t) {
+			return true
+		}
+		// x.f[i].g: the element's field, written or not.
+		q, _ := up(parents, sel)
+		if _, ok := q.(*ast.SelectorExpr); ok {
+			return false
+		}
+		if _, ok := q.(*ast.IndexExpr); ok {
+			return false
+		}
+		if u, ok := q.(*ast.UnaryExpr); ok && u.Op == token.AND {
+			return false
+		}
+		return !written(parents, sel)
+	}
+	return true
+}
+
+// written reports whether e is stored to: the left of an assignment, or
+// incremented.
+func written(parents map[ast.Node]ast.Node, e ast.Node) bool {
+	p, e := up(parents, e)
+	switch p := p.(type) {
+	case *ast.AssignStmt:
+		for _, lhs := range p.Lhs {
+			if lhs == e {
+				return true
+			}
+		}
+	case *ast.IncDecStmt:
+		return true
+	case *ast.RangeStmt:
+		return p.Key == e || p.Value == e
+	}
+	return false
+}
+
+func elemOf(t types.Type) types.Type {
+	switch u := t.Underlying().(type) {
+	case *types.Slice:
+		return u.Elem()
+	case *types.Map:
+		return u.Elem()
+	}
+	return t
+}
+
+// ownLock reports whether the elements of t are structs that carry their
+// own lock: every field is a lock or is guarded itself.
+func (sn *snapshots) ownLock(t types.Type) bool {
+	st, ok := elemOf(t).Underlying().(*types.Struct)
+	if !ok || st.NumFields() == 0 {
+		return false
+	}
+	hasLock := false
+	for i := 0; i < st.NumFields(); i++ {
+		fv := st.Field(i)
+		if isLock, _ := locks.IsLock(fv.Type()); isLock {
+			hasLock = true
+			continue
+		}
+		if !sn.dirs.Guard(fv).Guards() {
+			return false
+		}
+	}
+	return hasLock
+}
