@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := $(CURDIR)/bin
 GUARDVET := $(BIN)/guardvet
 
-.PHONY: all build demo test fmtcheck vet selfcheck gotest std bench checklocks-bench infer-precision clean
+.PHONY: all build demo test fmtcheck vet selfcheck gotest std corpus bench checklocks-bench infer-precision clean
 
 all: build
 
@@ -44,6 +44,16 @@ gotest:
 # panic and, since std has no directives, must report nothing.
 std: build
 	$(GUARDVET) std
+
+# corpus: the precision gate. guardvet on pinned real code (the sets in
+# testdata/corpus/sets), compared with the triaged list of expected
+# diagnostics, testdata/corpus/expected.txt. Fails on anything unexpected,
+# missing or untriaged. CORPUSFLAGS=-update rewrites the list,
+# CORPUSFLAGS='-sets tcpip,std' runs some sets.
+CORPUSFLAGS ?=
+corpus: build
+	$(GO) build -o $(BIN)/guardvet-corpus ./cmd/guardvet-corpus
+	$(BIN)/guardvet-corpus -guardvet $(GUARDVET) $(CORPUSFLAGS)
 
 # bench: whole-process wall time and peak memory of guardvet against a
 # type-check-only floor and go vet, medians over several runs.

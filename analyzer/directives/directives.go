@@ -2,6 +2,7 @@ package directives
 
 import (
 	_ "embed"
+	"flag"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -28,7 +29,19 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{(*FieldGuard)(nil), (*Contract)(nil), (*Orders)(nil), (*Aliases)(nil)},
+	Flags:      flags(),
 }
+
+func flags() flag.FlagSet {
+	fs := flag.NewFlagSet("directives", flag.ContinueOnError)
+	fs.BoolVar(&AllRules, "allrules", false,
+		"in packages with no directives of their own that import annotated ones, run every rule (lock balance, self-deadlock, lock order, noblock, escape, check-then-act), not only the checks of the imported contracts")
+	return *fs
+}
+
+// AllRules makes every rule apply in packages that have no directives of
+// their own but import annotated ones (-directives.allrules); see Full.
+var AllRules bool
 
 // Category is the diagnostic category of malformed directives.
 const Category = "directive"
@@ -149,6 +162,21 @@ type LocalOrder struct {
 // Active reports whether anything in or below this package is annotated.
 // Rules return early when it is false: with no directives, guardvet is silent.
 func (r *Result) Active() bool { return r.Declared > 0 || r.Imported > 0 }
+
+// Full reports whether every rule applies to this package: it has
+// directives of its own, or -directives.allrules asks for every rule in
+// packages that import annotated ones.
+//
+// A package that is Active but not Full has no directives of its own and
+// only imports annotated packages (a blank import of one is enough). There
+// guardvet checks only the imported contracts: accesses to imported guarded
+// fields and calls against the declared contracts of imported functions
+// (guardedby). The rules about lock discipline in general (lock balance,
+// self-deadlock through inferred effects, lock order, noblock, escape,
+// check-then-act) report nothing there unless a flag asks: they still run
+// for the facts they export to annotated packages. This is the one place
+// that decides it; rules ask Full rather than counting directives.
+func (r *Result) Full() bool { return r.Declared > 0 || (AllRules && r.Imported > 0) }
 
 // Guard returns the directives on a field or package-level variable, from
 // this package or any dependency.

@@ -59,15 +59,24 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		return c.rep.Flush(), nil
 	}
+	// Without directives of its own (not Full), the package is checked only
+	// against what it imports: guarded fields, and the declared contracts of
+	// the functions it calls. Lock balance and self-deadlock through
+	// inferred effects are about its own locks, which nobody annotated.
+	full := ls.Dirs.Full()
 	for _, fn := range ls.Funcs {
 		for _, acc := range fn.Accesses {
 			c.access(fn, acc)
 		}
 		for _, call := range fn.Calls {
-			c.call(fn, call)
+			c.contractCall(fn, call)
+			c.selfDeadlockCall(fn, call, full)
 		}
 		for _, g := range fn.Gos {
 			c.goStmt(g)
+		}
+		if !full {
+			continue
 		}
 		for _, op := range fn.LockOps {
 			c.lockOp(op)
@@ -186,13 +195,6 @@ func allowed(fn *lockstate.Func, only []string) bool {
 	return false
 }
 
-// call checks a call against the callee's contract and its inferred
-// effects.
-func (c *checker) call(fn *lockstate.Func, call *lockstate.Call) {
-	c.contractCall(fn, call)
-	c.selfDeadlockCall(fn, call)
-}
-
 // contractCall checks a call against the callee's declared contract.
 func (c *checker) contractCall(fn *lockstate.Func, call *lockstate.Call) {
 	callee := calleeName(call.Node)
@@ -239,14 +241,16 @@ func (c *checker) contractCall(fn *lockstate.Func, call *lockstate.Call) {
 	}
 }
 
-// selfDeadlockCall reports a call that acquires a lock already held.
-func (c *checker) selfDeadlockCall(fn *lockstate.Func, call *lockstate.Call) {
+// selfDeadlockCall reports a call that acquires a lock already held: by
+// the callee's declared contract, and when effects is set (the package is
+// in the scope of every rule) by its inferred effects too.
+func (c *checker) selfDeadlockCall(fn *lockstate.Func, call *lockstate.Call, effects bool) {
 	if call.Forced {
 		return
 	}
 	callee := calleeName(call.Node)
 	for _, k := range []*directives.Contract{call.Contract, call.Effects} {
-		if k == nil {
+		if k == nil || (k == call.Effects && !effects) {
 			continue
 		}
 		for _, ref := range append(append([]directives.LockRef{}, k.Acquires...), k.RAcquires...) {

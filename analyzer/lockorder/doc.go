@@ -18,7 +18,8 @@ that spans functions (through callees that lock internally) and packages
 (through facts). A cycle in that graph is a potential deadlock; it is
 reported once, at an edge of the package that closes it, naming a site for
 every edge of the cycle. Only packages that declare or import guardvet
-directives contribute edges.
+directives contribute edges, and only packages that declare them report
+(or every package, with -lockorder.unannotated).
 
 Self-deadlock: calling a function that locks a lock instance already held
 (with the receiver and arguments substituted), which deadlocks because Go

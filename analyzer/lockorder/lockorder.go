@@ -111,6 +111,9 @@ func run(pass *analysis.Pass) (any, error) {
 	if !ls.Dirs.Active() && !unannotated {
 		return c.rep.Flush(), nil
 	}
+	if !ls.Dirs.Full() && !unannotated {
+		c.rep.Silence() // facts for annotated importers, no reports here
+	}
 	c.funcs = ls.Bodies()
 	for _, f := range ls.Funcs {
 		c.check(f)

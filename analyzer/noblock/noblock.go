@@ -67,6 +67,9 @@ func run(pass *analysis.Pass) (any, error) {
 	if !ls.Dirs.Active() {
 		return c.rep.Flush(), nil
 	}
+	if !ls.Dirs.Full() {
+		c.rep.Silence() // facts for annotated importers, no reports here
+	}
 	c.funcs = ls.Bodies()
 	for _, f := range ls.Funcs {
 		for _, call := range f.Calls {

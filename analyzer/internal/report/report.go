@@ -28,7 +28,13 @@ type Reporter struct {
 	category string
 	used     Used
 	pending  []analysis.Diagnostic
+	silent   bool
 }
+
+// Silence makes the reporter drop every diagnostic: the rule still runs in
+// this package for the facts it exports, but the package is outside its
+// scope (directives.Result.Full).
+func (r *Reporter) Silence() { r.silent = true }
 
 // New returns a Reporter for a rule whose diagnostics carry category.
 func New(pass *analysis.Pass, dirs *directives.Result, category string) *Reporter {
@@ -37,6 +43,9 @@ func New(pass *analysis.Pass, dirs *directives.Result, category string) *Reporte
 
 // Report files d unless a //guard:ignore covers its position.
 func (r *Reporter) Report(d analysis.Diagnostic) {
+	if r.silent {
+		return
+	}
 	if d.Category == "" {
 		d.Category = r.category
 	}

@@ -1,5 +1,8 @@
 // Package use calls into package lib: the guards, the declared contracts
 // and the inferred helper effects all cross the package boundary as facts.
+// It has a directive of its own (Wrapper.tag), so every rule applies here;
+// a package that only imports annotated ones is checked against the
+// imported contracts alone (testdata/src/importers).
 package use
 
 import (
@@ -148,7 +151,7 @@ func goHolds(c *lib.C) {
 
 type Wrapper struct {
 	lib.C
-	tag string
+	tag string //guard:by Mu
 }
 
 func (w *Wrapper) inc() {

@@ -3,7 +3,19 @@
 // Package b closes a lock-order cycle with package a.
 package b
 
-import "lockorder/a"
+import (
+	"sync"
+
+	"lockorder/a"
+)
+
+// counter gives b a directive of its own, so lockorder reports here. In a
+// package that only imports annotated ones it reports nothing unless
+// -lockorder.unannotated asks (testdata/src/importers).
+type counter struct {
+	mu sync.Mutex
+	n  int //guard:by mu
+}
 
 // BThenA takes B.Mu, then A.Mu: package a takes them the other way round.
 func BThenA(x *a.A, y *a.B) { // want BThenA:`acquires\(y\.Mu, x\.Mu\)`
