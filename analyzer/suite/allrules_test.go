@@ -198,6 +198,7 @@ var fixturesWithEveryRule = []string{
 	"fixes/...",
 	"fresh/...",
 	"generics/...",
+	"importers/...",
 	"lockretake/...",
 	"noblock/...",
 	"onlyhelpers/...",
