@@ -45,3 +45,11 @@ func TestCrossPkg(t *testing.T) {
 func TestContracts(t *testing.T) {
 	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "contracts")
 }
+
+func TestDeferPaths(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "deferpaths")
+}
+
+func TestRetake(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "retake")
+}

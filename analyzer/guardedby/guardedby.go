@@ -383,7 +383,7 @@ func (c *checker) returns(fn *lockstate.Func) {
 				}
 				continue
 			}
-			if !v.Mode.Held() || fn.Entry.Lock(p).Mode == v.Mode {
+			if !v.Mode.Held() || fn.Implied.Lock(p).Mode == v.Mode {
 				continue
 			}
 			if unlock, later := c.releasedLater(fn, p, ret.Pos); later && !c.signalled(fn, p) {

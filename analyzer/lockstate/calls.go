@@ -144,7 +144,55 @@ func (fa *funcAnalysis) setOrDefer(s *State, p lockpath.Path, v LockVal, deferre
 		s.deferred[p] = deferredOp(v)
 		return
 	}
+	if v.Mode == NotHeld {
+		fa.releasedFromEntry(s, p, v.Read)
+	}
 	s.set(p, v)
+}
+
+// releasedFromEntry notes a release of a lock that nothing on any path here
+// has touched since the function's entry: unlocking an unlocked mutex is a
+// fatal error, so the caller holds it (read-locked, for RUnlock). The net
+// effect is then measured against that entry: a helper that steps out of
+// its caller's lock and takes it back (testing.B.Run) changes nothing.
+func (fa *funcAnalysis) releasedFromEntry(s *State, p lockpath.Path, read bool) {
+	if cur := s.Lock(p); cur.Mode != Unknown || cur.Site != token.NoPos {
+		return
+	}
+	if _, ok := fa.assumed[p]; ok {
+		return
+	}
+	if fa.assumed == nil {
+		fa.assumed = map[lockpath.Path]LockVal{}
+	}
+	mode := Exclusive
+	if read {
+		mode = Shared
+	}
+	fa.assumed[p] = LockVal{Mode: mode, Site: fa.entryPos()}
+}
+
+// entryPos is where the body starts, the site of locks held on entry.
+func (fa *funcAnalysis) entryPos() token.Pos {
+	if fa.lit != nil {
+		return fa.lit.Pos()
+	}
+	return fa.decl.Name.Pos()
+}
+
+// impliedEntry is the entry state with the locks the body shows its caller
+// holds (see releasedFromEntry).
+func (fa *funcAnalysis) impliedEntry(entry *State) *State {
+	if len(fa.assumed) == 0 {
+		return entry
+	}
+	out := entry.clone()
+	for p, v := range fa.assumed {
+		if out.Lock(p).Mode == Unknown {
+			out.set(p, v)
+		}
+	}
+	return out
 }
 
 func deferredOp(v LockVal) deferred { return deferred{mode: v.Mode, read: v.Read, site: v.Site} }
@@ -328,19 +376,29 @@ func (fa *funcAnalysis) addDefer(call *ast.CallExpr, s *State, effect func(*Stat
 }
 
 // replayDefers records each deferred call against the state at the returns
-// it runs at, after the deferred calls registered later (which run first).
+// it runs at, after the deferred calls registered later on the same paths
+// (which run first). Each return runs only the defers registered on its
+// own paths: a defer in one switch case does not run at another case's
+// return.
 func (fa *funcAnalysis) replayDefers() {
 	for i, d := range fa.pending {
-		st := fa.deferExit[d.call]
-		if st == nil {
-			st = d.atDefer // no return reached: the defer statement's state is the best we know
-		}
-		st = st.clone()
-		st.deferred, st.defers = map[lockpath.Path]deferred{}, map[*ast.CallExpr]bool{}
-		for _, later := range fa.pending[i+1:] {
-			if fa.deferExit[later.call] != nil {
-				later.effect(st)
+		var st *State
+		for _, ex := range fa.exitStates {
+			if !ex.defers[d.call] {
+				continue
 			}
+			at := ex.clone()
+			at.deferred, at.defers = map[lockpath.Path]deferred{}, map[*ast.CallExpr]bool{}
+			for _, later := range fa.pending[i+1:] {
+				if ex.defers[later.call] {
+					later.effect(at)
+				}
+			}
+			st = join(st, at)
+		}
+		if st == nil {
+			st = d.atDefer.clone() // no return reached: the defer statement's state is the best we know
+			st.deferred, st.defers = map[lockpath.Path]deferred{}, map[*ast.CallExpr]bool{}
 		}
 		d.replay(st, fa.rec)
 	}
@@ -515,7 +573,7 @@ func (a *packageAnalysis) closureEffects(fa *funcAnalysis, lit *ast.FuncLit) map
 	a.litEffects[lit] = nil // recursion guard
 	sub := fa.closureAnalysis(lit)
 	exits := sub.analyse(newState(), nil)
-	eff := netChanges(exits, newState(), func(p lockpath.Path) bool {
+	eff := netChanges(exits, sub.impliedEntry(newState()), func(p lockpath.Path) bool {
 		return !(lit.Pos() <= p.Root.Pos() && p.Root.Pos() < lit.End()) // not the closure's own locals
 	})
 	a.litEffects[lit] = eff
@@ -564,7 +622,7 @@ func netChanges(exits []*State, entry *State, keep func(lockpath.Path) bool) map
 // paths are rooted at its receiver, parameters or package-level variables.
 func (fa *funcAnalysis) effects(exits []*State) *directives.Contract {
 	params := ParamIndex(fa.sig)
-	changes := netChanges(exits, fa.entry, func(p lockpath.Path) bool {
+	changes := netChanges(exits, fa.impliedEntry(fa.entry), func(p lockpath.Path) bool {
 		_, isParam := params[p.Root]
 		v, isVar := p.Root.(*types.Var)
 		// A reassigned parameter (c = c.parent) no longer names the

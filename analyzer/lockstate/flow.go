@@ -44,11 +44,15 @@ type funcAnalysis struct {
 	freshResult, returned bool
 
 	// Deferred calls are checked against the state at return, not at the
-	// defer statement: pending collects them in the final pass, deferExit
-	// joins the states at the returns they are registered on.
-	pending   []*deferInfo
-	deferExit map[*ast.CallExpr]*State
-	ended     bool // the current block ended in return or a call that never returns
+	// defer statement: pending collects them in the final pass, exitStates
+	// are the states at the returns (before the defers run), each with the
+	// defers registered on its paths.
+	pending    []*deferInfo
+	exitStates []*State
+	// assumed are the locks the body releases before anything on the path
+	// touched them: its caller holds them (see releasedFromEntry).
+	assumed map[lockpath.Path]LockVal
+	ended   bool // the current block ended in return or a call that never returns
 }
 
 func (a *packageAnalysis) newFuncAnalysis(fd *ast.FuncDecl, fn *types.Func) *funcAnalysis {
@@ -340,7 +344,7 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 	}
 	fa.final, fa.rec, fa.exits = true, rec, nil
 	fa.freshResult, fa.returned = true, false
-	fa.pending, fa.deferExit = nil, map[*ast.CallExpr]*State{}
+	fa.pending, fa.exitStates = nil, nil
 	if rec != nil {
 		rec.Entry = entry
 		rec.Resolver = fa.res
@@ -352,6 +356,7 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 	}
 	fa.replayDefers()
 	if rec != nil {
+		rec.Implied = fa.impliedEntry(entry)
 		fa.a.funcs = append(fa.a.funcs, rec)
 	}
 	fa.final = false
@@ -379,8 +384,8 @@ func (fa *funcAnalysis) transfer(b *cfg.Block, s *State) []*State {
 }
 
 func (fa *funcAnalysis) exit(pos token.Pos, ret *ast.ReturnStmt, s *State) {
-	for call := range s.defers {
-		fa.deferExit[call] = join(fa.deferExit[call], s)
+	if len(s.defers) > 0 {
+		fa.exitStates = append(fa.exitStates, s.clone())
 	}
 	ex := s.runDefers()
 	fa.exits = append(fa.exits, ex)

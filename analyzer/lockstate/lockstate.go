@@ -113,11 +113,15 @@ const (
 
 // Func is one analysed body, with its events in source order.
 type Func struct {
-	Decl     *ast.FuncDecl // the enclosing declaration (also for closures)
-	Lit      *ast.FuncLit  // the closure, or nil for the declaration itself
-	Obj      *types.Func   // the declared function
-	Context  Context
-	Entry    *State
+	Decl    *ast.FuncDecl // the enclosing declaration (also for closures)
+	Lit     *ast.FuncLit  // the closure, or nil for the declaration itself
+	Obj     *types.Func   // the declared function
+	Context Context
+	Entry   *State
+	// Implied is Entry with the locks the body shows its caller holds: a
+	// lock it releases before taking it (a helper that steps out of its
+	// caller's lock). Balance is measured against it.
+	Implied  *State
 	Accesses []*Access
 	Calls    []*Call
 	LockOps  []*LockOp
