@@ -8,6 +8,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -55,16 +56,35 @@ type Acquired struct {
 	Refs    []directives.LockRef
 	Classes []string // class keys
 	Shown   []string // class display names, parallel to Classes
+	// RefReleased and ClassReleased, parallel to Refs and Classes (nil when
+	// all are empty), list the caller's locks the function had released
+	// wherever it took that lock (a helper that steps out of its caller's
+	// lock): the caller holds them, but not while the lock is taken, so
+	// they are not ordered before it.
+	RefReleased, ClassReleased [][]directives.LockRef
 }
 
 func (*Acquired) AFact() {}
 
 func (a *Acquired) String() string {
 	var parts []string
-	for _, r := range a.Refs {
-		parts = append(parts, r.Text)
+	with := func(s string, released [][]directives.LockRef, i int) string {
+		if i < len(released) && len(released[i]) > 0 {
+			var names []string
+			for _, r := range released[i] {
+				names = append(names, r.Text)
+			}
+			s += " (" + strings.Join(names, ", ") + " released)"
+		}
+		return s
 	}
-	return "acquires(" + strings.Join(append(parts, a.Shown...), ", ") + ")"
+	for i, r := range a.Refs {
+		parts = append(parts, with(r.Text, a.RefReleased, i))
+	}
+	for i, s := range a.Shown {
+		parts = append(parts, with(s, a.ClassReleased, i))
+	}
+	return "acquires(" + strings.Join(parts, ", ") + ")"
 }
 
 // Edge says lock class To was acquired while From was held, at Site.
@@ -137,6 +157,9 @@ type acquisition struct {
 	state     *lockstate.State
 	viaCallee string // the callee that takes it, if any
 	released  bool   // this function released the lock before re-taking it here
+	// without are locks held on entry (the caller's) that this function, or
+	// the callee taking the lock, has released at this point.
+	without []lockpath.Path
 }
 
 func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
@@ -149,7 +172,8 @@ func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
 		if !ok {
 			continue
 		}
-		out = append(out, acquisition{path: op.Lock, class: key, shown: shown, pos: op.Node.Pos(), state: op.State, released: op.Before.Mode == lockstate.NotHeld})
+		out = append(out, acquisition{path: op.Lock, class: key, shown: shown, pos: op.Node.Pos(), state: op.State,
+			released: op.Before.Mode == lockstate.NotHeld, without: releasedHere(f, op.State)})
 	}
 	for _, call := range f.Calls {
 		a := c.acquiredOf(call.Callee)
@@ -157,18 +181,52 @@ func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
 			continue
 		}
 		name := types.ExprString(call.Node.Fun)
-		for _, ref := range a.Refs {
+		here := releasedHere(f, call.State)
+		without := func(released [][]directives.LockRef, i int) []lockpath.Path {
+			out := here
+			if i < len(released) {
+				for _, ref := range released[i] {
+					if p := f.RefAtCall(c.ls.Dirs, ref, call.Node, call.Callee); p.Valid() && !slices.Contains(out, p) {
+						out = append(slices.Clip(out), p)
+					}
+				}
+			}
+			return out
+		}
+		for i, ref := range a.Refs {
 			if p := f.RefAtCall(c.ls.Dirs, ref, call.Node, call.Callee); p.Valid() {
 				if key, shown, ok := lockpath.Class(p); ok {
-					out = append(out, acquisition{path: p, class: key, shown: shown, pos: call.Node.Pos(), state: call.State, viaCallee: name})
+					w := without(a.RefReleased, i)
+					out = append(out, acquisition{path: p, class: key, shown: shown, pos: call.Node.Pos(), state: call.State, viaCallee: name,
+						released: slices.Contains(w, p), without: w})
 				}
 			}
 		}
 		for i, key := range a.Classes {
-			out = append(out, acquisition{class: key, shown: a.Shown[i], pos: call.Node.Pos(), state: call.State, viaCallee: name})
+			out = append(out, acquisition{class: key, shown: a.Shown[i], pos: call.Node.Pos(), state: call.State, viaCallee: name,
+				without: without(a.ClassReleased, i)})
 		}
 	}
 	return out
+}
+
+// releasedHere lists the locks not held in state s that were not known to
+// be free on entry: the caller's locks this function has released.
+func releasedHere(f *lockstate.Func, s *lockstate.State) []lockpath.Path {
+	var out []lockpath.Path
+	for _, p := range s.Paths() {
+		if s.Lock(p).Mode == lockstate.NotHeld && entryOf(f).Lock(p).Mode != lockstate.NotHeld {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func entryOf(f *lockstate.Func) *lockstate.State {
+	if f.Implied != nil {
+		return f.Implied
+	}
+	return f.Entry
 }
 
 // acquiredOf summarises what fn locks, from its bodies in this package or
@@ -184,38 +242,95 @@ func (c *checker) computeAcquired(fn *types.Func) *Acquired {
 	sig := fn.Type().(*types.Signature)
 	params := lockstate.ParamIndex(sig)
 	a := &Acquired{}
-	seenRef, seenClass := map[string]bool{}, map[string]bool{}
+	seenRef, seenClass := map[string]int{}, map[string]int{}
+	var refReleased, classReleased [][]directives.LockRef
 	for _, body := range bodies {
 		for _, acq := range c.acquisitions(body) {
+			// The caller's locks released here, as refs the caller can
+			// resolve; a lock taken at several places keeps only those
+			// released at all of them.
+			var released []directives.LockRef
+			for _, p := range acq.without {
+				// Only the caller's: released here, or left as on entry
+				// (a callee releases it). A lock this body took itself is
+				// not the caller's.
+				if v := acq.state.Lock(p); v.Mode != lockstate.NotHeld && v != body.Entry.Lock(p) {
+					continue
+				}
+				if ref, ok := refOf(p, params, body); ok {
+					released = append(released, ref)
+				}
+			}
 			if acq.path.Valid() {
 				if acq.released {
 					continue // it gives the caller's lock up first (an RLock-to-Lock upgrade): no self-deadlock
 				}
-				var ref directives.LockRef
-				if v, _ := acq.path.Root.(*types.Var); v != nil && !isGlobal(v) && !body.Resolver.Stable(v) {
-					continue // c = c.parent: another instance than the caller's
-				}
-				if i, ok := params[acq.path.Root]; ok {
-					ref = directives.LockRef{Kind: directives.Param, Param: i, Sel: acq.path.Sel, Text: acq.path.String()}
-				} else if v, ok := acq.path.Root.(*types.Var); ok && isGlobal(v) {
-					ref = directives.LockRef{Kind: directives.Global, PkgPath: v.Pkg().Path(), Name: v.Name(), Sel: acq.path.Sel, Text: acq.path.String()}
-				}
-				if ref.Text != "" {
-					if !seenRef[ref.Text] {
-						seenRef[ref.Text] = true
+				if ref, ok := refOf(acq.path, params, body); ok {
+					if i, seen := seenRef[ref.Text]; seen {
+						refReleased[i] = intersectRefs(refReleased[i], released)
+					} else {
+						seenRef[ref.Text] = len(a.Refs)
 						a.Refs = append(a.Refs, ref)
+						refReleased = append(refReleased, released)
 					}
 					continue
 				}
+				if v, _ := acq.path.Root.(*types.Var); v != nil && !isGlobal(v) && !body.Resolver.Stable(v) {
+					continue // c = c.parent: another instance than the caller's
+				}
 			}
-			if !seenClass[acq.class] {
-				seenClass[acq.class] = true
+			if i, seen := seenClass[acq.class]; seen {
+				classReleased[i] = intersectRefs(classReleased[i], released)
+			} else {
+				seenClass[acq.class] = len(a.Classes)
 				a.Classes = append(a.Classes, acq.class)
 				a.Shown = append(a.Shown, acq.shown)
+				classReleased = append(classReleased, released)
 			}
 		}
 	}
+	if anyRefs(refReleased) {
+		a.RefReleased = refReleased
+	}
+	if anyRefs(classReleased) {
+		a.ClassReleased = classReleased
+	}
 	return a
+}
+
+// refOf names a lock path rooted at a stable parameter or a package-level
+// variable as a ref the caller can resolve.
+func refOf(p lockpath.Path, params map[types.Object]int, body *lockstate.Func) (directives.LockRef, bool) {
+	v, _ := p.Root.(*types.Var)
+	if v == nil {
+		return directives.LockRef{}, false
+	}
+	if isGlobal(v) {
+		return directives.LockRef{Kind: directives.Global, PkgPath: v.Pkg().Path(), Name: v.Name(), Sel: p.Sel, Text: p.String()}, true
+	}
+	if i, ok := params[p.Root]; ok && body.Resolver.Stable(v) {
+		return directives.LockRef{Kind: directives.Param, Param: i, Sel: p.Sel, Text: p.String()}, true
+	}
+	return directives.LockRef{}, false
+}
+
+func intersectRefs(a, b []directives.LockRef) []directives.LockRef {
+	var out []directives.LockRef
+	for _, r := range a {
+		if slices.ContainsFunc(b, func(x directives.LockRef) bool { return x.Text == r.Text }) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func anyRefs(lists [][]directives.LockRef) bool {
+	for _, l := range lists {
+		if len(l) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // check reports self-deadlocks and order violations in one body and
@@ -235,6 +350,9 @@ func (c *checker) check(f *lockstate.Func) {
 		for _, held := range acq.state.Held() {
 			if acq.path.Valid() && held == acq.path {
 				continue // the same instance: a double lock, reported elsewhere
+			}
+			if slices.Contains(acq.without, held) {
+				continue // the callee releases it before taking this lock
 			}
 			hkey, hshown, ok := lockpath.Class(held)
 			if !ok || hkey == acq.class {
