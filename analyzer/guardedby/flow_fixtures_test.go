@@ -53,3 +53,7 @@ func TestDeferPaths(t *testing.T) {
 func TestRetake(t *testing.T) {
 	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "retake")
 }
+
+func TestTryLockWrap(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "trylockwrap", "trylockwrap/lib", "trylockwrap/use")
+}

@@ -77,6 +77,13 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 	}
 	fa.applyContract(call, callee, contract, s, deferred)
 	fa.applyContract(call, callee, effects, s, deferred)
+	if !deferred && fa.a.tryAcquirer(callee) {
+		// Held only if it returned true: outside a condition that
+		// decides it (see tryLockCond), held on some paths only.
+		for _, t := range fa.tryTargets(call) {
+			s.set(t.lock, LockVal{Mode: Maybe, Site: call.Pos()})
+		}
+	}
 	if deferred {
 		fa.addDefer(call, s, func(st *State) {
 			fa.applyContract(call, callee, contract, st, false)
@@ -432,15 +439,13 @@ func (fa *funcAnalysis) condShape(e ast.Expr) (call *ast.CallExpr, t, f outcome,
 			return call, f, t, ok
 		}
 	case *ast.CallExpr:
-		if lc, isLock := locks.AsCall(fa.info, e); isLock && (lc.Op == locks.TryLock || lc.Op == locks.TryRLock) {
+		if fa.isTry(e) {
 			return e, acquired, unchanged, true
 		}
 	case *ast.Ident:
 		if def := fa.res.Def(e); def != nil {
-			if c, isCall := ast.Unparen(def).(*ast.CallExpr); isCall {
-				if lc, isLock := locks.AsCall(fa.info, c); isLock && (lc.Op == locks.TryLock || lc.Op == locks.TryRLock) {
-					return c, acquired, notAcquired, true
-				}
+			if c, isCall := ast.Unparen(def).(*ast.CallExpr); isCall && fa.isTry(c) {
+				return c, acquired, notAcquired, true
 			}
 		}
 	case *ast.BinaryExpr:
@@ -465,33 +470,136 @@ func (fa *funcAnalysis) condShape(e ast.Expr) (call *ast.CallExpr, t, f outcome,
 	return nil, 0, 0, false
 }
 
-// tryLockCond splits the state on a condition decided by a TryLock.
+// tryTarget is a lock a TryLock-like call takes when it returns true.
+type tryTarget struct {
+	lock lockpath.Path
+	mode Mode
+}
+
+// isTry reports whether call takes a lock only when it returns true:
+// TryLock and TryRLock, or a function that acquires a lock only when it
+// returns true (tryAcquirer).
+func (fa *funcAnalysis) isTry(call *ast.CallExpr) bool {
+	if lc, isLock := locks.AsCall(fa.info, call); isLock {
+		return lc.Op == locks.TryLock || lc.Op == locks.TryRLock
+	}
+	callee := typeutil.StaticCallee(fa.info, call)
+	return callee != nil && fa.a.tryAcquirer(callee)
+}
+
+// tryTargets resolves the locks a TryLock-like call takes, at this call.
+func (fa *funcAnalysis) tryTargets(call *ast.CallExpr) []tryTarget {
+	if lc, isLock := locks.AsCall(fa.info, call); isLock {
+		if p := fa.res.LockOf(lc); p.Valid() {
+			mode := Exclusive
+			if lc.Op == locks.TryRLock {
+				mode = Shared
+			}
+			return []tryTarget{{p, mode}}
+		}
+		return nil
+	}
+	callee := typeutil.StaticCallee(fa.info, call)
+	c := fa.a.dirs.Contract(callee)
+	if c == nil {
+		return nil
+	}
+	var out []tryTarget
+	for _, r := range c.Acquires {
+		if p := fa.refAtCall(r, call, callee); p.Valid() {
+			out = append(out, tryTarget{p, Exclusive})
+		}
+	}
+	for _, r := range c.RAcquires {
+		if p := fa.refAtCall(r, call, callee); p.Valid() {
+			out = append(out, tryTarget{p, Shared})
+		}
+	}
+	return out
+}
+
+// tryAcquirer reports whether fn is declared to acquire a lock and returns
+// one bool, and does not hold the lock at every return of its body (when
+// its body is known): the lock is held only when it returns true, as with
+// TryLock (gVisor's tcp.Endpoint.TryLock, +checklocksacquire:e.mu).
+func (a *packageAnalysis) tryAcquirer(fn *types.Func) bool {
+	fn = fn.Origin()
+	c := a.dirs.Contract(fn)
+	if c == nil || len(c.Acquires)+len(c.RAcquires) == 0 {
+		return false
+	}
+	res := fn.Type().(*types.Signature).Results()
+	if res.Len() != 1 {
+		return false
+	}
+	if b, ok := res.At(0).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+		return false
+	}
+	if fn.Pkg() != a.pass.Pkg {
+		if e := a.imported[fn]; e != nil {
+			return !e.Unconditional
+		}
+		return true
+	}
+	if v, ok := a.tryAcq[fn]; ok {
+		return v
+	}
+	if a.tryAcq == nil {
+		a.tryAcq = map[*types.Func]bool{}
+	}
+	a.tryAcq[fn] = true // recursion: assume the declared shape
+	fd := a.decls[fn]
+	if fd == nil {
+		return true
+	}
+	fa := a.newFuncAnalysis(fd, fn)
+	exits := fa.analyse(fa.entryState(), nil)
+	held := len(exits) > 0
+	check := func(refs []directives.LockRef, mode Mode) {
+		for _, r := range refs {
+			p := fa.refInBody(r)
+			for _, ex := range exits {
+				if !p.Valid() || ex.Lock(p).Mode != mode {
+					held = false
+				}
+			}
+		}
+	}
+	check(c.Acquires, Exclusive)
+	check(c.RAcquires, Shared)
+	a.tryAcq[fn] = !held
+	return !held
+}
+
+// tryLockCond splits the state on a condition decided by a TryLock, or by
+// a function that acquires a lock only when it returns true.
 func (fa *funcAnalysis) tryLockCond(e ast.Expr, s *State) (t, f *State, ok bool) {
 	call, tOut, fOut, ok := fa.condShape(e)
 	if !ok {
 		return nil, nil, false
 	}
-	lc, _ := locks.AsCall(fa.info, call)
-	p := fa.res.LockOf(lc)
-	if !p.Valid() {
+	targets := fa.tryTargets(call)
+	if len(targets) == 0 {
 		return nil, nil, false
 	}
-	pre := s.Lock(p)
-	fa.expr(e, s, useBase) // operands and accesses; the TryLock itself sets Maybe
-	mode := Exclusive
-	if lc.Op == locks.TryRLock {
-		mode = Shared
+	pre := make([]LockVal, len(targets))
+	for i, tt := range targets {
+		pre[i] = s.Lock(tt.lock)
 	}
+	fa.expr(e, s, useBase) // operands and accesses; the TryLock itself sets Maybe
 	set := func(st *State, o outcome) {
-		switch o {
-		case unchanged:
-			st.set(p, pre)
-		case acquired:
-			st.set(p, LockVal{Mode: mode, Site: call.Pos()})
-		case notAcquired:
-			st.set(p, LockVal{Mode: Unknown, Site: call.Pos()})
-		case mixed:
-			st.set(p, LockVal{Mode: Maybe, Site: call.Pos()})
+		for i, tt := range targets {
+			p := tt.lock
+			switch o {
+			case unchanged:
+				st.set(p, pre[i])
+			case acquired:
+				st.set(p, LockVal{Mode: tt.mode, Site: call.Pos()})
+			case notAcquired:
+				st.set(p, LockVal{Mode: Unknown, Site: call.Pos()})
+			case mixed:
+				st.set(p, LockVal{Mode: Maybe, Site: call.Pos()})
+			}
 		}
 	}
 	t = s.clone()

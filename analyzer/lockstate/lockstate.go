@@ -47,6 +47,10 @@ type Effects struct {
 	// that the function never publishes: a fresh object passed to it stays
 	// fresh, so constructors may call init helpers before taking locks.
 	NoEscape []int
+	// Unconditional is set for a function declared to acquire a lock that
+	// returns one bool yet holds the lock at every return: its result says
+	// something else, so it is not a TryLock.
+	Unconditional bool
 }
 
 func (*Effects) AFact() {}
@@ -55,6 +59,9 @@ func (e *Effects) String() string {
 	s := "effects" + e.Contract.String()[len("contract"):]
 	if len(e.NoEscape) > 0 {
 		s += fmt.Sprintf(" noescape%v", e.NoEscape)
+	}
+	if e.Unconditional {
+		s += " unconditional"
 	}
 	return s
 }
@@ -247,6 +254,7 @@ type packageAnalysis struct {
 	// candidates, in packages without directives, are the only functions
 	// that can have an effect; others are never analysed there.
 	candidates map[*types.Func]bool
+	tryAcq     map[*types.Func]bool // see tryAcquirer
 }
 
 type summary struct {
@@ -424,11 +432,28 @@ func (a *packageAnalysis) exportEffects() {
 			fns = append(fns, fn)
 		}
 	}
+	// Exported bool-returning acquire functions that are not TryLocks say
+	// so, for callers in other packages.
+	for _, fd := range a.order {
+		fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		if !fn.Exported() || a.tryAcquirer(fn) {
+			continue
+		}
+		if _, computed := a.tryAcq[fn]; computed && !slices.Contains(fns, fn) {
+			fns = append(fns, fn)
+		}
+	}
 	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
 	for _, fn := range fns {
-		e := &Effects{NoEscape: a.summaries[fn].noEscape}
-		if c := a.summaries[fn].effects; c != nil {
-			e.Contract = *c
+		e := &Effects{}
+		if s := a.summaries[fn]; s != nil {
+			e.NoEscape = s.noEscape
+			if s.effects != nil {
+				e.Contract = *s.effects
+			}
+		}
+		if v, computed := a.tryAcq[fn]; computed && !v {
+			e.Unconditional = true
 		}
 		a.pass.ExportObjectFact(fn, e)
 	}
