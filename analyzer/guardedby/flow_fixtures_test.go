@@ -57,3 +57,7 @@ func TestRetake(t *testing.T) {
 func TestTryLockWrap(t *testing.T) {
 	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "trylockwrap", "trylockwrap/lib", "trylockwrap/use")
 }
+
+func TestNestedLock(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "nestedlock", "nestedlock/lockdep")
+}

@@ -321,17 +321,19 @@ func (c *checker) goStmt(g *lockstate.Go) {
 
 // lockOp checks lock calls that are wrong on every path to them.
 func (c *checker) lockOp(op *lockstate.LockOp) {
-	lock := types.ExprString(op.Node.Fun.(*ast.SelectorExpr).X)
+	sel := op.Node.Fun.(*ast.SelectorExpr)
+	lock := types.ExprString(sel.X)
+	name := sel.Sel.Name // op.Op, or a method recognised by its effect (NestedLock)
 	b := op.Before
 	switch {
 	case (op.Op == locks.Lock && b.Mode.Held()) || (op.Op == locks.RLock && b.Mode == lockstate.Exclusive):
 		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" locked here"),
 			"%s.%s() while %s is already %s; sync mutexes are not reentrant, so this deadlocks: unlock %s first, or remove this %s",
-			lock, op.Op, lock, b.Mode, lock, op.Op)
+			lock, name, lock, b.Mode, lock, name)
 	case op.Op.Releases() && b.Mode == lockstate.NotHeld:
 		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" released here"),
 			"%s.%s() but %s is not held here (unlocking an unlocked mutex is a fatal error); remove this %s",
-			lock, op.Op, lock, op.Op)
+			lock, name, lock, name)
 	case op.Op == locks.Unlock && b.Mode == lockstate.Shared:
 		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" read-locked here"),
 			"%s.Unlock() but %s is read-locked here; use RUnlock to release a read lock", lock, lock)

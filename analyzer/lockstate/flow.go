@@ -49,8 +49,8 @@ type funcAnalysis struct {
 	// defers registered on its paths.
 	pending    []*deferInfo
 	exitStates []*State
-	// assumed are the locks the body releases before anything on the path
-	// touched them: its caller holds them (see releasedFromEntry).
+	// assumed are the locks the body releases or takes before anything on
+	// the path touched them: their state on entry (see firstUse).
 	assumed map[lockpath.Path]LockVal
 	ended   bool // the current block ended in return or a call that never returns
 }
@@ -455,6 +455,7 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 		}
 		fa.ended = true
 		if fa.final {
+			fa.bindResults(n, s)
 			fa.exit(n.Pos(), n, s)
 		}
 	case *ast.ValueSpec:
@@ -491,6 +492,39 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 			return
 		}
 		fa.expr(n, s, useBase)
+	}
+}
+
+// bindResults makes the named results hold what return r returns, for the
+// locks inside them: return b1, b2 in a function declared to acquire
+// lockedFirst.mu leaves lockedFirst.mu as b1.mu is.
+func (fa *funcAnalysis) bindResults(r *ast.ReturnStmt, s *State) {
+	res := fa.sig.Results()
+	if len(r.Results) != res.Len() {
+		return
+	}
+	for i, e := range r.Results {
+		v := res.At(i)
+		if v.Name() == "" || v.Name() == "_" {
+			continue
+		}
+		base := fa.res.Of(e)
+		if base.Root == types.Object(v) {
+			continue
+		}
+		for p := range s.locks {
+			if p.Root == types.Object(v) {
+				delete(s.locks, p) // rebound: what it held before is not returned (nil holds nothing)
+			}
+		}
+		if !base.Valid() {
+			continue
+		}
+		for p, val := range s.locks {
+			if p.Root == base.Root && (p.Sel == base.Sel || strings.HasPrefix(p.Sel, base.Sel+".")) {
+				s.locks[lockpath.Path{Root: v, Sel: p.Sel[len(base.Sel):]}] = val
+			}
+		}
 	}
 }
 

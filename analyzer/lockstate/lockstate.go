@@ -125,9 +125,10 @@ type Func struct {
 	Obj     *types.Func   // the declared function
 	Context Context
 	Entry   *State
-	// Implied is Entry with the locks the body shows its caller holds: a
-	// lock it releases before taking it (a helper that steps out of its
-	// caller's lock). Balance is measured against it.
+	// Implied is Entry with what the body shows about the locks it does
+	// not mention: a lock it releases first is held by its caller (a
+	// helper that steps out of its caller's lock), one it takes first is
+	// not. Balance is measured against it.
 	Implied  *State
 	Accesses []*Access
 	Calls    []*Call
@@ -250,7 +251,7 @@ type packageAnalysis struct {
 	// Only packages with directives need them; elsewhere they would cost a
 	// summary of every function called.
 	fresh      bool
-	litEffects map[*ast.FuncLit]map[lockpath.Path]LockVal
+	litEffects map[*ast.FuncLit]*litEffect
 	// candidates, in packages without directives, are the only functions
 	// that can have an effect; others are never analysed there.
 	candidates map[*types.Func]bool
@@ -381,7 +382,7 @@ func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
 		return nil
 	}
 	fd := a.decls[fn]
-	if fd == nil || a.dirs.Contract(fn) != nil {
+	if fd == nil || declaresLocks(a.dirs.Contract(fn)) {
 		s.done = true
 		return nil
 	}
@@ -394,6 +395,13 @@ func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
 	}
 	s.done = true
 	return s.effects
+}
+
+// declaresLocks reports whether a contract says anything about locks: a
+// body that is only //guard:ignore'd (+checklocksignore) or //guard:blocks
+// still has effects to infer, such as a lock type's NestedLock.
+func declaresLocks(c *directives.Contract) bool {
+	return c != nil && len(c.Holds)+len(c.RHolds)+len(c.Acquires)+len(c.RAcquires)+len(c.Releases)+len(c.RReleases)+len(c.Excludes) > 0
 }
 
 // effectsOf returns the inferred effects of any callee.
