@@ -388,6 +388,9 @@ func (c *checker) returns(fn *lockstate.Func) {
 			if !v.Mode.Held() || fn.Implied.Lock(p).Mode == v.Mode {
 				continue
 			}
+			if c.handedOver(fn, p, ret) {
+				continue
+			}
 			if unlock, later := c.releasedLater(fn, p, ret.Pos); later && !c.signalled(fn, p) {
 				d := analysis.Diagnostic{
 					Pos:     ret.Pos,
@@ -406,6 +409,49 @@ func (c *checker) returns(fn *lockstate.Func) {
 			}
 		}
 	}
+}
+
+// handedOver reports whether the return hands lock p to someone else to
+// release: it returns the local the lock is in (the caller unlocks what it
+// gets, like gVisor's signalLock), or a closure made earlier that outlives
+// the call releases it (cu.Add(func() { mu.Unlock() }) with a deferred
+// cu.Clean() on the error paths).
+func (c *checker) handedOver(fn *lockstate.Func, p lockpath.Path, ret *lockstate.Return) bool {
+	if v, ok := p.Root.(*types.Var); ok && ret.Node != nil && fn.Resolver != nil && !isParamOf(fn.Obj, v) && v.Parent() != v.Pkg().Scope() {
+		for _, e := range ret.Node.Results {
+			if base := fn.Resolver.Of(e); base.Root == p.Root && (base.Sel == p.Sel || strings.HasPrefix(p.Sel, base.Sel+".")) {
+				return true
+			}
+		}
+	}
+	for _, f := range c.ls.Funcs {
+		if f.Lit == nil || f.Decl != fn.Decl || (f.Context != lockstate.Escaping && f.Context != lockstate.Goroutine) || f.Lit.Pos() > ret.Pos || len(f.Returns) == 0 {
+			continue
+		}
+		released := true
+		for _, r := range f.Returns {
+			if r.Exit.Lock(p).Mode != lockstate.NotHeld {
+				released = false
+			}
+		}
+		if released {
+			return true
+		}
+	}
+	return false
+}
+
+func isParamOf(fn *types.Func, v *types.Var) bool {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == v {
+		return true
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if sig.Params().At(i) == v {
+			return true
+		}
+	}
+	return false
 }
 
 // releasedLater reports whether the function releases p somewhere after pos

@@ -128,3 +128,65 @@ func (c *C) caseMissingUnlock(k int) int {
 	}
 	return 0
 }
+
+// ---- the release handed over ----
+
+type cleanup struct{ fns []func() }
+
+func (c *cleanup) Add(f func()) { c.fns = append(c.fns, f) }
+func (c *cleanup) Release()     { c.fns = nil }
+func (c *cleanup) Clean() {
+	for _, f := range c.fns {
+		f()
+	}
+}
+
+// The unlock is registered with a cleanup that a defer runs on the error
+// paths (gVisor's newTask); the success path unlocks itself.
+func (c *C) unlockByCleanup(fail, busy bool) error {
+	var cu cleanup
+	defer cu.Clean()
+	c.mu.Lock()
+	cu.Add(func() { c.mu.Unlock() })
+	if fail {
+		return errFail
+	}
+	if busy {
+		return errFail
+	}
+	cu.Release()
+	c.n++
+	c.mu.Unlock()
+	return nil
+}
+
+type errT struct{}
+
+func (errT) Error() string { return "fail" }
+
+var errFail error = errT{}
+
+// The lock travels with the result (gVisor's signalLock): the caller
+// unlocks what it gets.
+func (c *C) lockCurrent(next func() *C) *C {
+	cur := c
+	for {
+		cur.mu.Lock()
+		n := next()
+		if n == cur {
+			return cur
+		}
+		cur.mu.Unlock()
+		cur = n
+	}
+}
+
+// Still reported: the lock is on something else than the result.
+func (c *C) lockOther(o *C, fail bool) *C {
+	c.mu.Lock()
+	if fail {
+		return o // want `return with c.mu still locked, but later paths unlock it`
+	}
+	c.mu.Unlock()
+	return o
+}
