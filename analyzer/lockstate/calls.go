@@ -853,11 +853,16 @@ func (fa *funcAnalysis) freed(exits []*State, keep func(lockpath.Path) bool) []l
 }
 
 // setFreed applies a callee's freed lock: not held after the call. Like a
-// Lock, it shows the caller did not hold it on entry.
+// Lock, it shows the caller did not hold it on entry. Called while the
+// lock is held, the callee deadlocks (reported at the call); the state
+// stays as the caller has it, so that one bug makes one report.
 func (fa *funcAnalysis) setFreed(s *State, p lockpath.Path, pos token.Pos, deferred bool) {
 	v := LockVal{Mode: NotHeld, Site: pos}
 	if deferred {
 		s.deferred[p] = deferredOp(v)
+		return
+	}
+	if s.Lock(p).Mode.Held() {
 		return
 	}
 	fa.firstUse(s, p, LockVal{Mode: Exclusive})

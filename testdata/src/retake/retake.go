@@ -131,3 +131,24 @@ func (c *C) callsRelockOwn() {
 	defer c.mu.Unlock()
 	c.relockOwn() // want `call to c.relockOwn locks c.mu, which is already locked here`
 }
+
+// get takes the lock itself and leaves it free.
+func (c *C) get() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n
+}
+
+// Calling it with the lock held deadlocks: one report, at the call (by
+// lockorder), and not the deferred Unlock as well.
+func (c *C) callsGetLocked() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.get()
+}
+
+// Calling it without the lock leaves the lock known to be free.
+func (c *C) callsGet() {
+	c.get()
+	c.n++ // want `c.n written while c.mu is not held`
+}
