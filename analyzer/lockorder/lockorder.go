@@ -351,6 +351,9 @@ func (c *checker) check(f *lockstate.Func) {
 			if acq.path.Valid() && held == acq.path {
 				continue // the same instance: a double lock, reported elsewhere
 			}
+			if insideHeld(acq.state, held) {
+				continue // locked by its lock type's own Lock: the same lock
+			}
 			if slices.Contains(acq.without, held) {
 				continue // the callee releases it before taking this lock
 			}
@@ -363,6 +366,23 @@ func (c *checker) check(f *lockstate.Func) {
 			c.declared(acq, held, hkey, hshown, site)
 		}
 	}
+}
+
+// insideHeld reports whether p is a lock inside another held lock value
+// that has a class of its own, taken at the same place: b.mu.mu when
+// b.mu.Lock() locks it. Its order is that of b.mu (the same class, or an
+// inner one ordered with it), so its edges would only repeat b.mu's and
+// cost a cycle search each.
+func insideHeld(s *lockstate.State, p lockpath.Path) bool {
+	site := s.Lock(p).Site
+	for _, q := range s.Held() {
+		if q.Root == p.Root && strings.HasPrefix(p.Sel, q.Sel+".") && s.Lock(q).Site == site {
+			if _, _, ok := lockpath.Class(q); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // declared reports acquiring a lock that a //guard:order puts before one

@@ -121,12 +121,18 @@ func (fa *funcAnalysis) lockMethodCall(call *ast.CallExpr) (locks.Call, bool) {
 	if sel == nil || sel.Kind() != types.MethodVal {
 		return locks.Call{}, false
 	}
-	isLock, rw := locks.IsLock(sel.Recv())
-	if !isLock {
-		return locks.Call{}, false
-	}
 	fn, _ := sel.Obj().(*types.Func)
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() == "sync" {
+		return locks.Call{}, false
+	}
+	// The type that declares the method (a named type, so IsLock's cache
+	// hits); a promoted method operates on the embedded value.
+	recv := fn.Type().(*types.Signature).Recv().Type()
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	isLock, rw := locks.IsLock(recv)
+	if !isLock {
 		return locks.Call{}, false
 	}
 	op, effect := fa.a.receiverEffect(fn)
@@ -138,7 +144,7 @@ func (fa *funcAnalysis) lockMethodCall(call *ast.CallExpr) (locks.Call, bool) {
 		ops = append(ops, locks.RLock, locks.RUnlock)
 	}
 	for _, o := range ops {
-		obj, _, _ := types.LookupFieldOrMethod(sel.Recv(), true, fn.Pkg(), o.String())
+		obj, _, _ := types.LookupFieldOrMethod(recv, true, fn.Pkg(), o.String())
 		own, _ := obj.(*types.Func)
 		if own == nil || own == fn {
 			return locks.Call{}, false

@@ -1,4 +1,4 @@
-// want package:`edges\(B\.syncMu -> B\.mu, B\.mu -> B\.syncMu, Outer\.mu -> B\.mu, Outer\.mu -> B\.syncMu\)`
+// want package:`edges\(B\.syncMu -> B\.mu, B\.mu -> B\.syncMu, Outer\.mu -> B\.mu, Outer\.mu -> B\.syncMu, Outer2\.w -> Outer\.mu\)`
 
 // Package retakeorder covers lock order and self-deadlock through helpers
 // that step out of their caller's lock: what they take while it is
@@ -68,4 +68,23 @@ func (o *Outer) Under(b *B) { // want Under:`acquires\(o\.mu, b\.mu, b\.syncMu\)
 	b.mu.Lock()
 	b.setStatusLocked()
 	b.mu.Unlock()
+}
+
+// W is a lock type whose own Lock locks what is inside it (gVisor's
+// generated mutexes): p.w and p.w.mu are both held, and order what is
+// taken next as one class, Outer2.w.
+type W struct{ mu sync.Mutex }
+
+func (w *W) Lock()   { w.mu.Lock() } // want Lock:`acquires\(w\.mu\)`
+func (w *W) Unlock() { w.mu.Unlock() }
+
+type Outer2 struct {
+	w W
+}
+
+func UnderW(p *Outer2, o *Outer) { // want UnderW:`acquires\(p\.w, o\.mu\)`
+	p.w.Lock()
+	defer p.w.Unlock()
+	o.mu.Lock()
+	o.mu.Unlock()
 }
