@@ -173,7 +173,7 @@ func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
 			continue
 		}
 		out = append(out, acquisition{path: op.Lock, class: key, shown: shown, pos: op.Node.Pos(), state: op.State,
-			released: op.Before.Mode == lockstate.NotHeld, without: releasedHere(f, op.State)})
+			released: retaken(f, op.Lock, op.Before), without: releasedHere(f, op.State)})
 	}
 	for _, call := range f.Calls {
 		a := c.acquiredOf(call.Callee)
@@ -208,6 +208,26 @@ func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
 		}
 	}
 	return out
+}
+
+// retaken reports whether a Lock takes back a lock this body released
+// before it: released on every path here, or on some of them (the state is
+// then not known, with the release as its site), as in
+// if !same { s.mu.Unlock(); other.mu.Lock() } ... if !same { other.mu.Unlock(); s.mu.Lock() }.
+// The caller's lock is given up first, so it is no self-deadlock.
+func retaken(f *lockstate.Func, p lockpath.Path, before lockstate.LockVal) bool {
+	switch {
+	case before.Mode == lockstate.NotHeld:
+		return true
+	case before.Mode != lockstate.Unknown || before.Site == token.NoPos:
+		return false
+	}
+	for _, op := range f.LockOps {
+		if op.Lock == p && op.Op.Releases() && op.Node.Pos() == before.Site {
+			return true
+		}
+	}
+	return false
 }
 
 // releasedHere lists the locks not held in state s that were not known to

@@ -88,3 +88,25 @@ func UnderW(p *Outer2, o *Outer) { // want UnderW:`acquires\(p\.w, o\.mu\)`
 	o.mu.Lock()
 	o.mu.Unlock()
 }
+
+// stepOutIf releases b.mu and takes it back under the same condition
+// (dd-trace's finishedOneLocked): the Lock takes back the caller's lock on
+// the paths that released it.
+func (b *B) stepOutIf(other *B) { // want stepOutIf:`acquires\(other\.mu \(b\.mu released\)\)`
+	same := b == other
+	if !same {
+		b.mu.Unlock()
+		other.mu.Lock()
+	}
+	b.n++
+	if !same {
+		other.mu.Unlock()
+		b.mu.Lock()
+	}
+}
+
+func (b *B) CallsStepOutIf(other *B) { // want CallsStepOutIf:`acquires\(b\.mu, other\.mu\)`
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.stepOutIf(other)
+}
