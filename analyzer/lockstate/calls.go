@@ -36,6 +36,9 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 	}
 	if ok {
 		fa.expr(lc.Receiver, s, useBase)
+		for _, arg := range call.Args { // NestedLock(class)
+			fa.expr(arg, s, useRead)
+		}
 		// A type's own Lock method (type C struct{ mu sync.Mutex } with
 		// func (c *C) Lock() { c.mu.Lock() }) locks both c and what its
 		// body locks, so guards may name either.
