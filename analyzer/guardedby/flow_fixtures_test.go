@@ -45,3 +45,19 @@ func TestCrossPkg(t *testing.T) {
 func TestContracts(t *testing.T) {
 	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "contracts")
 }
+
+func TestDeferPaths(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "deferpaths")
+}
+
+func TestRetake(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "retake")
+}
+
+func TestTryLockWrap(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "trylockwrap", "trylockwrap/lib", "trylockwrap/use")
+}
+
+func TestNestedLock(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "nestedlock", "nestedlock/lockdep")
+}

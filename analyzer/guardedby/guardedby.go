@@ -334,17 +334,19 @@ func (c *checker) lockOp(op *lockstate.LockOp) {
 	if op.Forced {
 		return
 	}
-	lock := types.ExprString(op.Node.Fun.(*ast.SelectorExpr).X)
+	sel := op.Node.Fun.(*ast.SelectorExpr)
+	lock := types.ExprString(sel.X)
+	name := sel.Sel.Name // op.Op, or a method recognised by its effect (NestedLock)
 	b := op.Before
 	switch {
 	case (op.Op == locks.Lock && b.Mode.Held()) || (op.Op == locks.RLock && b.Mode == lockstate.Exclusive):
 		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" locked here"),
 			"%s.%s() while %s is already %s; sync mutexes are not reentrant, so this deadlocks: unlock %s first, or remove this %s",
-			lock, op.Op, lock, b.Mode, lock, op.Op)
+			lock, name, lock, b.Mode, lock, name)
 	case op.Op.Releases() && b.Mode == lockstate.NotHeld:
 		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" released here"),
 			"%s.%s() but %s is not held here (unlocking an unlocked mutex is a fatal error); remove this %s",
-			lock, op.Op, lock, op.Op)
+			lock, name, lock, name)
 	case op.Op == locks.Unlock && b.Mode == lockstate.Shared:
 		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" read-locked here"),
 			"%s.Unlock() but %s is read-locked here; use RUnlock to release a read lock", lock, lock)
@@ -396,7 +398,10 @@ func (c *checker) returns(fn *lockstate.Func) {
 				}
 				continue
 			}
-			if !v.Mode.Held() || fn.Entry.Lock(p).Mode == v.Mode {
+			if !v.Mode.Held() || fn.Implied.Lock(p).Mode == v.Mode {
+				continue
+			}
+			if c.handedOver(fn, p, ret) {
 				continue
 			}
 			if unlock, later := c.releasedLater(fn, p, ret.Pos); later && !c.signalled(fn, p) {
@@ -417,6 +422,49 @@ func (c *checker) returns(fn *lockstate.Func) {
 			}
 		}
 	}
+}
+
+// handedOver reports whether the return hands lock p to someone else to
+// release: it returns the local the lock is in (the caller unlocks what it
+// gets, like gVisor's signalLock), or a closure made earlier that outlives
+// the call releases it (cu.Add(func() { mu.Unlock() }) with a deferred
+// cu.Clean() on the error paths).
+func (c *checker) handedOver(fn *lockstate.Func, p lockpath.Path, ret *lockstate.Return) bool {
+	if v, ok := p.Root.(*types.Var); ok && ret.Node != nil && fn.Resolver != nil && !isParamOf(fn.Obj, v) && v.Parent() != v.Pkg().Scope() {
+		for _, e := range ret.Node.Results {
+			if base := fn.Resolver.Of(e); base.Root == p.Root && (base.Sel == p.Sel || strings.HasPrefix(p.Sel, base.Sel+".")) {
+				return true
+			}
+		}
+	}
+	for _, f := range c.ls.Funcs {
+		if f.Lit == nil || f.Decl != fn.Decl || (f.Context != lockstate.Escaping && f.Context != lockstate.Goroutine) || f.Lit.Pos() > ret.Pos || len(f.Returns) == 0 {
+			continue
+		}
+		released := true
+		for _, r := range f.Returns {
+			if r.Exit.Lock(p).Mode != lockstate.NotHeld {
+				released = false
+			}
+		}
+		if released {
+			return true
+		}
+	}
+	return false
+}
+
+func isParamOf(fn *types.Func, v *types.Var) bool {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == v {
+		return true
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if sig.Params().At(i) == v {
+			return true
+		}
+	}
+	return false
 }
 
 // releasedLater reports whether the function releases p somewhere after pos

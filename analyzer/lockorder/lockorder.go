@@ -56,16 +56,35 @@ type Acquired struct {
 	Refs    []directives.LockRef
 	Classes []string // class keys
 	Shown   []string // class display names, parallel to Classes
+	// RefReleased and ClassReleased, parallel to Refs and Classes (nil when
+	// all are empty), list the caller's locks the function had released
+	// wherever it took that lock (a helper that steps out of its caller's
+	// lock): the caller holds them, but not while the lock is taken, so
+	// they are not ordered before it.
+	RefReleased, ClassReleased [][]directives.LockRef
 }
 
 func (*Acquired) AFact() {}
 
 func (a *Acquired) String() string {
 	var parts []string
-	for _, r := range a.Refs {
-		parts = append(parts, r.Text)
+	with := func(s string, released [][]directives.LockRef, i int) string {
+		if i < len(released) && len(released[i]) > 0 {
+			var names []string
+			for _, r := range released[i] {
+				names = append(names, r.Text)
+			}
+			s += " (" + strings.Join(names, ", ") + " released)"
+		}
+		return s
 	}
-	return "acquires(" + strings.Join(append(parts, a.Shown...), ", ") + ")"
+	for i, r := range a.Refs {
+		parts = append(parts, with(r.Text, a.RefReleased, i))
+	}
+	for i, s := range a.Shown {
+		parts = append(parts, with(s, a.ClassReleased, i))
+	}
+	return "acquires(" + strings.Join(parts, ", ") + ")"
 }
 
 // Edge says lock class To was acquired while From was held, at Site.
@@ -141,10 +160,9 @@ type acquisition struct {
 	state     *lockstate.State
 	viaCallee string // the callee that takes it, if any
 	released  bool   // this function released the lock before re-taking it here
-	// entryHeld are the locks held at the call that the callee's contract
-	// says are held on entry: the callee's own body decides whether they
-	// are still held when it takes the lock (it may drop one first).
-	entryHeld []lockpath.Path
+	// without are locks held on entry (the caller's) that this function, or
+	// the callee taking the lock, has released at this point.
+	without []lockpath.Path
 }
 
 func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
@@ -157,7 +175,8 @@ func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
 		if !ok {
 			continue
 		}
-		out = append(out, acquisition{path: op.Lock, class: key, shown: shown, pos: op.Node.Pos(), state: op.State, released: op.Before.Mode == lockstate.NotHeld})
+		out = append(out, acquisition{path: op.Lock, class: key, shown: shown, pos: op.Node.Pos(), state: op.State,
+			released: retaken(f, op.Lock, op.Before), without: releasedHere(f, op.State)})
 	}
 	for _, call := range f.Calls {
 		a := c.acquiredOf(call.Callee)
@@ -165,38 +184,72 @@ func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
 			continue
 		}
 		name := types.ExprString(call.Node.Fun)
-		entry := c.entryHeld(f, call)
-		for _, ref := range a.Refs {
+		here := releasedHere(f, call.State)
+		without := func(released [][]directives.LockRef, i int) []lockpath.Path {
+			out := here
+			if i < len(released) {
+				for _, ref := range released[i] {
+					if p := f.RefAtCall(c.ls.Dirs, ref, call.Node, call.Callee); p.Valid() && !slices.Contains(out, p) {
+						out = append(slices.Clip(out), p)
+					}
+				}
+			}
+			return out
+		}
+		for i, ref := range a.Refs {
 			if p := f.RefAtCall(c.ls.Dirs, ref, call.Node, call.Callee); p.Valid() {
 				if key, shown, ok := lockpath.Class(p); ok {
-					out = append(out, acquisition{path: p, class: key, shown: shown, pos: call.Node.Pos(), state: call.State, viaCallee: name, entryHeld: entry})
+					w := without(a.RefReleased, i)
+					out = append(out, acquisition{path: p, class: key, shown: shown, pos: call.Node.Pos(), state: call.State, viaCallee: name,
+						released: slices.Contains(w, p), without: w})
 				}
 			}
 		}
 		for i, key := range a.Classes {
-			out = append(out, acquisition{class: key, shown: a.Shown[i], pos: call.Node.Pos(), state: call.State, viaCallee: name, entryHeld: entry})
+			out = append(out, acquisition{class: key, shown: a.Shown[i], pos: call.Node.Pos(), state: call.State, viaCallee: name,
+				without: without(a.ClassReleased, i)})
 		}
 	}
 	return out
 }
 
-// entryHeld lists the locks, in the caller's terms, that the callee's
-// declared contract holds on entry (holds, rholds, releases). The callee's
-// body is analysed with them held, so the edges from them are its own.
-func (c *checker) entryHeld(f *lockstate.Func, call *lockstate.Call) []lockpath.Path {
-	k := call.Contract
-	if k == nil {
-		return nil
+// retaken reports whether a Lock takes back a lock this body released
+// before it: released on every path here, or on some of them (the state is
+// then not known, with the release as its site), as in
+// if !same { s.mu.Unlock(); other.mu.Lock() } ... if !same { other.mu.Unlock(); s.mu.Lock() }.
+// The caller's lock is given up first, so it is no self-deadlock.
+func retaken(f *lockstate.Func, p lockpath.Path, before lockstate.LockVal) bool {
+	switch {
+	case before.Mode == lockstate.NotHeld:
+		return true
+	case before.Mode != lockstate.Unknown || before.Site == token.NoPos:
+		return false
 	}
+	for _, op := range f.LockOps {
+		if op.Lock == p && op.Op.Releases() && op.Node.Pos() == before.Site {
+			return true
+		}
+	}
+	return false
+}
+
+// releasedHere lists the locks not held in state s that were not known to
+// be free on entry: the caller's locks this function has released.
+func releasedHere(f *lockstate.Func, s *lockstate.State) []lockpath.Path {
 	var out []lockpath.Path
-	for _, refs := range [][]directives.LockRef{k.Holds, k.RHolds, k.Releases, k.RReleases} {
-		for _, ref := range refs {
-			if p := f.RefAtCall(c.ls.Dirs, ref, call.Node, call.Callee); p.Valid() {
-				out = append(out, p)
-			}
+	for _, p := range s.Paths() {
+		if s.Lock(p).Mode == lockstate.NotHeld && entryOf(f).Lock(p).Mode != lockstate.NotHeld {
+			out = append(out, p)
 		}
 	}
 	return out
+}
+
+func entryOf(f *lockstate.Func) *lockstate.State {
+	if f.Implied != nil {
+		return f.Implied
+	}
+	return f.Entry
 }
 
 // acquiredOf summarises what fn locks, from its bodies in this package or
@@ -212,38 +265,95 @@ func (c *checker) computeAcquired(fn *types.Func) *Acquired {
 	sig := fn.Type().(*types.Signature)
 	params := lockstate.ParamIndex(sig)
 	a := &Acquired{}
-	seenRef, seenClass := map[string]bool{}, map[string]bool{}
+	seenRef, seenClass := map[string]int{}, map[string]int{}
+	var refReleased, classReleased [][]directives.LockRef
 	for _, body := range bodies {
 		for _, acq := range c.acquisitions(body) {
+			// The caller's locks released here, as refs the caller can
+			// resolve; a lock taken at several places keeps only those
+			// released at all of them.
+			var released []directives.LockRef
+			for _, p := range acq.without {
+				// Only the caller's: released here, or left as on entry
+				// (a callee releases it). A lock this body took itself is
+				// not the caller's.
+				if v := acq.state.Lock(p); v.Mode != lockstate.NotHeld && v != body.Entry.Lock(p) {
+					continue
+				}
+				if ref, ok := refOf(p, params, body); ok {
+					released = append(released, ref)
+				}
+			}
 			if acq.path.Valid() {
 				if acq.released {
 					continue // it gives the caller's lock up first (an RLock-to-Lock upgrade): no self-deadlock
 				}
-				var ref directives.LockRef
-				if v, _ := acq.path.Root.(*types.Var); v != nil && !isGlobal(v) && !body.Resolver.Stable(v) {
-					continue // c = c.parent: another instance than the caller's
-				}
-				if i, ok := params[acq.path.Root]; ok {
-					ref = directives.LockRef{Kind: directives.Param, Param: i, Sel: acq.path.Sel, Text: acq.path.String()}
-				} else if v, ok := acq.path.Root.(*types.Var); ok && isGlobal(v) {
-					ref = directives.LockRef{Kind: directives.Global, PkgPath: v.Pkg().Path(), Name: v.Name(), Sel: acq.path.Sel, Text: acq.path.String()}
-				}
-				if ref.Text != "" {
-					if !seenRef[ref.Text] {
-						seenRef[ref.Text] = true
+				if ref, ok := refOf(acq.path, params, body); ok {
+					if i, seen := seenRef[ref.Text]; seen {
+						refReleased[i] = intersectRefs(refReleased[i], released)
+					} else {
+						seenRef[ref.Text] = len(a.Refs)
 						a.Refs = append(a.Refs, ref)
+						refReleased = append(refReleased, released)
 					}
 					continue
 				}
+				if v, _ := acq.path.Root.(*types.Var); v != nil && !isGlobal(v) && !body.Resolver.Stable(v) {
+					continue // c = c.parent: another instance than the caller's
+				}
 			}
-			if !seenClass[acq.class] {
-				seenClass[acq.class] = true
+			if i, seen := seenClass[acq.class]; seen {
+				classReleased[i] = intersectRefs(classReleased[i], released)
+			} else {
+				seenClass[acq.class] = len(a.Classes)
 				a.Classes = append(a.Classes, acq.class)
 				a.Shown = append(a.Shown, acq.shown)
+				classReleased = append(classReleased, released)
 			}
 		}
 	}
+	if anyRefs(refReleased) {
+		a.RefReleased = refReleased
+	}
+	if anyRefs(classReleased) {
+		a.ClassReleased = classReleased
+	}
 	return a
+}
+
+// refOf names a lock path rooted at a stable parameter or a package-level
+// variable as a ref the caller can resolve.
+func refOf(p lockpath.Path, params map[types.Object]int, body *lockstate.Func) (directives.LockRef, bool) {
+	v, _ := p.Root.(*types.Var)
+	if v == nil {
+		return directives.LockRef{}, false
+	}
+	if isGlobal(v) {
+		return directives.LockRef{Kind: directives.Global, PkgPath: v.Pkg().Path(), Name: v.Name(), Sel: p.Sel, Text: p.String()}, true
+	}
+	if i, ok := params[p.Root]; ok && body.Resolver.Stable(v) {
+		return directives.LockRef{Kind: directives.Param, Param: i, Sel: p.Sel, Text: p.String()}, true
+	}
+	return directives.LockRef{}, false
+}
+
+func intersectRefs(a, b []directives.LockRef) []directives.LockRef {
+	var out []directives.LockRef
+	for _, r := range a {
+		if slices.ContainsFunc(b, func(x directives.LockRef) bool { return x.Text == r.Text }) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func anyRefs(lists [][]directives.LockRef) bool {
+	for _, l := range lists {
+		if len(l) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // check reports self-deadlocks and order violations in one body and
@@ -264,8 +374,11 @@ func (c *checker) check(f *lockstate.Func) {
 			if acq.path.Valid() && held == acq.path {
 				continue // the same instance: a double lock, reported elsewhere
 			}
-			if slices.Contains(acq.entryHeld, held) {
-				continue // the callee's own edges from it are recorded in its body
+			if insideHeld(acq.state, held) {
+				continue // locked by its lock type's own Lock: the same lock
+			}
+			if slices.Contains(acq.without, held) {
+				continue // the callee releases it before taking this lock
 			}
 			hkey, hshown, ok := lockpath.Class(held)
 			if !ok || hkey == acq.class {
@@ -276,6 +389,23 @@ func (c *checker) check(f *lockstate.Func) {
 			c.declared(acq, held, hkey, hshown, site)
 		}
 	}
+}
+
+// insideHeld reports whether p is a lock inside another held lock value
+// that has a class of its own, taken at the same place: b.mu.mu when
+// b.mu.Lock() locks it. Its order is that of b.mu (the same class, or an
+// inner one ordered with it), so its edges would only repeat b.mu's and
+// cost a cycle search each.
+func insideHeld(s *lockstate.State, p lockpath.Path) bool {
+	site := s.Lock(p).Site
+	for _, q := range s.Held() {
+		if q.Root == p.Root && strings.HasPrefix(p.Sel, q.Sel+".") && s.Lock(q).Site == site {
+			if _, _, ok := lockpath.Class(q); ok {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // declared reports acquiring a lock that a //guard:order puts before one

@@ -13,3 +13,8 @@ func TestLockOrder(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, lockorder.Analyzer, "lockorder/a", "lockorder/b", "lockretake")
 }
+
+func TestRetakeOrder(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, lockorder.Analyzer, "retakeorder")
+}

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
+	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
@@ -28,16 +30,27 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 			return
 		}
 	}
-	if lc, ok := locks.AsCall(fa.info, call); ok {
+	lc, ok := locks.AsCall(fa.info, call)
+	if !ok {
+		lc, ok = fa.lockMethodCall(call)
+	}
+	if ok {
 		fa.expr(lc.Receiver, s, useBase)
-		fa.lockOp(call, lc, s, deferred)
+		for _, arg := range call.Args { // NestedLock(class)
+			fa.expr(arg, s, useRead)
+		}
 		// A type's own Lock method (type C struct{ mu sync.Mutex } with
 		// func (c *C) Lock() { c.mu.Lock() }) locks both c and what its
 		// body locks, so guards may name either.
+		inner := func(*State, bool) {}
 		if callee := typeutil.StaticCallee(fa.info, call); callee != nil && callee.Pkg() != nil && callee.Pkg().Path() != "sync" {
-			fa.applyContract(call, callee, fa.a.dirs.Contract(callee), s, deferred)
-			fa.applyContract(call, callee, fa.a.effectsOf(callee), s, deferred)
+			inner = func(st *State, deferred bool) {
+				fa.applyContract(call, callee, fa.a.dirs.Contract(callee), st, deferred)
+				fa.applyEffects(call, callee, fa.a.effectsOf(callee), st, deferred)
+			}
 		}
+		fa.lockOp(call, lc, s, deferred, inner)
+		inner(s, deferred)
 		return
 	}
 	lit, _ := fun.(*ast.FuncLit)
@@ -80,11 +93,18 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 		return
 	}
 	fa.applyContract(call, callee, contract, s, deferred)
-	fa.applyContract(call, callee, effects, s, deferred)
+	fa.applyEffects(call, callee, effects, s, deferred)
+	if !deferred && fa.a.tryAcquirer(callee) {
+		// Held only if it returned true: outside a condition that
+		// decides it (see tryLockCond), held on some paths only.
+		for _, t := range fa.tryTargets(call) {
+			s.set(t.lock, LockVal{Mode: Maybe, Site: call.Pos()})
+		}
+	}
 	if deferred {
 		fa.addDefer(call, s, func(st *State) {
 			fa.applyContract(call, callee, contract, st, false)
-			fa.applyContract(call, callee, effects, st, false)
+			fa.applyEffects(call, callee, effects, st, false)
 		}, func(st *State, rec *Func) {
 			rec.Calls = append(rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: st, Deferred: true, Forced: forced})
 		})
@@ -111,6 +131,92 @@ func (fa *funcAnalysis) forceContract(call *ast.CallExpr, callee *types.Func, c 
 	force(c.Releases, Exclusive)
 	force(c.RHolds, Shared)
 	force(c.RReleases, Shared)
+}
+
+// lockMethodCall recognises a lock operation by its effect rather than its
+// name: a method of a lock type T (one with Lock and Unlock) that acquires
+// or releases exactly what T's own Lock, RLock, Unlock or RUnlock does, and
+// nothing else, is that operation on its receiver (lockdep's
+// NestedLock(class) calls m.mu.Lock() as Lock does). This needs T's own
+// operations to be modelled by their effects; a type whose read side lives
+// in atomics (an RLock with no lock effect) is not, and a DowngradeLock
+// that releases what Unlock releases is not an Unlock.
+func (fa *funcAnalysis) lockMethodCall(call *ast.CallExpr) (locks.Call, bool) {
+	se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return locks.Call{}, false
+	}
+	sel := fa.info.Selections[se]
+	if sel == nil || sel.Kind() != types.MethodVal {
+		return locks.Call{}, false
+	}
+	fn, _ := sel.Obj().(*types.Func)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() == "sync" {
+		return locks.Call{}, false
+	}
+	// The type that declares the method (a named type, so IsLock's cache
+	// hits); a promoted method operates on the embedded value.
+	recv := fn.Type().(*types.Signature).Recv().Type()
+	if p, ok := recv.(*types.Pointer); ok {
+		recv = p.Elem()
+	}
+	isLock, rw := locks.IsLock(recv)
+	if !isLock {
+		return locks.Call{}, false
+	}
+	op, effect := fa.a.receiverEffect(fn)
+	if op == locks.NoOp {
+		return locks.Call{}, false
+	}
+	ops := []locks.Op{locks.Lock, locks.Unlock}
+	if rw {
+		ops = append(ops, locks.RLock, locks.RUnlock)
+	}
+	for _, o := range ops {
+		obj, _, _ := types.LookupFieldOrMethod(recv, true, fn.Pkg(), o.String())
+		own, _ := obj.(*types.Func)
+		if own == nil || own == fn {
+			return locks.Call{}, false
+		}
+		ownOp, ownEffect := fa.a.receiverEffect(own)
+		if ownOp != o {
+			return locks.Call{}, false // T's own operation is not modelled by its effect
+		}
+		if o == op && !slices.Equal(ownEffect, effect) {
+			return locks.Call{}, false
+		}
+	}
+	return locks.Call{Op: op, Receiver: se.X, Implicit: locks.ImplicitFields(sel)}, true
+}
+
+// receiverEffect returns the one kind of lock operation fn's contract and
+// inferred effects perform, all on locks inside its receiver, and those
+// locks (as sorted selectors from the receiver); NoOp if there is none, or
+// more than one, or an effect on something else.
+func (a *packageAnalysis) receiverEffect(fn *types.Func) (locks.Op, []string) {
+	op := locks.NoOp
+	var sels []string
+	for _, c := range []*directives.Contract{a.dirs.Contract(fn), a.effectsOf(fn)} {
+		if c == nil {
+			continue
+		}
+		for _, k := range []struct {
+			refs []directives.LockRef
+			op   locks.Op
+		}{{c.Acquires, locks.Lock}, {c.RAcquires, locks.RLock}, {c.Releases, locks.Unlock}, {c.RReleases, locks.RUnlock}} {
+			for _, r := range k.refs {
+				if r.Kind != directives.Param || r.Param != directives.Receiver || (op != locks.NoOp && op != k.op) {
+					return locks.NoOp, nil
+				}
+				op = k.op
+				if !slices.Contains(sels, r.Sel) {
+					sels = append(sels, r.Sel)
+				}
+			}
+		}
+	}
+	slices.Sort(sels)
+	return op, sels
 }
 
 // resultEffects applies contract paths rooted at a callee's named results
@@ -165,12 +271,83 @@ func (fa *funcAnalysis) applyContract(call *ast.CallExpr, callee *types.Func, c 
 	apply(c.RReleases, LockVal{Mode: NotHeld, Read: true})
 }
 
+// applyEffects applies a callee's inferred effects: its acquires and
+// releases, and the locks it takes and leaves free (Excludes in an
+// inferred effect), which are not held after the call.
+func (fa *funcAnalysis) applyEffects(call *ast.CallExpr, callee *types.Func, c *directives.Contract, s *State, deferred bool) {
+	fa.applyContract(call, callee, c, s, deferred)
+	if c == nil {
+		return
+	}
+	for _, r := range c.Excludes {
+		if p := fa.refAtCall(r, call, callee); p.Valid() {
+			fa.setFreed(s, p, call.Pos(), deferred)
+		}
+	}
+}
+
 func (fa *funcAnalysis) setOrDefer(s *State, p lockpath.Path, v LockVal, deferred bool) {
 	if deferred {
 		s.deferred[p] = deferredOp(v)
 		return
 	}
+	fa.firstUse(s, p, v)
 	s.set(p, v)
+}
+
+// firstUse notes the first operation on a lock that nothing on any path
+// here has touched since the function's entry; it shows what the caller
+// left it as. Unlocking an unlocked mutex is a fatal error, so a release
+// means the caller holds it (read-locked, for RUnlock); taking it means
+// the caller does not (else this deadlocks). The net effect is measured
+// against that entry: a helper that steps out of its caller's lock and
+// takes it back (testing.B.Run) changes nothing, and neither does one that
+// locks and defers the unlock.
+func (fa *funcAnalysis) firstUse(s *State, p lockpath.Path, v LockVal) {
+	if cur := s.Lock(p); cur.Mode != Unknown || cur.Site != token.NoPos {
+		return
+	}
+	if _, ok := fa.assumed[p]; ok {
+		return
+	}
+	var mode Mode
+	switch {
+	case v.Mode == NotHeld && v.Read:
+		mode = Shared
+	case v.Mode == NotHeld:
+		mode = Exclusive
+	case v.Mode.Held():
+		mode = NotHeld
+	default:
+		return
+	}
+	if fa.assumed == nil {
+		fa.assumed = map[lockpath.Path]LockVal{}
+	}
+	fa.assumed[p] = LockVal{Mode: mode, Site: fa.entryPos()}
+}
+
+// entryPos is where the body starts, the site of locks held on entry.
+func (fa *funcAnalysis) entryPos() token.Pos {
+	if fa.lit != nil {
+		return fa.lit.Pos()
+	}
+	return fa.decl.Name.Pos()
+}
+
+// impliedEntry is the entry state with the locks the body shows its caller
+// holds or leaves free (see firstUse).
+func (fa *funcAnalysis) impliedEntry(entry *State) *State {
+	if len(fa.assumed) == 0 {
+		return entry
+	}
+	out := entry.clone()
+	for p, v := range fa.assumed {
+		if out.Lock(p).Mode == Unknown {
+			out.set(p, v)
+		}
+	}
+	return out
 }
 
 func deferredOp(v LockVal) deferred { return deferred{mode: v.Mode, read: v.Read, site: v.Site} }
@@ -291,8 +468,9 @@ func (fa *funcAnalysis) builtin(name string, call *ast.CallExpr, s *State) {
 	}
 }
 
-// lockOp applies x.Lock() and friends.
-func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, deferred bool) {
+// lockOp applies x.Lock() and friends. inner applies the effect of the
+// method's body (on locks inside x); a deferred call's replay needs it.
+func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, deferred bool, inner func(*State, bool)) {
 	p := fa.canon(fa.res.LockOf(lc))
 	if !p.Valid() {
 		return
@@ -330,6 +508,7 @@ func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, defe
 			for _, q := range paths {
 				st.set(q, v)
 			}
+			inner(st, false) // and what the method's body does inside
 		}, func(st *State, rec *Func) {
 			rec.LockOps = append(rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: st.Lock(p), State: st, Forced: fa.a.dirs.ForcedAt(fa.a.pass.Fset, call.Lparen)})
 		})
@@ -354,19 +533,29 @@ func (fa *funcAnalysis) addDefer(call *ast.CallExpr, s *State, effect func(*Stat
 }
 
 // replayDefers records each deferred call against the state at the returns
-// it runs at, after the deferred calls registered later (which run first).
+// it runs at, after the deferred calls registered later on the same paths
+// (which run first). Each return runs only the defers registered on its
+// own paths: a defer in one switch case does not run at another case's
+// return.
 func (fa *funcAnalysis) replayDefers() {
 	for i, d := range fa.pending {
-		st := fa.deferExit[d.call]
-		if st == nil {
-			st = d.atDefer // no return reached: the defer statement's state is the best we know
-		}
-		st = st.clone()
-		st.deferred, st.defers = map[lockpath.Path]deferred{}, map[*ast.CallExpr]bool{}
-		for _, later := range fa.pending[i+1:] {
-			if fa.deferExit[later.call] != nil {
-				later.effect(st)
+		var st *State
+		for _, ex := range fa.exitStates {
+			if !ex.defers[d.call] {
+				continue
 			}
+			at := ex.clone()
+			at.deferred, at.defers = map[lockpath.Path]deferred{}, map[*ast.CallExpr]bool{}
+			for _, later := range fa.pending[i+1:] {
+				if ex.defers[later.call] {
+					later.effect(at)
+				}
+			}
+			st = join(st, at)
+		}
+		if st == nil {
+			st = d.atDefer.clone() // no return reached: the defer statement's state is the best we know
+			st.deferred, st.defers = map[lockpath.Path]deferred{}, map[*ast.CallExpr]bool{}
 		}
 		d.replay(st, fa.rec)
 	}
@@ -400,15 +589,13 @@ func (fa *funcAnalysis) condShape(e ast.Expr) (call *ast.CallExpr, t, f outcome,
 			return call, f, t, ok
 		}
 	case *ast.CallExpr:
-		if lc, isLock := locks.AsCall(fa.info, e); isLock && (lc.Op == locks.TryLock || lc.Op == locks.TryRLock) {
+		if fa.isTry(e) {
 			return e, acquired, unchanged, true
 		}
 	case *ast.Ident:
 		if def := fa.res.Def(e); def != nil {
-			if c, isCall := ast.Unparen(def).(*ast.CallExpr); isCall {
-				if lc, isLock := locks.AsCall(fa.info, c); isLock && (lc.Op == locks.TryLock || lc.Op == locks.TryRLock) {
-					return c, acquired, notAcquired, true
-				}
+			if c, isCall := ast.Unparen(def).(*ast.CallExpr); isCall && fa.isTry(c) {
+				return c, acquired, notAcquired, true
 			}
 		}
 	case *ast.BinaryExpr:
@@ -433,33 +620,136 @@ func (fa *funcAnalysis) condShape(e ast.Expr) (call *ast.CallExpr, t, f outcome,
 	return nil, 0, 0, false
 }
 
-// tryLockCond splits the state on a condition decided by a TryLock.
+// tryTarget is a lock a TryLock-like call takes when it returns true.
+type tryTarget struct {
+	lock lockpath.Path
+	mode Mode
+}
+
+// isTry reports whether call takes a lock only when it returns true:
+// TryLock and TryRLock, or a function that acquires a lock only when it
+// returns true (tryAcquirer).
+func (fa *funcAnalysis) isTry(call *ast.CallExpr) bool {
+	if lc, isLock := locks.AsCall(fa.info, call); isLock {
+		return lc.Op == locks.TryLock || lc.Op == locks.TryRLock
+	}
+	callee := typeutil.StaticCallee(fa.info, call)
+	return callee != nil && fa.a.tryAcquirer(callee)
+}
+
+// tryTargets resolves the locks a TryLock-like call takes, at this call.
+func (fa *funcAnalysis) tryTargets(call *ast.CallExpr) []tryTarget {
+	if lc, isLock := locks.AsCall(fa.info, call); isLock {
+		if p := fa.canon(fa.res.LockOf(lc)); p.Valid() {
+			mode := Exclusive
+			if lc.Op == locks.TryRLock {
+				mode = Shared
+			}
+			return []tryTarget{{p, mode}}
+		}
+		return nil
+	}
+	callee := typeutil.StaticCallee(fa.info, call)
+	c := fa.a.dirs.Contract(callee)
+	if c == nil {
+		return nil
+	}
+	var out []tryTarget
+	for _, r := range c.Acquires {
+		if p := fa.refAtCall(r, call, callee); p.Valid() {
+			out = append(out, tryTarget{p, Exclusive})
+		}
+	}
+	for _, r := range c.RAcquires {
+		if p := fa.refAtCall(r, call, callee); p.Valid() {
+			out = append(out, tryTarget{p, Shared})
+		}
+	}
+	return out
+}
+
+// tryAcquirer reports whether fn is declared to acquire a lock and returns
+// one bool, and does not hold the lock at every return of its body (when
+// its body is known): the lock is held only when it returns true, as with
+// TryLock (gVisor's tcp.Endpoint.TryLock, +checklocksacquire:e.mu).
+func (a *packageAnalysis) tryAcquirer(fn *types.Func) bool {
+	fn = fn.Origin()
+	c := a.dirs.Contract(fn)
+	if c == nil || len(c.Acquires)+len(c.RAcquires) == 0 {
+		return false
+	}
+	res := fn.Type().(*types.Signature).Results()
+	if res.Len() != 1 {
+		return false
+	}
+	if b, ok := res.At(0).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+		return false
+	}
+	if fn.Pkg() != a.pass.Pkg {
+		if e := a.imported[fn]; e != nil {
+			return !e.Unconditional
+		}
+		return true
+	}
+	if v, ok := a.tryAcq[fn]; ok {
+		return v
+	}
+	if a.tryAcq == nil {
+		a.tryAcq = map[*types.Func]bool{}
+	}
+	a.tryAcq[fn] = true // recursion: assume the declared shape
+	fd := a.decls[fn]
+	if fd == nil {
+		return true
+	}
+	fa := a.newFuncAnalysis(fd, fn)
+	exits := fa.analyse(fa.entryState(), nil)
+	held := len(exits) > 0
+	check := func(refs []directives.LockRef, mode Mode) {
+		for _, r := range refs {
+			p := fa.refInBody(r)
+			for _, ex := range exits {
+				if !p.Valid() || ex.Lock(p).Mode != mode {
+					held = false
+				}
+			}
+		}
+	}
+	check(c.Acquires, Exclusive)
+	check(c.RAcquires, Shared)
+	a.tryAcq[fn] = !held
+	return !held
+}
+
+// tryLockCond splits the state on a condition decided by a TryLock, or by
+// a function that acquires a lock only when it returns true.
 func (fa *funcAnalysis) tryLockCond(e ast.Expr, s *State) (t, f *State, ok bool) {
 	call, tOut, fOut, ok := fa.condShape(e)
 	if !ok {
 		return nil, nil, false
 	}
-	lc, _ := locks.AsCall(fa.info, call)
-	p := fa.canon(fa.res.LockOf(lc))
-	if !p.Valid() {
+	targets := fa.tryTargets(call)
+	if len(targets) == 0 {
 		return nil, nil, false
 	}
-	pre := s.Lock(p)
-	fa.expr(e, s, useBase) // operands and accesses; the TryLock itself sets Maybe
-	mode := Exclusive
-	if lc.Op == locks.TryRLock {
-		mode = Shared
+	pre := make([]LockVal, len(targets))
+	for i, tt := range targets {
+		pre[i] = s.Lock(tt.lock)
 	}
+	fa.expr(e, s, useBase) // operands and accesses; the TryLock itself sets Maybe
 	set := func(st *State, o outcome) {
-		switch o {
-		case unchanged:
-			st.set(p, pre)
-		case acquired:
-			st.set(p, LockVal{Mode: mode, Site: call.Pos()})
-		case notAcquired:
-			st.set(p, LockVal{Mode: Unknown, Site: call.Pos()})
-		case mixed:
-			st.set(p, LockVal{Mode: Maybe, Site: call.Pos()})
+		for i, tt := range targets {
+			p := tt.lock
+			switch o {
+			case unchanged:
+				st.set(p, pre[i])
+			case acquired:
+				st.set(p, LockVal{Mode: tt.mode, Site: call.Pos()})
+			case notAcquired:
+				st.set(p, LockVal{Mode: Unknown, Site: call.Pos()})
+			case mixed:
+				st.set(p, LockVal{Mode: Maybe, Site: call.Pos()})
+			}
 		}
 	}
 	t = s.clone()
@@ -539,10 +829,17 @@ func (fa *funcAnalysis) closure(lit *ast.FuncLit, s *State, ctx Context) {
 	sub.analyse(entry, &Func{Decl: fa.decl, Lit: lit, Obj: fa.fn, Context: ctx})
 }
 
+// litEffect is the net lock effect of a closure on captured locks: the
+// changes, and the locks it takes first and leaves free (see freed).
+type litEffect struct {
+	changes map[lockpath.Path]LockVal
+	freed   []lockpath.Path
+}
+
 // closureEffects is the net lock effect of a closure on captured locks.
-func (a *packageAnalysis) closureEffects(fa *funcAnalysis, lit *ast.FuncLit) map[lockpath.Path]LockVal {
+func (a *packageAnalysis) closureEffects(fa *funcAnalysis, lit *ast.FuncLit) *litEffect {
 	if a.litEffects == nil {
-		a.litEffects = map[*ast.FuncLit]map[lockpath.Path]LockVal{}
+		a.litEffects = map[*ast.FuncLit]*litEffect{}
 	}
 	if eff, ok := a.litEffects[lit]; ok {
 		return eff
@@ -550,18 +847,70 @@ func (a *packageAnalysis) closureEffects(fa *funcAnalysis, lit *ast.FuncLit) map
 	a.litEffects[lit] = nil // recursion guard
 	sub := fa.closureAnalysis(lit)
 	exits := sub.analyse(newState(), nil)
-	eff := netChanges(exits, newState(), func(p lockpath.Path) bool {
+	keep := func(p lockpath.Path) bool {
 		return !(lit.Pos() <= p.Root.Pos() && p.Root.Pos() < lit.End()) // not the closure's own locals
-	})
+	}
+	eff := &litEffect{changes: netChanges(exits, sub.impliedEntry(newState()), keep), freed: sub.freed(exits, keep)}
 	a.litEffects[lit] = eff
 	return eff
 }
 
-func (fa *funcAnalysis) applyChanges(eff map[lockpath.Path]LockVal, s *State, deferred bool, pos token.Pos) {
-	for p, v := range eff {
+func (fa *funcAnalysis) applyChanges(eff *litEffect, s *State, deferred bool, pos token.Pos) {
+	if eff == nil {
+		return
+	}
+	for p, v := range eff.changes {
 		v.Site = pos
 		fa.setOrDefer(s, p, v, deferred)
 	}
+	for _, p := range eff.freed {
+		fa.setFreed(s, p, pos, deferred)
+	}
+}
+
+// freed lists the locks the body takes before anything on its path touched
+// them (so its caller does not hold them) and leaves free at every exit:
+// func() { mu.Lock(); defer mu.Unlock() }. Relative to the entry that
+// implies, they do not change; relative to what the caller knew, they
+// become free.
+func (fa *funcAnalysis) freed(exits []*State, keep func(lockpath.Path) bool) []lockpath.Path {
+	if len(exits) == 0 {
+		return nil
+	}
+	var out []lockpath.Path
+	for p, v := range fa.assumed {
+		if v.Mode != NotHeld || fa.entry.Lock(p).Mode != Unknown || !keep(p) {
+			continue
+		}
+		free := true
+		for _, ex := range exits {
+			if ex.Lock(p).Mode != NotHeld {
+				free = false
+			}
+		}
+		if free {
+			out = append(out, p)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+// setFreed applies a callee's freed lock: not held after the call. Like a
+// Lock, it shows the caller did not hold it on entry. Called while the
+// lock is held, the callee deadlocks (reported at the call); the state
+// stays as the caller has it, so that one bug makes one report.
+func (fa *funcAnalysis) setFreed(s *State, p lockpath.Path, pos token.Pos, deferred bool) {
+	v := LockVal{Mode: NotHeld, Site: pos}
+	if deferred {
+		s.deferred[p] = deferredOp(v)
+		return
+	}
+	if s.Lock(p).Mode.Held() {
+		return
+	}
+	fa.firstUse(s, p, LockVal{Mode: Exclusive})
+	s.set(p, v)
 }
 
 // netChanges returns the locks that every exit leaves in the same definite
@@ -599,24 +948,32 @@ func netChanges(exits []*State, entry *State, keep func(lockpath.Path) bool) map
 // paths are rooted at its receiver, parameters or package-level variables.
 func (fa *funcAnalysis) effects(exits []*State) *directives.Contract {
 	params := ParamIndex(fa.sig)
-	changes := netChanges(exits, fa.entry, func(p lockpath.Path) bool {
+	keep := func(p lockpath.Path) bool {
 		_, isParam := params[p.Root]
 		v, isVar := p.Root.(*types.Var)
 		// A reassigned parameter (c = c.parent) no longer names the
 		// caller's argument.
 		return (isParam && fa.res.Stable(v)) || (isVar && isPackageLevel(v))
-	})
-	if len(changes) == 0 {
+	}
+	changes := netChanges(exits, fa.impliedEntry(fa.entry), keep)
+	freed := fa.freed(exits, keep)
+	if len(changes)+len(freed) == 0 {
 		return nil
 	}
 	c := &directives.Contract{}
-	for p, v := range changes {
-		var ref directives.LockRef
+	refOf := func(p lockpath.Path) directives.LockRef {
 		if i, ok := params[p.Root]; ok {
-			ref = directives.LockRef{Kind: directives.Param, Param: i, Sel: p.Sel, Text: p.String()}
-		} else {
-			ref = directives.LockRef{Kind: directives.Global, PkgPath: p.Root.Pkg().Path(), Name: p.Root.Name(), Sel: p.Sel, Text: p.String()}
+			return directives.LockRef{Kind: directives.Param, Param: i, Sel: p.Sel, Text: p.String()}
 		}
+		return directives.LockRef{Kind: directives.Global, PkgPath: p.Root.Pkg().Path(), Name: p.Root.Name(), Sel: p.Sel, Text: p.String()}
+	}
+	// Taken and left free: the caller must not hold it, and it is free
+	// after the call (see applyEffects).
+	for _, p := range freed {
+		c.Excludes = append(c.Excludes, refOf(p))
+	}
+	for p, v := range changes {
+		ref := refOf(p)
 		switch {
 		case v.Mode == Exclusive:
 			c.Acquires = append(c.Acquires, ref)
@@ -628,7 +985,7 @@ func (fa *funcAnalysis) effects(exits []*State) *directives.Contract {
 			c.Releases = append(c.Releases, ref)
 		}
 	}
-	for _, refs := range []*[]directives.LockRef{&c.Acquires, &c.RAcquires, &c.Releases, &c.RReleases} {
+	for _, refs := range []*[]directives.LockRef{&c.Acquires, &c.RAcquires, &c.Releases, &c.RReleases, &c.Excludes} {
 		sortRefs(*refs)
 	}
 	return c

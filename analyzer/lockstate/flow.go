@@ -44,11 +44,15 @@ type funcAnalysis struct {
 	freshResult, returned bool
 
 	// Deferred calls are checked against the state at return, not at the
-	// defer statement: pending collects them in the final pass, deferExit
-	// joins the states at the returns they are registered on.
-	pending   []*deferInfo
-	deferExit map[*ast.CallExpr]*State
-	ended     bool // the current block ended in return or a call that never returns
+	// defer statement: pending collects them in the final pass, exitStates
+	// are the states at the returns (before the defers run), each with the
+	// defers registered on its paths.
+	pending    []*deferInfo
+	exitStates []*State
+	// assumed are the locks the body releases or takes before anything on
+	// the path touched them: their state on entry (see firstUse).
+	assumed map[lockpath.Path]LockVal
+	ended   bool // the current block ended in return or a call that never returns
 }
 
 func (a *packageAnalysis) newFuncAnalysis(fd *ast.FuncDecl, fn *types.Func) *funcAnalysis {
@@ -344,7 +348,7 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 	}
 	fa.final, fa.rec, fa.exits = true, rec, nil
 	fa.freshResult, fa.returned = true, false
-	fa.pending, fa.deferExit = nil, map[*ast.CallExpr]*State{}
+	fa.pending, fa.exitStates = nil, nil
 	if rec != nil {
 		rec.Entry = entry
 		rec.Resolver = fa.res
@@ -356,6 +360,7 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 	}
 	fa.replayDefers()
 	if rec != nil {
+		rec.Implied = fa.impliedEntry(entry)
 		fa.a.funcs = append(fa.a.funcs, rec)
 	}
 	fa.final = false
@@ -383,8 +388,8 @@ func (fa *funcAnalysis) transfer(b *cfg.Block, s *State) []*State {
 }
 
 func (fa *funcAnalysis) exit(pos token.Pos, ret *ast.ReturnStmt, s *State) {
-	for call := range s.defers {
-		fa.deferExit[call] = join(fa.deferExit[call], s)
+	if len(s.defers) > 0 {
+		fa.exitStates = append(fa.exitStates, s.clone())
 	}
 	ex := s.runDefers()
 	fa.exits = append(fa.exits, ex)
@@ -454,6 +459,7 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 		}
 		fa.ended = true
 		if fa.final {
+			fa.bindResults(n, s)
 			fa.exit(n.Pos(), n, s)
 		}
 	case *ast.ValueSpec:
@@ -490,6 +496,39 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 			return
 		}
 		fa.expr(n, s, useBase)
+	}
+}
+
+// bindResults makes the named results hold what return r returns, for the
+// locks inside them: return b1, b2 in a function declared to acquire
+// lockedFirst.mu leaves lockedFirst.mu as b1.mu is.
+func (fa *funcAnalysis) bindResults(r *ast.ReturnStmt, s *State) {
+	res := fa.sig.Results()
+	if len(r.Results) != res.Len() {
+		return
+	}
+	for i, e := range r.Results {
+		v := res.At(i)
+		if v.Name() == "" || v.Name() == "_" {
+			continue
+		}
+		base := fa.res.Of(e)
+		if base.Root == types.Object(v) {
+			continue
+		}
+		for p := range s.locks {
+			if p.Root == types.Object(v) {
+				delete(s.locks, p) // rebound: what it held before is not returned (nil holds nothing)
+			}
+		}
+		if !base.Valid() {
+			continue
+		}
+		for p, val := range s.locks {
+			if p.Root == base.Root && (p.Sel == base.Sel || strings.HasPrefix(p.Sel, base.Sel+".")) {
+				s.locks[lockpath.Path{Root: v, Sel: p.Sel[len(base.Sel):]}] = val
+			}
+		}
 	}
 }
 

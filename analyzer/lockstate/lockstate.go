@@ -47,6 +47,10 @@ type Effects struct {
 	// that the function never publishes: a fresh object passed to it stays
 	// fresh, so constructors may call init helpers before taking locks.
 	NoEscape []int
+	// Unconditional is set for a function declared to acquire a lock that
+	// returns one bool yet holds the lock at every return: its result says
+	// something else, so it is not a TryLock.
+	Unconditional bool
 }
 
 func (*Effects) AFact() {}
@@ -55,6 +59,9 @@ func (e *Effects) String() string {
 	s := "effects" + e.Contract.String()[len("contract"):]
 	if len(e.NoEscape) > 0 {
 		s += fmt.Sprintf(" noescape%v", e.NoEscape)
+	}
+	if e.Unconditional {
+		s += " unconditional"
 	}
 	return s
 }
@@ -113,11 +120,16 @@ const (
 
 // Func is one analysed body, with its events in source order.
 type Func struct {
-	Decl     *ast.FuncDecl // the enclosing declaration (also for closures)
-	Lit      *ast.FuncLit  // the closure, or nil for the declaration itself
-	Obj      *types.Func   // the declared function
-	Context  Context
-	Entry    *State
+	Decl    *ast.FuncDecl // the enclosing declaration (also for closures)
+	Lit     *ast.FuncLit  // the closure, or nil for the declaration itself
+	Obj     *types.Func   // the declared function
+	Context Context
+	Entry   *State
+	// Implied is Entry with what the body shows about the locks it does
+	// not mention: a lock it releases first is held by its caller (a
+	// helper that steps out of its caller's lock), one it takes first is
+	// not. Balance is measured against it.
+	Implied  *State
 	Accesses []*Access
 	Calls    []*Call
 	LockOps  []*LockOp
@@ -246,10 +258,11 @@ type packageAnalysis struct {
 	// Only packages with directives need them; elsewhere they would cost a
 	// summary of every function called.
 	fresh      bool
-	litEffects map[*ast.FuncLit]map[lockpath.Path]LockVal
+	litEffects map[*ast.FuncLit]*litEffect
 	// candidates, in packages without directives, are the only functions
 	// that can have an effect; others are never analysed there.
 	candidates map[*types.Func]bool
+	tryAcq     map[*types.Func]bool // see tryAcquirer
 }
 
 type summary struct {
@@ -376,7 +389,7 @@ func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
 		return nil
 	}
 	fd := a.decls[fn]
-	if fd == nil || a.dirs.Contract(fn) != nil {
+	if fd == nil || declaresLocks(a.dirs.Contract(fn)) {
 		s.done = true
 		return nil
 	}
@@ -389,6 +402,13 @@ func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
 	}
 	s.done = true
 	return s.effects
+}
+
+// declaresLocks reports whether a contract says anything about locks: a
+// body that is only //guard:ignore'd (+checklocksignore) or //guard:blocks
+// still has effects to infer, such as a lock type's NestedLock.
+func declaresLocks(c *directives.Contract) bool {
+	return c != nil && len(c.Holds)+len(c.RHolds)+len(c.Acquires)+len(c.RAcquires)+len(c.Releases)+len(c.RReleases)+len(c.Excludes) > 0
 }
 
 // effectsOf returns the inferred effects of any callee.
@@ -427,11 +447,28 @@ func (a *packageAnalysis) exportEffects() {
 			fns = append(fns, fn)
 		}
 	}
+	// Exported bool-returning acquire functions that are not TryLocks say
+	// so, for callers in other packages.
+	for _, fd := range a.order {
+		fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		if !fn.Exported() || a.tryAcquirer(fn) {
+			continue
+		}
+		if _, computed := a.tryAcq[fn]; computed && !slices.Contains(fns, fn) {
+			fns = append(fns, fn)
+		}
+	}
 	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
 	for _, fn := range fns {
-		e := &Effects{NoEscape: a.summaries[fn].noEscape}
-		if c := a.summaries[fn].effects; c != nil {
-			e.Contract = *c
+		e := &Effects{}
+		if s := a.summaries[fn]; s != nil {
+			e.NoEscape = s.noEscape
+			if s.effects != nil {
+				e.Contract = *s.effects
+			}
+		}
+		if v, computed := a.tryAcq[fn]; computed && !v {
+			e.Unconditional = true
 		}
 		a.pass.ExportObjectFact(fn, e)
 	}

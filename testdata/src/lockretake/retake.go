@@ -34,7 +34,7 @@ func (ts *TaskSet) SignalAll() { // want SignalAll:`acquires\(ts\.mu\)`
 // back once the set's lock is released (deferred calls run last first).
 //
 //guard:holds t.sigMu
-func (t *Task) stopLocked() int { // want stopLocked:`acquires\(t\.set\.mu\)`
+func (t *Task) stopLocked() int { // want stopLocked:`acquires\(t\.set\.mu \(t\.sigMu released\)\)`
 	t.sigMu.Unlock()
 	defer t.sigMu.Lock()
 	t.set.mu.RLock()
