@@ -246,6 +246,13 @@ func (fa *funcAnalysis) resultEffects(rhs ast.Expr, lhs []ast.Expr, s *State) {
 				}
 			}
 		}
+		if fa.a.tryAcquirer(callee) {
+			// Held only if the error is nil: outside a condition that
+			// decides it (see tryLockCond), held on some paths only.
+			apply(c.Acquires, LockVal{Mode: Maybe})
+			apply(c.RAcquires, LockVal{Mode: Maybe})
+			continue
+		}
 		apply(c.Acquires, LockVal{Mode: Exclusive})
 		apply(c.RAcquires, LockVal{Mode: Shared})
 	}
@@ -669,20 +676,19 @@ func (fa *funcAnalysis) tryTargets(call *ast.CallExpr) []tryTarget {
 }
 
 // tryAcquirer reports whether fn is declared to acquire a lock and returns
-// one bool, and does not hold the lock at every return of its body (when
-// its body is known): the lock is held only when it returns true, as with
-// TryLock (gVisor's tcp.Endpoint.TryLock, +checklocksacquire:e.mu).
+// one bool, or a result the lock is rooted at and an error last, and does
+// not hold the lock at every return of its body (when its body is known):
+// the lock is held only when it returns true, as with TryLock (gVisor's
+// tcp.Endpoint.TryLock, +checklocksacquire:e.mu), or only when the error is
+// nil (gVisor's createConnectingEndpoint, +checklocksacquire:n.mu on
+// (n *Endpoint, _ tcpip.Error)).
 func (a *packageAnalysis) tryAcquirer(fn *types.Func) bool {
 	fn = fn.Origin()
 	c := a.dirs.Contract(fn)
 	if c == nil || len(c.Acquires)+len(c.RAcquires) == 0 {
 		return false
 	}
-	res := fn.Type().(*types.Signature).Results()
-	if res.Len() != 1 {
-		return false
-	}
-	if b, ok := res.At(0).Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Bool {
+	if !boolResult(fn) && !errorResult(fn, c) {
 		return false
 	}
 	if fn.Pkg() != a.pass.Pkg {
@@ -721,14 +727,112 @@ func (a *packageAnalysis) tryAcquirer(fn *types.Func) bool {
 	return !held
 }
 
-// tryLockCond splits the state on a condition decided by a TryLock, or by
-// a function that acquires a lock only when it returns true.
-func (fa *funcAnalysis) tryLockCond(e ast.Expr, s *State) (t, f *State, ok bool) {
-	call, tOut, fOut, ok := fa.condShape(e)
-	if !ok {
-		return nil, nil, false
+// boolResult reports whether fn returns one bool.
+func boolResult(fn *types.Func) bool {
+	res := fn.Type().(*types.Signature).Results()
+	if res.Len() != 1 {
+		return false
 	}
-	targets := fa.tryTargets(call)
+	b, ok := res.At(0).Type().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Bool
+}
+
+// errorResult reports whether fn's last result is an interface (an error:
+// the builtin error or a package's own error interface) and every lock c
+// acquires is rooted at one of its other results.
+func errorResult(fn *types.Func, c *directives.Contract) bool {
+	sig := fn.Type().(*types.Signature)
+	res := sig.Results()
+	if res.Len() < 2 || !types.IsInterface(res.At(res.Len()-1).Type()) {
+		return false
+	}
+	first, last := sig.Params().Len(), sig.Params().Len()+res.Len()-1
+	for _, refs := range [][]directives.LockRef{c.Acquires, c.RAcquires} {
+		for _, r := range refs {
+			if r.Kind != directives.Param || r.Param < first || r.Param >= last {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// errCond recognises err != nil and err == nil, where err is the error
+// result of a call to an acquirer that holds its lock only when the error
+// is nil: x, err := f(). It returns the defining statement and the
+// outcomes of the two branches.
+func (fa *funcAnalysis) errCond(e ast.Expr) (as *ast.AssignStmt, call *ast.CallExpr, t, f outcome, ok bool) {
+	be, isBin := ast.Unparen(e).(*ast.BinaryExpr)
+	if !isBin || (be.Op != token.EQL && be.Op != token.NEQ) {
+		return nil, nil, 0, 0, false
+	}
+	x, y := ast.Unparen(be.X), ast.Unparen(be.Y)
+	if fa.info.Types[x].IsNil() {
+		x, y = y, x
+	}
+	id, isID := x.(*ast.Ident)
+	if !isID || !fa.info.Types[y].IsNil() {
+		return nil, nil, 0, 0, false
+	}
+	as, i := fa.res.TupleDef(id)
+	if as == nil {
+		return nil, nil, 0, 0, false
+	}
+	call, _ = ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+	if call == nil {
+		return nil, nil, 0, 0, false
+	}
+	callee := typeutil.StaticCallee(fa.info, call)
+	if callee == nil || i != len(as.Lhs)-1 || boolResult(callee) || !fa.a.tryAcquirer(callee) {
+		return nil, nil, 0, 0, false
+	}
+	if be.Op == token.NEQ {
+		return as, call, notAcquired, acquired, true
+	}
+	return as, call, acquired, notAcquired, true
+}
+
+// resultTargets resolves the locks a call acquires that are rooted at its
+// results, on the variables the results are assigned to.
+func (fa *funcAnalysis) resultTargets(call *ast.CallExpr, lhs []ast.Expr) []tryTarget {
+	callee := typeutil.StaticCallee(fa.info, call)
+	if callee == nil {
+		return nil
+	}
+	c := fa.a.dirs.Contract(callee)
+	if c == nil {
+		return nil
+	}
+	nparams := callee.Type().(*types.Signature).Params().Len()
+	var out []tryTarget
+	for _, k := range []struct {
+		refs []directives.LockRef
+		mode Mode
+	}{{c.Acquires, Exclusive}, {c.RAcquires, Shared}} {
+		for _, r := range k.refs {
+			if r.Kind != directives.Param || r.Param < nparams || r.Param-nparams >= len(lhs) {
+				continue
+			}
+			if base := fa.res.Of(lhs[r.Param-nparams]); base.Valid() {
+				out = append(out, tryTarget{fa.canon(lockpath.Path{Root: base.Root, Sel: base.Sel + r.Sel}), k.mode})
+			}
+		}
+	}
+	return out
+}
+
+// tryLockCond splits the state on a condition decided by a TryLock, by a
+// function that acquires a lock only when it returns true, or by the error
+// of one that acquires it only when the error is nil.
+func (fa *funcAnalysis) tryLockCond(e ast.Expr, s *State) (t, f *State, ok bool) {
+	var targets []tryTarget
+	call, tOut, fOut, ok := fa.condShape(e)
+	if ok {
+		targets = fa.tryTargets(call)
+	} else if as, c, et, ef, isErr := fa.errCond(e); isErr {
+		call, tOut, fOut = c, et, ef
+		targets = fa.resultTargets(c, as.Lhs)
+	}
 	if len(targets) == 0 {
 		return nil, nil, false
 	}

@@ -71,11 +71,12 @@ type Resolver struct {
 	Info    *types.Info
 	assigns map[*types.Var]int      // definitions + assignments; &v counts as many
 	defs    map[*types.Var]ast.Expr // the defining expression of single-assignment vars
+	tuples  map[*types.Var]*ast.AssignStmt
 }
 
 // NewResolver scans body (and params, which count as defined once).
 func NewResolver(info *types.Info, body *ast.BlockStmt) *Resolver {
-	r := &Resolver{Info: info, assigns: map[*types.Var]int{}, defs: map[*types.Var]ast.Expr{}}
+	r := &Resolver{Info: info, assigns: map[*types.Var]int{}, defs: map[*types.Var]ast.Expr{}, tuples: map[*types.Var]*ast.AssignStmt{}}
 	if body == nil {
 		return r
 	}
@@ -104,6 +105,11 @@ func NewResolver(info *types.Info, body *ast.BlockStmt) *Resolver {
 					rhs = n.Rhs[i]
 				}
 				note(id, rhs)
+				if n.Tok == token.DEFINE && len(n.Rhs) == 1 && len(n.Lhs) > 1 {
+					if v, ok := info.Defs[id].(*types.Var); ok {
+						r.tuples[v] = n // v, err := f()
+					}
+				}
 			}
 		case *ast.ValueSpec:
 			for i, id := range n.Names {
@@ -137,6 +143,26 @@ func NewResolver(info *types.Info, body *ast.BlockStmt) *Resolver {
 		return true
 	})
 	return r
+}
+
+// TupleDef returns the statement v, w := f() that defines id's variable,
+// and id's index among its results, when the variable is never assigned
+// again.
+func (r *Resolver) TupleDef(id *ast.Ident) (*ast.AssignStmt, int) {
+	v, ok := r.Info.ObjectOf(id).(*types.Var)
+	if !ok || r.assigns[v] != 1 {
+		return nil, -1
+	}
+	as := r.tuples[v]
+	if as == nil {
+		return nil, -1
+	}
+	for i, lhs := range as.Lhs {
+		if l, ok := lhs.(*ast.Ident); ok && r.Info.Defs[l] == v {
+			return as, i
+		}
+	}
+	return nil, -1
 }
 
 // Stable reports whether v always holds the value it was first given in

@@ -139,7 +139,6 @@ func (c *C) get() int {
 	return c.n
 }
 
-
 // Calling it without the lock leaves the lock known to be free.
 func (c *C) callsGet() {
 	c.get()

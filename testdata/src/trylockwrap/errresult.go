@@ -1,0 +1,86 @@
+package trylockwrap
+
+import "errors"
+
+// Error is a package's own error interface (gVisor's tcpip.Error).
+type Error interface{ String() string }
+
+type failure struct{}
+
+func (failure) String() string { return "failed" }
+
+// create returns a new locked E, or an error and no E (gVisor's
+// createConnectingEndpoint): the lock is held only when the error is nil.
+//
+// +checklocksacquire:n.mu
+func create(fail bool) (n *E, _ Error) {
+	if fail {
+		return nil, failure{}
+	}
+	n = &E{}
+	n.mu.Lock()
+	return n, nil
+}
+
+// The caller returns early on the error, with nothing locked.
+func useCreate(fail bool) Error {
+	n, err := create(fail)
+	if err != nil {
+		return err
+	}
+	n.n++
+	n.mu.Unlock()
+	return nil
+}
+
+// The same with the builtin error and the condition the other way round.
+//
+//guard:acquires n.mu
+func open(fail bool) (n *E, err error) {
+	if fail {
+		return nil, errors.New("failed")
+	}
+	n = &E{}
+	n.mu.Lock()
+	return n, nil
+}
+
+func useOpen(fail bool) {
+	n, err := open(fail)
+	if err == nil {
+		n.n++
+		n.mu.Unlock()
+	}
+}
+
+// Still reported: touching the guarded field before deciding, and
+// forgetting the unlock on the success path.
+func useOpenBadly(fail bool) error {
+	n, err := open(fail)
+	n.n++ // want `n.n written while n.mu is held on some paths only`
+	if err != nil {
+		return err
+	}
+	if n.n > 1 {
+		return nil // want `return with n.mu still locked`
+	}
+	n.mu.Unlock()
+	return nil
+}
+
+// An acquirer that holds the lock at every return is not conditional,
+// whatever its results.
+//
+//guard:acquires n.mu
+func always() (n *E, err error) {
+	n = &E{}
+	n.mu.Lock()
+	return n, nil
+}
+
+func useAlways() {
+	n, err := always()
+	n.n++
+	_ = err
+	n.mu.Unlock()
+}
