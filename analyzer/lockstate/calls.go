@@ -821,6 +821,64 @@ func (fa *funcAnalysis) resultTargets(call *ast.CallExpr, lhs []ast.Expr) []tryT
 	return out
 }
 
+// sameCond splits the state on a == b or a != b between two pointers that
+// each name one object throughout the function: on the branch where they
+// are equal, the locks inside one are the locks inside the other, so what
+// is known of one is known of both. gVisor's AssertLockHeld panics unless
+// its argument, whose lock its caller holds, is its receiver, and so holds
+// the receiver's lock after the check.
+func (fa *funcAnalysis) sameCond(e ast.Expr, s *State) (t, f *State, ok bool) {
+	be, isBin := ast.Unparen(e).(*ast.BinaryExpr)
+	if !isBin || (be.Op != token.EQL && be.Op != token.NEQ) {
+		return nil, nil, false
+	}
+	root := func(x ast.Expr) *types.Var {
+		id, isID := ast.Unparen(x).(*ast.Ident)
+		if !isID {
+			return nil
+		}
+		v, _ := fa.info.ObjectOf(id).(*types.Var)
+		if v == nil || v.IsField() || !fa.res.Stable(v) {
+			return nil
+		}
+		if _, isPtr := v.Type().Underlying().(*types.Pointer); !isPtr {
+			return nil
+		}
+		return v
+	}
+	a, b := root(be.X), root(be.Y)
+	if a == nil || b == nil || a == b || !types.Identical(a.Type(), b.Type()) {
+		return nil, nil, false
+	}
+	// Only worth a split when a lock inside either is known.
+	var known []lockpath.Path
+	for _, p := range s.Paths() { // sorted: the result does not depend on map order
+		if (p.Root == a || p.Root == b) && s.Lock(p).Mode != Unknown {
+			known = append(known, p)
+		}
+	}
+	if len(known) == 0 {
+		return nil, nil, false
+	}
+	fa.expr(e, s, useBase)
+	same := s.clone()
+	for _, p := range known {
+		other := lockpath.Path{Root: a, Sel: p.Sel}
+		if p.Root == a {
+			other.Root = b
+		}
+		// One lock under two names: what holds it wins (an entry
+		// assumption that it is free is about the other name).
+		if v, w := s.Lock(p), same.Lock(other); w.Mode == Unknown || (v.Mode.Held() && !w.Mode.Held()) {
+			same.set(other, v)
+		}
+	}
+	if be.Op == token.EQL {
+		return same, s, true
+	}
+	return s, same, true
+}
+
 // tryLockCond splits the state on a condition decided by a TryLock, by a
 // function that acquires a lock only when it returns true, or by the error
 // of one that acquires it only when the error is nil.

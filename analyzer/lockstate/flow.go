@@ -377,6 +377,9 @@ func (fa *funcAnalysis) transfer(b *cfg.Block, s *State) []*State {
 				if t, f, ok := fa.tryLockCond(e, s); ok {
 					return []*State{t, f}
 				}
+				if t, f, ok := fa.sameCond(e, s); ok {
+					return []*State{t, f}
+				}
 			}
 		}
 		fa.node(n, s)

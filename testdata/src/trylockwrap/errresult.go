@@ -84,3 +84,31 @@ func useAlways() {
 	_ = err
 	n.mu.Unlock()
 }
+
+// assertLockHeld panics unless locked, whose lock the caller holds, is e
+// (gVisor's tcp.Endpoint.AssertLockHeld): after the check e.mu is held.
+//
+// +checklocks:locked.mu
+// +checklocksacquire:e.mu
+func (e *E) assertLockHeld(locked *E) {
+	if e != locked {
+		panic("assertLockHeld: not the locked endpoint")
+	}
+}
+
+// Without the check nothing says e.mu is held.
+//
+// +checklocks:locked.mu
+// +checklocksacquire:e.mu
+func (e *E) assertNothing(locked *E) {
+} // want `assertNothing returns with e.mu not held, breaking its //guard:acquires e.mu contract`
+
+// Equal on the other branch: the early return leaves e.mu as it was.
+//
+// +checklocks:locked.mu
+func (e *E) sameThenWrite(locked *E) {
+	if e == locked {
+		e.n++
+	}
+	e.n++ // want `e.n written while e.mu is held on some paths only`
+}
