@@ -34,6 +34,7 @@ type funcAnalysis struct {
 	rangeChan   map[ast.Expr]*ast.RangeStmt  // for v := range ch
 	localLits   map[*types.Var]*ast.FuncLit  // f := func(){...} used only as f(...)
 	watched     map[*types.Var]ast.Expr      // p := &x.f or m := x.m (map, slice) of a guarded field
+	addrs       map[*types.Var]*addrSource   // p := &x.f[i]...: writes through p write x.f
 	isLocalLit  map[*ast.FuncLit]bool
 
 	final bool  // the last pass, after the fixpoint: events are recorded
@@ -49,6 +50,10 @@ type funcAnalysis struct {
 	pending   []*deferInfo
 	deferExit map[*ast.CallExpr]*State
 	ended     bool // the current block ended in return or a call that never returns
+
+	// pacc, when summarising, collects what the body does through its
+	// pointer parameters.
+	pacc *paramAccess
 }
 
 func (a *packageAnalysis) newFuncAnalysis(fd *ast.FuncDecl, fn *types.Func) *funcAnalysis {
@@ -58,7 +63,10 @@ func (a *packageAnalysis) newFuncAnalysis(fd *ast.FuncDecl, fn *types.Func) *fun
 	}
 	fa.scanRanges()
 	fa.scanLocalLits()
-	fa.scanReferences()
+	if a.candidates == nil { // summaries alone record no uses
+		fa.scanReferences()
+		fa.scanAddrs()
+	}
 	return fa
 }
 
@@ -116,8 +124,11 @@ func IsContainer(t types.Type) bool {
 func (fa *funcAnalysis) scanLocalLits() {
 	fa.localLits, fa.isLocalLit = map[*types.Var]*ast.FuncLit{}, map[*ast.FuncLit]bool{}
 	uses, calls := map[*types.Var]int{}, map[*types.Var]int{}
+	hasLit := false
 	ast.Inspect(fa.body, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.FuncLit:
+			hasLit = true
 		case *ast.Ident:
 			if v, ok := fa.info.Uses[n].(*types.Var); ok {
 				uses[v]++
@@ -131,6 +142,9 @@ func (fa *funcAnalysis) scanLocalLits() {
 		}
 		return true
 	})
+	if !hasLit {
+		return
+	}
 	ast.Inspect(fa.body, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
 		if !ok {
@@ -161,8 +175,8 @@ func (fa *funcAnalysis) closureAnalysis(lit *ast.FuncLit) *funcAnalysis {
 	sub := &funcAnalysis{
 		a: fa.a, info: fa.info, decl: fa.decl, fn: fa.fn, sig: fa.info.Types[lit].Type.(*types.Signature),
 		body: lit.Body, lit: lit, res: fa.res, rangeAssign: fa.rangeAssign,
-		commSelect: fa.commSelect, rangeChan: fa.rangeChan, watched: fa.watched,
-		localLits: fa.localLits, isLocalLit: fa.isLocalLit,
+		commSelect: fa.commSelect, rangeChan: fa.rangeChan, watched: fa.watched, addrs: fa.addrs,
+		localLits: fa.localLits, isLocalLit: fa.isLocalLit, pacc: fa.pacc,
 	}
 	return sub
 }
@@ -417,9 +431,40 @@ type use uint8
 
 const (
 	useRead  use = iota // the value is read (and may be copied away)
-	useWrite            // the location is written or its address taken
+	useWrite            // the location is written, or its address escapes
 	useBase             // a selector base: x in x.f (no escape)
+	// The rest describe what happens to the memory a pointer points to, or
+	// to a location whose address is taken: only pointer parameters (see
+	// paramAccess) and the locals aliasing them care.
+	useDeref       // the pointee is written: p.f = v, *p = v
+	useLoad        // the pointee is read: p.f
+	useAtomicRead  // the pointee is read through sync/atomic
+	useAtomicWrite // the pointee is written through sync/atomic
+	useAddr        // &x: the address is taken where it cannot be written through
 )
+
+// derefUse is what a use of *p (p.f, p[i] for a pointer to an array) does
+// to p.
+func derefUse(u use) use {
+	switch u {
+	case useWrite:
+		return useDeref
+	case useAtomicRead, useAtomicWrite:
+		return u
+	}
+	return useLoad
+}
+
+// valueUse is what a use of x.f (or x[i], x an array) does to x when x is a
+// struct (array) value: writing, addressing or atomically accessing a part
+// of x does the same to x.
+func valueUse(u use) use {
+	switch u {
+	case useWrite, useAddr, useAtomicRead, useAtomicWrite:
+		return u
+	}
+	return useBase
+}
 
 func (fa *funcAnalysis) node(n ast.Node, s *State) {
 	switch n := n.(type) {
@@ -523,7 +568,7 @@ func (fa *funcAnalysis) isAlloc(e ast.Expr) bool {
 
 func (fa *funcAnalysis) assign(n *ast.AssignStmt, s *State) {
 	for i, r := range n.Rhs {
-		if len(n.Lhs) == len(n.Rhs) && fa.selfStore(n.Lhs[i], r, s) {
+		if len(n.Lhs) == len(n.Rhs) && (fa.selfStore(n.Lhs[i], r, s) || fa.aliasDef(n.Lhs[i], r, s)) {
 			continue
 		}
 		fa.expr(r, s, useRead)
@@ -593,17 +638,31 @@ func (fa *funcAnalysis) expr(e ast.Expr, s *State, u use) {
 			return // generic instantiation
 		}
 		xu := useBase
-		if u == useWrite {
+		switch xt := fa.info.TypeOf(e.X); {
+		case isPointer(xt): // p[i], p a pointer to an array
+			xu = derefUse(u)
+		case isArray(xt):
+			xu = valueUse(u)
+		case u == useWrite:
 			xu = useWrite // element store writes the container
 		}
 		fa.expr(e.X, s, xu)
 		fa.expr(e.Index, s, useRead)
 	case *ast.IndexListExpr:
 	case *ast.StarExpr:
-		fa.expr(e.X, s, useBase)
+		fa.expr(e.X, s, derefUse(u))
 	case *ast.UnaryExpr:
 		if e.Op == token.AND {
-			fa.expr(e.X, s, useWrite) // &x.f: taken for mutation
+			switch u {
+			case useDeref: // (&x.f).m() where m writes its receiver
+				fa.expr(e.X, s, useWrite)
+			case useBase, useLoad, useAddr: // compared, or read through
+				fa.expr(e.X, s, useAddr)
+			case useAtomicRead, useAtomicWrite:
+				fa.expr(e.X, s, u)
+			default: // &x.f stored, returned or passed on: may be written through
+				fa.expr(e.X, s, useWrite)
+			}
 			return
 		}
 		fa.expr(e.X, s, useBase)
@@ -665,6 +724,10 @@ func (fa *funcAnalysis) variable(node ast.Expr, id *ast.Ident, s *State, u use) 
 	if u == useRead && s.fresh[v] {
 		delete(s.fresh, v) // copied, passed, stored or returned: published
 	}
+	if fa.pacc != nil && fa.final {
+		fa.pacc.note(v, fa.res.Of(id), u, s)
+	}
+	fa.addrUse(id, v, u, s)
 	if src := fa.watched[v]; src != nil && fa.final && fa.rec != nil {
 		fa.rec.Uses = append(fa.rec.Uses, &Use{Var: v, Node: node, Source: src, State: s.clone()})
 	}
@@ -685,9 +748,18 @@ func (fa *funcAnalysis) selector(e *ast.SelectorExpr, s *State, u use) {
 		fa.expr(e.X, s, useRead) // method value: the receiver is copied
 		return
 	}
-	xu := useBase
-	if u == useWrite && !isPointer(fa.info.TypeOf(e.X)) {
-		xu = useWrite // x.inner.f = v writes the struct-valued field x.inner
+	// x.inner.f = v writes the struct-valued field x.inner; p.f = v writes
+	// what p points to.
+	var xu use
+	if isPointer(fa.info.TypeOf(e.X)) {
+		xu = derefUse(u)
+		if field, _ := sel.Obj().(*types.Var); xu == useDeref && fa.a.dirs.Guard(field).Guards() {
+			// A field with a guard of its own is checked against that
+			// guard; writing it is not also a write of what p points into.
+			xu = useLoad
+		}
+	} else {
+		xu = valueUse(u)
 	}
 	fa.expr(e.X, s, xu)
 	fa.fieldAccess(e, sel, s, u == useWrite, false)
@@ -851,6 +923,14 @@ func (fa *funcAnalysis) isFresh(e ast.Expr, s *State) bool {
 		}
 	}
 	return false
+}
+
+func isArray(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Array)
+	return ok
 }
 
 func isPointer(t types.Type) bool {

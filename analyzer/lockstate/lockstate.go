@@ -35,7 +35,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{directives.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{(*Effects)(nil)},
+	FactTypes:  []analysis.Fact{(*Effects)(nil), (*Accesses)(nil)},
 }
 
 // Effects is the inferred lock effect of an unannotated function, such as
@@ -217,12 +217,18 @@ func run(pass *analysis.Pass) (any, error) {
 		for _, fd := range a.order { // summaries for other packages, too; in source order so recursion is cut the same way every run
 			a.summaryOf(a.pass.TypesInfo.Defs[fd.Name].(*types.Func))
 		}
+		for _, fd := range a.order {
+			if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrMethod(fn) {
+				a.accessOf(fn)
+			}
+		}
 	} else {
 		// Nothing here is annotated: only summarise lock helpers that other
 		// packages might call, which costs a syntax scan and little else.
 		a.summariseHelpers()
 	}
 	a.exportEffects()
+	a.exportAccesses()
 	return &Result{Dirs: dirs, Funcs: a.funcs, Analysed: analysed}, nil
 }
 
@@ -234,7 +240,9 @@ type packageAnalysis struct {
 	order     []*ast.FuncDecl
 	summaries map[*types.Func]*summary
 	imported  map[*types.Func]*Effects // Effects facts of dependencies
-	funcs     []*Func
+	// importedAcc caches the Accesses fact of each dependency (nil: none).
+	importedAcc map[*types.Package]*Accesses
+	funcs       []*Func
 	// fresh enables fresh-object tracking and parameter escape summaries.
 	// Only packages with directives need them; elsewhere they would cost a
 	// summary of every function called.
@@ -250,6 +258,8 @@ type summary struct {
 	effects     *directives.Contract
 	noEscape    []int
 	freshResult bool // returns a new object it has not published
+	access      *AccessSummary
+	accState    uint8
 }
 
 func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAnalysis {
@@ -259,6 +269,8 @@ func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAn
 		decls:     map[*types.Func]*ast.FuncDecl{},
 		summaries: map[*types.Func]*summary{},
 		imported:  map[*types.Func]*Effects{},
+
+		importedAcc: map[*types.Package]*Accesses{},
 	}
 	for _, f := range pass.AllObjectFacts() {
 		if e, ok := f.Fact.(*Effects); ok {
@@ -353,6 +365,23 @@ func (a *packageAnalysis) summariseHelpers() {
 			a.summaryOf(fn)
 		}
 	}
+	// Whether a method only reads through its receiver decides whether
+	// x.f.m() is a read or a write of x.f in the packages that call it.
+	for _, fd := range a.order {
+		if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrMethod(fn) {
+			a.accessOf(fn)
+		}
+	}
+}
+
+// exportedPtrMethod reports whether fn is an exported method with a
+// pointer receiver: one other packages may call on a field.
+func exportedPtrMethod(fn *types.Func) bool {
+	if !fn.Exported() {
+		return false
+	}
+	r := fn.Type().(*types.Signature).Recv()
+	return r != nil && isPointer(r.Type())
 }
 
 // summaryOf returns the inferred effects of a function declared in this
@@ -374,7 +403,10 @@ func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
 		return nil
 	}
 	fa := a.newFuncAnalysis(fd, fn)
+	fa.pacc = newParamAccess(fa.sig)
+	s.accState = accBusy
 	exits := fa.analyse(fa.entryState(), nil)
+	s.access, s.accState = fa.pacc.result(), accDone
 	s.effects = fa.effects(exits)
 	if a.fresh {
 		s.noEscape = fa.noEscape(exits)
