@@ -45,3 +45,11 @@ func TestChecklocksDialect(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocks", "checklocks/use")
 }
+
+// TestReadWrite checks what counts as a write under a read lock: method
+// calls on value fields by what the method does through its receiver (also
+// across packages), and addresses by what is done through them.
+func TestReadWrite(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "readwrite/lib", "readwrite")
+}

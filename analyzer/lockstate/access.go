@@ -454,25 +454,25 @@ func (s *AccessSummary) any() bool {
 // into every importing package, and most methods of most packages have a
 // summary.
 type Accesses struct {
-	Funcs map[string]AccessSummary
+	Funcs []AccessEntry // sorted by Key: facts must encode deterministically
+}
+
+// AccessEntry is one function's summary in an Accesses fact.
+type AccessEntry struct {
+	Key string
+	AccessSummary
 }
 
 func (*Accesses) AFact() {}
 
 func (f *Accesses) String() string {
-	keys := make([]string, 0, len(f.Funcs))
-	for k := range f.Funcs {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var b strings.Builder
 	b.WriteString("accesses(")
-	for i, k := range keys {
+	for i, sum := range f.Funcs {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		sum := f.Funcs[k]
-		b.WriteString(k)
+		b.WriteString(sum.Key)
 		for _, l := range []struct {
 			name string
 			idx  []int
@@ -506,32 +506,30 @@ func (a *packageAnalysis) importedAccess(fn *types.Func) *AccessSummary {
 	if fn.Pkg() == nil {
 		return nil
 	}
-	f, ok := a.importedAcc[fn.Pkg()]
+	index, ok := a.importedAcc[fn.Pkg()]
 	if !ok {
-		f = &Accesses{}
-		if !a.pass.ImportPackageFact(fn.Pkg(), f) {
-			f = nil
+		var f Accesses
+		if a.pass.ImportPackageFact(fn.Pkg(), &f) {
+			index = make(map[string]*AccessSummary, len(f.Funcs))
+			for i := range f.Funcs {
+				index[f.Funcs[i].Key] = &f.Funcs[i].AccessSummary
+			}
 		}
-		a.importedAcc[fn.Pkg()] = f
+		a.importedAcc[fn.Pkg()] = index
 	}
-	if f == nil {
-		return nil
-	}
-	if sum, ok := f.Funcs[accessKey(fn)]; ok {
-		return &sum
-	}
-	return nil
+	return index[accessKey(fn)]
 }
 
 func (a *packageAnalysis) exportAccesses() {
-	f := &Accesses{Funcs: map[string]AccessSummary{}}
+	f := &Accesses{}
 	for fn, s := range a.summaries {
 		if s.access.any() && fn.Exported() {
 			if k := accessKey(fn); k != "" {
-				f.Funcs[k] = *s.access
+				f.Funcs = append(f.Funcs, AccessEntry{Key: k, AccessSummary: *s.access})
 			}
 		}
 	}
+	sort.Slice(f.Funcs, func(i, j int) bool { return f.Funcs[i].Key < f.Funcs[j].Key })
 	if len(f.Funcs) > 0 {
 		a.pass.ExportPackageFact(f)
 	}

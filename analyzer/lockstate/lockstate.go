@@ -240,8 +240,8 @@ type packageAnalysis struct {
 	order     []*ast.FuncDecl
 	summaries map[*types.Func]*summary
 	imported  map[*types.Func]*Effects // Effects facts of dependencies
-	// importedAcc caches the Accesses fact of each dependency (nil: none).
-	importedAcc map[*types.Package]*Accesses
+	// importedAcc indexes the Accesses fact of each dependency (nil: none).
+	importedAcc map[*types.Package]map[string]*AccessSummary
 	funcs       []*Func
 	// fresh enables fresh-object tracking and parameter escape summaries.
 	// Only packages with directives need them; elsewhere they would cost a
@@ -270,7 +270,7 @@ func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAn
 		summaries: map[*types.Func]*summary{},
 		imported:  map[*types.Func]*Effects{},
 
-		importedAcc: map[*types.Package]*Accesses{},
+		importedAcc: map[*types.Package]map[string]*AccessSummary{},
 	}
 	for _, f := range pass.AllObjectFacts() {
 		if e, ok := f.Fact.(*Effects); ok {

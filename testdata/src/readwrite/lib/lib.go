@@ -1,0 +1,64 @@
+// Package lib has types other packages keep in guarded value fields: whether
+// a method writes through its receiver travels to them as a fact.
+package lib
+
+import "sync"
+
+// Table is a map with a lookup that only reads and a store that writes.
+type Table struct {
+	m map[string]int
+}
+
+// Get only reads through t.
+func (t *Table) Get(k string) (int, bool) {
+	v, ok := t.m[k]
+	return v, ok
+}
+
+// Len only reads, through another read-only method.
+func (t *Table) Len() int { return t.size() }
+
+func (t *Table) size() int { return len(t.m) }
+
+// Put writes t.m.
+func (t *Table) Put(k string, v int) {
+	if t.m == nil {
+		t.m = map[string]int{}
+	}
+	t.m[k] = v
+}
+
+// Reset writes through a helper.
+func (t *Table) Reset() { t.clear() }
+
+func (t *Table) clear() { clear(t.m) }
+
+// All returns an iterator: the closure only reads through t.
+func (t *Table) All() func(func(string, int) bool) {
+	return func(yield func(string, int) bool) {
+		for k, v := range t.m {
+			if !yield(k, v) {
+				return
+			}
+		}
+	}
+}
+
+// Self hands its receiver back: callers may write through it.
+func (t *Table) Self() *Table { return t }
+
+// Locked writes only under its own lock: safe under a caller's read lock.
+type Locked struct {
+	mu sync.Mutex
+	n  int
+}
+
+// Inc writes l.n with l.mu held.
+func (l *Locked) Inc() {
+	l.mu.Lock()
+	l.n++
+	l.mu.Unlock()
+}
+
+// IncRacy writes l.n without it.
+func (l *Locked) IncRacy() { l.n++ }
