@@ -53,3 +53,11 @@ func TestReadWrite(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, guardedby.Analyzer, "readwrite/lib", "readwrite")
 }
+
+// TestAtomicWrappers checks //guard:atomic fields of types implemented
+// with sync/atomic, also from another package, and sync/atomic calls on
+// converted addresses.
+func TestAtomicWrappers(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "atomicwrap/lib", "atomicwrap")
+}
