@@ -28,7 +28,7 @@ func TestPTYSession(t *testing.T) {
 
 func TestFreshObjects(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
-	analysistest.Run(t, testdata, guardedby.Analyzer, "fresh")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "fresh/frag", "fresh")
 }
 
 // TestSuggestedFixes compares the fixed files with fixes.go.golden: an

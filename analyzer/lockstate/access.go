@@ -343,6 +343,11 @@ func (fa *funcAnalysis) aliasDef(lhs, rhs ast.Expr, s *State) bool {
 	}
 	addr, isAddr := ast.Unparen(rhs).(*ast.UnaryExpr)
 	isAddr = isAddr && addr.Op == token.AND
+	if isAddr {
+		if _, isLit := ast.Unparen(addr.X).(*ast.CompositeLit); isLit {
+			return false // &T{...}: a new object, not an address inside one
+		}
+	}
 	if fa.pacc != nil {
 		if p := fa.pointsInto(rhs); p != nil {
 			fa.pacc.alias[v] = p

@@ -182,6 +182,9 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 				continue
 			}
 		}
+		if fa.linkArg(call, callee, i, arg, s) {
+			continue // stored only in the new object the call returns, which stays unpublished
+		}
 		kind := kindWrite
 		if callee != nil && i < callee.Type().(*types.Signature).Params().Len() && isPointer(fa.info.TypeOf(arg)) && fa.kindMatters(arg, false) {
 			kind = fa.a.paramKindOf(callee, i)
@@ -563,7 +566,7 @@ func (fa *funcAnalysis) closure(lit *ast.FuncLit, s *State, ctx Context) {
 		ast.Inspect(lit.Body, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
 				if v, ok := fa.info.Uses[id].(*types.Var); ok {
-					delete(s.fresh, v)
+					fa.publish(s, v)
 				}
 			}
 			return true

@@ -54,6 +54,12 @@ type funcAnalysis struct {
 	// pacc, when summarising, collects what the body does through its
 	// pointer parameters.
 	pacc *paramAccess
+
+	// Fresh objects stored in fresh objects (see fresh.go).
+	links    map[*types.Var][]*types.Var
+	retLinks map[*types.Var]bool
+	linkCall *ast.CallExpr // the call whose result goes into linkTo
+	linkTo   *types.Var
 }
 
 func (a *packageAnalysis) newFuncAnalysis(fd *ast.FuncDecl, fn *types.Func) *funcAnalysis {
@@ -491,6 +497,16 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 			fa.freshResult = fa.freshResult && len(n.Results) == 1 && (fa.isAlloc(n.Results[0]) || fa.isFresh(n.Results[0], s))
 		}
 		for _, r := range n.Results {
+			if len(n.Results) == 1 && fa.freshResult && fa.final {
+				if id, ok := ast.Unparen(r).(*ast.Ident); ok && fa.isFresh(id, s) {
+					fa.link(nil, fa.info.Uses[id].(*types.Var))
+					fa.expr(r, s, useBase) // the new result: what it holds is counted at the exits
+					continue
+				}
+				if fa.storeInto(nil, r, s, true) {
+					continue
+				}
+			}
 			fa.expr(r, s, useRead)
 		}
 		fa.ended = true
@@ -555,13 +571,8 @@ func (fa *funcAnalysis) isAlloc(e ast.Expr) bool {
 				return true
 			}
 		}
-		// A constructor of this package that returns a new object.
-		if callee := typeutil.StaticCallee(fa.info, e); callee != nil && fa.a.fresh && callee.Pkg() == fa.a.pass.Pkg {
-			fa.a.summaryOf(callee)
-			if sum := fa.a.summaries[callee.Origin()]; sum != nil {
-				return sum.freshResult
-			}
-		}
+		// A constructor that returns a new object.
+		return fa.a.freshResultOf(fa.info, e)
 	}
 	return false
 }
@@ -570,6 +581,16 @@ func (fa *funcAnalysis) assign(n *ast.AssignStmt, s *State) {
 	for i, r := range n.Rhs {
 		if len(n.Lhs) == len(n.Rhs) && (fa.selfStore(n.Lhs[i], r, s) || fa.aliasDef(n.Lhs[i], r, s)) {
 			continue
+		}
+		if len(n.Lhs) == len(n.Rhs) {
+			if x := fa.freshRoot(n.Lhs[i], s); x != nil && fa.storeInto(x, r, s, false) {
+				continue
+			}
+			if id, ok := ast.Unparen(n.Lhs[i]).(*ast.Ident); ok {
+				if v, ok := fa.info.ObjectOf(id).(*types.Var); ok && !isPackageLevel(v) && fa.storeInto(v, r, s, true) {
+					continue
+				}
+			}
 		}
 		fa.expr(r, s, useRead)
 	}
@@ -722,7 +743,7 @@ func (fa *funcAnalysis) variable(node ast.Expr, id *ast.Ident, s *State, u use) 
 		return
 	}
 	if u == useRead && s.fresh[v] {
-		delete(s.fresh, v) // copied, passed, stored or returned: published
+		fa.publish(s, v) // copied, passed, stored or returned: published
 	}
 	if fa.pacc != nil && fa.final {
 		fa.pacc.note(v, fa.res.Of(id), u, s)
@@ -902,23 +923,39 @@ func (fa *funcAnalysis) noEscape(exits []*State) []int {
 		}
 		out = append(out, i)
 	}
-	if r := fa.sig.Recv(); r != nil {
-		check(r, directives.Receiver)
-	}
-	for i := 0; i < fa.sig.Params().Len(); i++ {
-		check(fa.sig.Params().At(i), i)
-	}
+	fa.eachParam(func(v *types.Var, i int) {
+		if !fa.retLinks[v] {
+			check(v, i)
+		}
+	})
 	return out
 }
 
-// isFresh reports whether e is a fresh local, or a value field inside one.
+// eachParam calls f with the receiver and each parameter and its index.
+func (fa *funcAnalysis) eachParam(f func(v *types.Var, i int)) {
+	if r := fa.sig.Recv(); r != nil {
+		f(r, directives.Receiver)
+	}
+	for i := 0; i < fa.sig.Params().Len(); i++ {
+		f(fa.sig.Params().At(i), i)
+	}
+}
+
+// isFresh reports whether e is a fresh local, or a value field inside the
+// object one holds or points to (x.inner with x := &T{}, or var x T).
 func (fa *funcAnalysis) isFresh(e ast.Expr, s *State) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
 		v, ok := fa.info.Uses[e].(*types.Var)
 		return ok && s.fresh[v] && !fa.isParam(v)
 	case *ast.SelectorExpr:
-		if sel := fa.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal && !isPointer(fa.info.TypeOf(e.X)) {
+		if sel := fa.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal {
+			if isPointer(fa.info.TypeOf(e.X)) {
+				// Through a pointer: only the new object itself, not one
+				// its pointer fields lead to.
+				_, isIdent := ast.Unparen(e.X).(*ast.Ident)
+				return isIdent && fa.isFresh(e.X, s)
+			}
 			return fa.isFresh(e.X, s)
 		}
 	}

@@ -47,6 +47,10 @@ type Effects struct {
 	// that the function never publishes: a fresh object passed to it stays
 	// fresh, so constructors may call init helpers before taking locks.
 	NoEscape []int
+	// IntoResult lists the parameters it publishes only by storing them in
+	// the new object it returns; FreshResult says it returns one.
+	IntoResult  []int
+	FreshResult bool
 }
 
 func (*Effects) AFact() {}
@@ -55,6 +59,12 @@ func (e *Effects) String() string {
 	s := "effects" + e.Contract.String()[len("contract"):]
 	if len(e.NoEscape) > 0 {
 		s += fmt.Sprintf(" noescape%v", e.NoEscape)
+	}
+	if len(e.IntoResult) > 0 {
+		s += fmt.Sprintf(" intoresult%v", e.IntoResult)
+	}
+	if e.FreshResult {
+		s += " freshresult"
 	}
 	return s
 }
@@ -258,6 +268,7 @@ type summary struct {
 	effects     *directives.Contract
 	noEscape    []int
 	freshResult bool // returns a new object it has not published
+	intoResult  []int
 	access      *AccessSummary
 	accState    uint8
 }
@@ -411,6 +422,7 @@ func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
 	if a.fresh {
 		s.noEscape = fa.noEscape(exits)
 		s.freshResult = fa.returned && fa.freshResult
+		s.intoResult = fa.intoResultParams(exits)
 	}
 	s.done = true
 	return s.effects
@@ -448,13 +460,13 @@ func (a *packageAnalysis) escapes(fn *types.Func, i int) bool {
 func (a *packageAnalysis) exportEffects() {
 	var fns []*types.Func
 	for fn, s := range a.summaries {
-		if (s.effects != nil && !s.effects.Empty()) || len(s.noEscape) > 0 {
+		if (s.effects != nil && !s.effects.Empty()) || len(s.noEscape) > 0 || len(s.intoResult) > 0 || s.freshResult {
 			fns = append(fns, fn)
 		}
 	}
 	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
 	for _, fn := range fns {
-		e := &Effects{NoEscape: a.summaries[fn].noEscape}
+		e := &Effects{NoEscape: a.summaries[fn].noEscape, IntoResult: a.summaries[fn].intoResult, FreshResult: a.summaries[fn].freshResult}
 		if c := a.summaries[fn].effects; c != nil {
 			e.Contract = *c
 		}

@@ -2,7 +2,11 @@
 // fields may be set without locks until the object escapes.
 package fresh
 
-import "sync"
+import (
+	"sync"
+
+	"fresh/frag"
+)
 
 type W struct {
 	mu sync.Mutex
@@ -85,4 +89,66 @@ func LockedMethodKeepsFresh() *W {
 	w.mu.Unlock()
 	w.n = 1
 	return w
+}
+
+type Inner struct {
+	cfg int
+}
+
+type Nested struct {
+	mu    sync.Mutex
+	inner Inner //guard:by mu
+	n     int   //guard:by mu
+}
+
+// NewNested writes through a nested path of a new object.
+func NewNested(c int) *Nested {
+	s := &Nested{}
+	s.inner.cfg = c
+	return s
+}
+
+type Proto struct {
+	mu   sync.Mutex
+	frag *frag.Frag  //guard:by mu
+	eps  map[int]int //guard:by mu
+}
+
+func (p *Proto) Timeout() {}
+
+// NewProto hands p to a constructor that keeps it only in the new Frag,
+// which is stored back in p: p is still unpublished.
+func NewProto() *Proto {
+	p := &Proto{}
+	p.frag = frag.New(1, p)
+	p.eps = map[int]int{}
+	return p
+}
+
+// NewProtoLocal keeps the new Frag in a local first.
+func NewProtoLocal() *Proto {
+	p := &Proto{}
+	f := frag.New(1, p)
+	p.eps = map[int]int{}
+	p.frag = f
+	return p
+}
+
+var lastFrag *frag.Frag
+
+// NewProtoLeak publishes the Frag, and p with it.
+func NewProtoLeak() *Proto {
+	p := &Proto{}
+	f := frag.New(1, p)
+	lastFrag = f
+	p.eps = map[int]int{} // want `p.eps written while p.mu is not known to be held`
+	return p
+}
+
+// NewProtoRegistered hands p to a constructor that publishes it.
+func NewProtoRegistered() *Proto {
+	p := &Proto{}
+	p.frag = frag.Register(p) // want `p.frag written while p.mu is not known to be held`
+	p.eps = map[int]int{}     // want `p.eps written while p.mu is not known to be held`
+	return p
 }
