@@ -184,8 +184,8 @@ func (c *checker) computeOps(fn *types.Func) *FieldOps {
 			}
 			// Only sections the function opens itself: a lock held on
 			// entry (a //guard:holds function) is the caller's section.
-			if entry.Lock(lockOfSection(body, e.section)).Mode.Held() {
-				continue
+			if entry.Lock(lockOfSection(body, e.section)).Mode.Held() || (body.Decl != nil && e.section == body.Decl.Name.Pos()) {
+				continue // held on entry (by contract): the caller's section
 			}
 			op := FieldOp{Field: e.field, Name: e.name, Write: e.write, Rechecked: e.rechecked,
 				Base: directives.LockRef{Kind: directives.Param, Param: i, Sel: e.base.Sel, Text: e.base.String()}}
