@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/tools/go/types/typeutil"
+
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
@@ -305,15 +307,25 @@ func (a *packageAnalysis) accessOf(fn *types.Func) *AccessSummary {
 	if s.accState != accNone {
 		return s.access
 	}
+	s.accState = accBusy
 	if a.candidates != nil {
 		// A package without directives: settle the common cases from the
-		// syntax alone, which costs much less than the dataflow.
-		if sum, ok := a.quickAccess(fd, fn); ok {
+		// syntax alone, which costs much less than the dataflow, and walk
+		// bodies in which no lock changes once, without it.
+		sum, ok, lockFree := a.quickAccess(fd, fn)
+		if ok {
 			s.access, s.accState = sum, accDone
 			return sum
 		}
+		if lockFree {
+			fa := &funcAnalysis{a: a, info: a.pass.TypesInfo, decl: fd, fn: fn, sig: fn.Type().(*types.Signature),
+				body: fd.Body, res: lockpath.NewResolver(a.pass.TypesInfo, nil)}
+			fa.pacc = newParamAccess(fa.sig)
+			fa.quickWalk(fd.Body, fa.entryState())
+			s.access, s.accState = fa.pacc.result(), accDone
+			return s.access
+		}
 	}
-	s.accState = accBusy
 	fa := a.newFuncAnalysis(fd, fn)
 	fa.pacc = newParamAccess(fa.sig)
 	fa.analyse(fa.entryState(), nil)
@@ -543,15 +555,15 @@ func (a *packageAnalysis) exportAccesses() {
 // quickAccess decides a method's access summary from its syntax when that
 // is easy: a receiver that is never named is only read through (it is not
 // used at all), and a body that assigns through its receiver and never
-// calls a lock method writes it. It reports false otherwise.
-func (a *packageAnalysis) quickAccess(fd *ast.FuncDecl, fn *types.Func) (*AccessSummary, bool) {
+// calls a lock method writes it. It reports ok false otherwise, and
+// lockFree when nothing in the body (closures included) can change a
+// lock's state: no lock method, no lock helper.
+func (a *packageAnalysis) quickAccess(fd *ast.FuncDecl, fn *types.Func) (sum *AccessSummary, ok, lockFree bool) {
 	sig := fn.Type().(*types.Signature)
 	recv := sig.Recv()
-	if recv == nil || !isPointer(recv.Type()) {
-		return nil, false
-	}
-	if recv.Name() == "" || recv.Name() == "_" {
-		return &AccessSummary{ReadOnly: []int{directives.Receiver}}, true
+	named := recv != nil && isPointer(recv.Type()) && recv.Name() != "" && recv.Name() != "_"
+	if recv != nil && isPointer(recv.Type()) && !named && sig.Params().Len() == 0 {
+		return &AccessSummary{ReadOnly: []int{directives.Receiver}}, true, true
 	}
 	writes, locking := false, false
 	isRecv := func(e ast.Expr) bool {
@@ -579,19 +591,111 @@ func (a *packageAnalysis) quickAccess(fd *ast.FuncDecl, fn *types.Func) (*Access
 		switch n := n.(type) {
 		case *ast.AssignStmt:
 			for _, lhs := range n.Lhs {
-				writes = writes || isRecv(lhs)
+				writes = writes || (named && isRecv(lhs))
 			}
 		case *ast.IncDecStmt:
-			writes = writes || isRecv(n.X)
+			writes = writes || (named && isRecv(n.X))
 		case *ast.CallExpr:
 			if se, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && locks.IsOpName(se.Sel.Name) {
 				locking = true
+			} else if callee := typeutil.StaticCallee(a.pass.TypesInfo, n); callee != nil && (a.candidates[callee] || a.imported[callee] != nil) {
+				locking = true // a lock helper
 			}
 		}
 		return !locking
 	})
 	if writes && !locking {
-		return &AccessSummary{}, true
+		return &AccessSummary{}, true, true
 	}
-	return nil, false
+	return nil, false, !locking
+}
+
+// quickWalk runs the body once, in source order, with one state: enough
+// when no lock changes in it (see quickAccess), and much cheaper than the
+// dataflow over the control-flow graph.
+func (fa *funcAnalysis) quickWalk(body *ast.BlockStmt, s *State) {
+	fa.quick, fa.final, fa.deferExit = true, true, map[*ast.CallExpr]*State{}
+	fa.freshResult = true
+	fa.walkStmts(body.List, s)
+}
+
+func (fa *funcAnalysis) walkStmts(list []ast.Stmt, s *State) {
+	for _, st := range list {
+		fa.walkStmt(st, s)
+	}
+}
+
+func (fa *funcAnalysis) walkStmt(st ast.Stmt, s *State) {
+	switch st := st.(type) {
+	case *ast.BlockStmt:
+		fa.walkStmts(st.List, s)
+	case *ast.ExprStmt, *ast.AssignStmt, *ast.IncDecStmt, *ast.SendStmt, *ast.GoStmt, *ast.DeferStmt, *ast.ReturnStmt:
+		fa.node(st, s)
+	case *ast.DeclStmt:
+		if gd, ok := st.Decl.(*ast.GenDecl); ok {
+			for _, spec := range gd.Specs {
+				if vs, ok := spec.(*ast.ValueSpec); ok {
+					fa.node(vs, s)
+				}
+			}
+		}
+	case *ast.LabeledStmt:
+		fa.walkStmt(st.Stmt, s)
+	case *ast.IfStmt:
+		if st.Init != nil {
+			fa.walkStmt(st.Init, s)
+		}
+		fa.expr(st.Cond, s, useBase)
+		fa.walkStmt(st.Body, s)
+		if st.Else != nil {
+			fa.walkStmt(st.Else, s)
+		}
+	case *ast.ForStmt:
+		if st.Init != nil {
+			fa.walkStmt(st.Init, s)
+		}
+		if st.Cond != nil {
+			fa.expr(st.Cond, s, useBase)
+		}
+		if st.Post != nil {
+			fa.walkStmt(st.Post, s)
+		}
+		fa.walkStmt(st.Body, s)
+	case *ast.RangeStmt:
+		fa.expr(st.X, s, useBase)
+		if st.Tok == token.ASSIGN {
+			for _, e := range []ast.Expr{st.Key, st.Value} {
+				if e != nil {
+					fa.expr(e, s, useWrite)
+				}
+			}
+		}
+		fa.walkStmt(st.Body, s)
+	case *ast.SwitchStmt:
+		if st.Init != nil {
+			fa.walkStmt(st.Init, s)
+		}
+		if st.Tag != nil {
+			fa.expr(st.Tag, s, useBase)
+		}
+		fa.walkStmt(st.Body, s)
+	case *ast.TypeSwitchStmt:
+		if st.Init != nil {
+			fa.walkStmt(st.Init, s)
+		}
+		fa.walkStmt(st.Assign, s)
+		fa.walkStmt(st.Body, s)
+	case *ast.CaseClause:
+		for _, e := range st.List {
+			fa.expr(e, s, useBase)
+		}
+		fa.walkStmts(st.Body, s)
+	case *ast.SelectStmt:
+		fa.walkStmt(st.Body, s)
+	case *ast.CommClause:
+		if st.Comm != nil {
+			fa.walkStmt(st.Comm, s)
+		}
+		fa.walkStmts(st.Body, s)
+	}
 }

@@ -245,7 +245,7 @@ func (fa *funcAnalysis) receiver(se *ast.SelectorExpr, sel *types.Selection, s *
 	_, ptrRecv := sig.Recv().Type().(*types.Pointer)
 	if types.IsInterface(recvT) || !ptrRecv {
 		// An interface method, or a value receiver: x is read (copied).
-		if id, ok := ast.Unparen(se.X).(*ast.Ident); ok && isPointer(recvT) {
+		if id, ok := ast.Unparen(se.X).(*ast.Ident); ok && (isPointer(recvT) || types.IsInterface(recvT)) {
 			if fa.a.escapes(fn, directives.Receiver) {
 				fa.ident(id, s, useRead) // x.m(): x is handed to the method
 			}
@@ -581,6 +581,10 @@ func (fa *funcAnalysis) closure(lit *ast.FuncLit, s *State, ctx Context) {
 		entry.deferred = map[lockpath.Path]deferred{}
 	}
 	sub := fa.closureAnalysis(lit)
+	if fa.quick {
+		sub.quickWalk(lit.Body, entry)
+		return
+	}
 	if fa.rec == nil {
 		// Summarising: what the closure does through the function's
 		// pointer parameters is done by the function.
@@ -597,6 +601,9 @@ func (a *packageAnalysis) closureEffects(fa *funcAnalysis, lit *ast.FuncLit) map
 	}
 	if eff, ok := a.litEffects[lit]; ok {
 		return eff
+	}
+	if fa.quick {
+		return nil // nothing in it changes a lock
 	}
 	a.litEffects[lit] = nil // recursion guard
 	sub := fa.closureAnalysis(lit)

@@ -60,6 +60,8 @@ type funcAnalysis struct {
 	retLinks map[*types.Var]bool
 	linkCall *ast.CallExpr // the call whose result goes into linkTo
 	linkTo   *types.Var
+
+	quick bool // one walk in source order, no dataflow (see quickWalk)
 }
 
 func (a *packageAnalysis) newFuncAnalysis(fd *ast.FuncDecl, fn *types.Func) *funcAnalysis {
@@ -745,7 +747,7 @@ func (fa *funcAnalysis) variable(node ast.Expr, id *ast.Ident, s *State, u use) 
 	if u == useRead && s.fresh[v] {
 		fa.publish(s, v) // copied, passed, stored or returned: published
 	}
-	if fa.pacc != nil && fa.final {
+	if fa.pacc != nil && fa.final && fa.pacc.root(v) != nil {
 		fa.pacc.note(v, fa.res.Of(id), u, s)
 	}
 	fa.addrUse(id, v, u, s)
