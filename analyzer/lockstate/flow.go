@@ -62,6 +62,8 @@ type funcAnalysis struct {
 	linkTo   *types.Var
 
 	quick bool // one walk in source order, no dataflow (see quickWalk)
+
+	pinned map[*types.Var]*pin // fresh objects stored under a held lock (see pinStore)
 }
 
 func (a *packageAnalysis) newFuncAnalysis(fd *ast.FuncDecl, fn *types.Func) *funcAnalysis {
@@ -496,11 +498,11 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 	case *ast.ReturnStmt:
 		if fa.final {
 			fa.returned = true
-			fa.freshResult = fa.freshResult && len(n.Results) == 1 && (fa.isAlloc(n.Results[0]) || fa.isFresh(n.Results[0], s))
+			fa.freshResult = fa.freshResult && len(n.Results) == 1 && (fa.isAlloc(n.Results[0]) || (fa.isFresh(n.Results[0], s) && !fa.isPinned(n.Results[0])))
 		}
 		for _, r := range n.Results {
 			if len(n.Results) == 1 && fa.freshResult && fa.final {
-				if id, ok := ast.Unparen(r).(*ast.Ident); ok && fa.isFresh(id, s) {
+				if id, ok := ast.Unparen(r).(*ast.Ident); ok && fa.isFresh(id, s) && !fa.isPinned(id) {
 					fa.link(nil, fa.info.Uses[id].(*types.Var))
 					fa.expr(r, s, useBase) // the new result: what it holds is counted at the exits
 					continue
@@ -586,6 +588,9 @@ func (fa *funcAnalysis) assign(n *ast.AssignStmt, s *State) {
 		}
 		if len(n.Lhs) == len(n.Rhs) {
 			if x := fa.freshRoot(n.Lhs[i], s); x != nil && fa.storeInto(x, r, s, false) {
+				continue
+			}
+			if fa.pinStore(n.Lhs[i], r, s) {
 				continue
 			}
 			if id, ok := ast.Unparen(n.Lhs[i]).(*ast.Ident); ok {
@@ -949,7 +954,7 @@ func (fa *funcAnalysis) isFresh(e ast.Expr, s *State) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
 		v, ok := fa.info.Uses[e].(*types.Var)
-		return ok && s.fresh[v] && !fa.isParam(v)
+		return ok && s.fresh[v] && !fa.isParam(v) && fa.pinHolds(v, s)
 	case *ast.SelectorExpr:
 		if sel := fa.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal {
 			if isPointer(fa.info.TypeOf(e.X)) {

@@ -7,6 +7,10 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
+	"github.com/guardvet/guardvet/analyzer/internal/locks"
 )
 
 // Fresh objects stored inside other fresh objects stay fresh until the
@@ -88,7 +92,7 @@ func (fa *funcAnalysis) freshRoot(lhs ast.Expr, s *State) *types.Var {
 		case *ast.StarExpr:
 			lhs = e.X
 		case *ast.Ident:
-			if v, ok := fa.info.Uses[e].(*types.Var); ok && steps > 0 && s.fresh[v] && !fa.isParam(v) {
+			if v, ok := fa.info.Uses[e].(*types.Var); ok && steps > 0 && s.fresh[v] && !fa.isParam(v) && fa.pinned[v] == nil {
 				return v
 			}
 			return nil
@@ -228,4 +232,121 @@ func (fa *funcAnalysis) intoResultParams(exits []*State) []int {
 	}
 	fa.eachParam(check)
 	return out
+}
+
+// A fresh object stored in a guarded field (or a map or slice it holds)
+// while this function holds that field's lock exclusively is out of other
+// goroutines' reach until the lock is released: they need the lock to get
+// at it (a.endpoints[k] = st under a.mu, then st's own fields set). It
+// stays fresh for as long as that same acquisition lasts; it is never a
+// new result, and storing into it publishes.
+type pin struct {
+	lock lockpath.Path
+	site token.Pos // where the lock was taken: a new acquisition ends the pin
+}
+
+// pinStore keeps rhs fresh when it is a fresh local stored under the lock
+// that guards lhs. It reports whether it did.
+func (fa *funcAnalysis) pinStore(lhs, rhs ast.Expr, s *State) bool {
+	if !fa.a.fresh {
+		return false
+	}
+	id, ok := ast.Unparen(rhs).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	y, ok := fa.info.Uses[id].(*types.Var)
+	if !ok || !s.fresh[y] || fa.isParam(y) || isPackageLevel(y) {
+		return false
+	}
+	sel := fa.guardedTarget(lhs)
+	if sel == nil {
+		return false
+	}
+	field, _ := fa.info.Selections[sel].Obj().(*types.Var)
+	g := fa.a.dirs.Guard(field)
+	if len(g.By) == 0 {
+		return false
+	}
+	base := fa.res.Of(sel.X)
+	if base.Valid() {
+		base = base.Field(locks.ImplicitFields(fa.info.Selections[sel])...)
+	}
+	var held *pin
+	for _, ref := range g.By {
+		var p lockpath.Path
+		switch {
+		case ref.Kind == directives.Global:
+			if v := fa.a.dirs.Global(ref); v != nil {
+				p = lockpath.Path{Root: v, Sel: ref.Sel}
+			}
+		case base.Valid():
+			p = lockpath.Path{Root: base.Root, Sel: base.Sel + ref.Sel}
+		}
+		v := s.Lock(p)
+		if !p.Valid() || v.Mode != Exclusive {
+			return false
+		}
+		held = &pin{lock: p, site: v.Site}
+	}
+	if held == nil {
+		return false
+	}
+	if fa.pinned == nil {
+		fa.pinned = map[*types.Var]*pin{}
+	}
+	if old := fa.pinned[y]; old == nil || *old == *held {
+		fa.pinned[y] = held
+		fa.expr(rhs, s, useBase) // the caller walks lhs
+		return true
+	}
+	return false
+}
+
+// guardedTarget returns the guarded field an assignment target stores
+// into: x.f, x.f[k], x.f.g.
+func (fa *funcAnalysis) guardedTarget(e ast.Expr) *ast.SelectorExpr {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			sel := fa.info.Selections[x]
+			if sel == nil || sel.Kind() != types.FieldVal {
+				return nil
+			}
+			if field, _ := sel.Obj().(*types.Var); fa.a.dirs.Guard(field).Guards() {
+				return x
+			}
+			if isPointer(fa.info.TypeOf(x.X)) {
+				return nil
+			}
+			e = x.X
+		case *ast.IndexExpr:
+			if isPointer(fa.info.TypeOf(x.X)) {
+				return nil
+			}
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// pinHolds reports whether v is not pinned, or its pin still holds.
+func (fa *funcAnalysis) pinHolds(v *types.Var, s *State) bool {
+	p := fa.pinned[v]
+	if p == nil {
+		return true
+	}
+	l := s.Lock(p.lock)
+	return l.Mode == Exclusive && l.Site == p.site
+}
+
+// isPinned reports whether e names a pinned local.
+func (fa *funcAnalysis) isPinned(e ast.Expr) bool {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if v, ok := fa.info.Uses[id].(*types.Var); ok {
+			return fa.pinned[v] != nil
+		}
+	}
+	return false
 }

@@ -152,3 +152,49 @@ func NewProtoRegistered() *Proto {
 	p.eps = map[int]int{}     // want `p.eps written while p.mu is not known to be held`
 	return p
 }
+
+type Entry struct {
+	mu   sync.Mutex
+	kind int //guard:by mu
+}
+
+type Table struct {
+	mu      sync.Mutex
+	entries map[string]*Entry //guard:by mu
+}
+
+// addLocked stores a new entry in the table under the table's lock, then
+// sets it up: nobody can reach it before t.mu is released.
+//
+//guard:holds t.mu
+func (t *Table) addLocked(k string) *Entry {
+	e := &Entry{}
+	t.entries[k] = e
+	e.kind = 1
+	return e
+}
+
+// add sets the entry up after releasing the table's lock: too late.
+func (t *Table) add(k string) {
+	e := &Entry{}
+	t.mu.Lock()
+	t.entries[k] = e
+	e.kind = 1
+	t.mu.Unlock()
+	e.kind = 2 // want `e.kind written while e.mu is not known to be held`
+}
+
+// addUnlocked stores it without the table's lock: published at once.
+func (t *Table) addUnlocked(k string) {
+	e := &Entry{}
+	t.entries[k] = e // want `t.entries written while t.mu is not known to be held`
+	e.kind = 1       // want `e.kind written while e.mu is not known to be held`
+}
+
+// useAdded: what addLocked returns is in the table, not new.
+func (t *Table) useAdded(k string) {
+	t.mu.Lock()
+	e := t.addLocked(k)
+	t.mu.Unlock()
+	e.kind = 3 // want `e.kind written while e.mu is not known to be held`
+}
