@@ -338,8 +338,8 @@ func (fa *funcAnalysis) builtin(name string, call *ast.CallExpr, s *State) {
 		if i == 0 && (name == "delete" || name == "clear" || name == "copy") {
 			u = useWrite
 		}
-		if name == "len" || name == "cap" {
-			u = useBase
+		if name == "len" || name == "cap" || (name == "copy" && i == 1) || (name == "append" && i > 0 && call.Ellipsis.IsValid()) {
+			u = useBase // only read: copy's source, append's spread slice
 		}
 		fa.expr(arg, s, u)
 	}

@@ -721,7 +721,21 @@ func (fa *funcAnalysis) expr(e ast.Expr, s *State, u use) {
 	case *ast.KeyValueExpr:
 		fa.expr(e.Value, s, useRead)
 	case *ast.SliceExpr:
-		fa.expr(e.X, s, useBase)
+		switch xt := fa.info.TypeOf(e.X); {
+		case isArray(xt) && u == useRead:
+			// x.arr[:] handed on aliases x.arr, like &x.arr.
+			fa.expr(e.X, s, useWrite)
+		case isArray(xt):
+			fa.expr(e.X, s, useAddr)
+		case isPointer(xt): // p[:], p a pointer to an array
+			if u == useRead {
+				fa.expr(e.X, s, useDeref)
+			} else {
+				fa.expr(e.X, s, useLoad)
+			}
+		default:
+			fa.expr(e.X, s, useBase)
+		}
 		for _, x := range []ast.Expr{e.Low, e.High, e.Max} {
 			if x != nil {
 				fa.expr(x, s, useRead)

@@ -54,6 +54,7 @@ type S struct {
 	arr   [4]int          //guard:by mu
 	nodes []node          //guard:by mu
 	sb    strings.Builder //guard:by mu
+	hist  lib.Hist        //guard:by mu
 }
 
 func (s *S) Reads() int {
@@ -69,6 +70,7 @@ func (s *S) Reads() int {
 	}
 	s.lk.Inc() // writes only under lib.Locked's own lock
 	_ = s.items.readAlias()
+	n += s.hist.Sum()
 	return n + v + s.tab.Len()
 }
 
@@ -84,6 +86,7 @@ func (s *S) Writes(n *node) {
 	s.sb.WriteString("x") // want `s.sb written while s.mu is read-locked`
 	var p *int
 	s.items.store(&p) // want `s.items written while s.mu is read-locked`
+	s.hist.Fill()     // want `s.hist written while s.mu is read-locked`
 }
 
 func (s *S) Addresses() int {
