@@ -195,6 +195,9 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 			}
 		}
 		if kind != kindWrite {
+			if id, ok := ast.Unparen(arg).(*ast.Ident); ok && fa.a.escapes(callee, i) {
+				fa.publishIdent(id, s) // only read through, but kept where others can reach it
+			}
 			fa.expr(arg, s, kind.use()) // the callee only reads through it
 			continue
 		}
@@ -279,11 +282,21 @@ func (fa *funcAnalysis) receiver(se *ast.SelectorExpr, sel *types.Selection, s *
 		}
 		return
 	}
-	if id, ok := ast.Unparen(se.X).(*ast.Ident); ok && kind == kindWrite && fa.a.escapes(fn, directives.Receiver) {
-		fa.ident(id, s, useRead) // x.m(): x is handed to the method
-		return
+	if id, ok := ast.Unparen(se.X).(*ast.Ident); ok && fa.a.escapes(fn, directives.Receiver) {
+		if kind == kindWrite {
+			fa.ident(id, s, useRead) // x.m(): x is handed to the method
+			return
+		}
+		fa.publishIdent(id, s) // only read through, but kept where others can reach it
 	}
 	fa.expr(se.X, s, kind.use())
+}
+
+// publishIdent ends the freshness of the local id names.
+func (fa *funcAnalysis) publishIdent(id *ast.Ident, s *State) {
+	if v, ok := fa.info.Uses[id].(*types.Var); ok {
+		fa.publish(s, v)
+	}
 }
 
 // atomicTarget records e as an atomic access when it is a guarded field or

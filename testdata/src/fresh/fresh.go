@@ -198,3 +198,35 @@ func (t *Table) useAdded(k string) {
 	t.mu.Unlock()
 	e.kind = 3 // want `e.kind written while e.mu is not known to be held`
 }
+
+var handlers []func() int
+
+// watch only reads through w, but keeps it in a closure others run.
+func watch(w *W) {
+	handlers = append(handlers, func() int {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.n
+	})
+}
+
+// NewWatched: after watch(w), w is shared.
+func NewWatched() *W {
+	w := &W{}
+	w.n = 1
+	watch(w)
+	w.n = 2 // want `w.n written while w.mu is not known to be held`
+	return w
+}
+
+// watchVia hands w on to watch.
+func watchVia(w *W) { watch(w) }
+
+// NewWatchedVia: after watchVia(w), w is shared too.
+func NewWatchedVia() *W {
+	w := &W{}
+	w.n = 1
+	watchVia(w)
+	w.n = 2 // want `w.n written while w.mu is not known to be held`
+	return w
+}
