@@ -87,6 +87,10 @@ func (s *S) Writes(n *node) {
 	var p *int
 	s.items.store(&p) // want `s.items written while s.mu is read-locked`
 	s.hist.Fill()     // want `s.hist written while s.mu is read-locked`
+	s.tab.Visit(nil)  // want `s.tab written while s.mu is read-locked`
+	s.tab.Sink(nil)   // want `s.tab written while s.mu is read-locked`
+	s.tab.Raw()       // want `s.tab written while s.mu is read-locked`
+	s.tab.Ext()       // want `s.tab written while s.mu is read-locked`
 }
 
 func (s *S) Addresses() int {

@@ -2,7 +2,10 @@
 // a method writes through its receiver travels to them as a fact.
 package lib
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // Table is a map with a lookup that only reads and a store that writes.
 type Table struct {
@@ -85,3 +88,17 @@ func fill(b []byte) {
 		b[i] = 1
 	}
 }
+
+// Visit hands its receiver to a function value: unknown, so a write.
+func (t *Table) Visit(f func(*Table)) { f(t) }
+
+// Sink hands its receiver to an interface method: unknown, so a write.
+func (t *Table) Sink(s interface{ Take(*Table) }) { s.Take(t) }
+
+// Raw hands out its address through unsafe: a write.
+func (t *Table) Raw() unsafe.Pointer { return unsafe.Pointer(t) }
+
+// Ext calls a function with no body (assembly): a write.
+func (t *Table) Ext() { external(t) }
+
+func external(t *Table)
