@@ -386,13 +386,19 @@ func (a *packageAnalysis) summariseHelpers() {
 }
 
 // exportedPtrMethod reports whether fn is an exported method with a
-// pointer receiver: one other packages may call on a field.
+// pointer receiver of an exported type: one other packages may call on a
+// field of that type. (Methods promoted from an unexported embedded type
+// are left out: their callers stay conservative.)
 func exportedPtrMethod(fn *types.Func) bool {
 	if !fn.Exported() {
 		return false
 	}
 	r := fn.Type().(*types.Signature).Recv()
-	return r != nil && isPointer(r.Type())
+	if r == nil || !isPointer(r.Type()) {
+		return false
+	}
+	n, ok := types.Unalias(r.Type().(*types.Pointer).Elem()).(*types.Named)
+	return ok && n.Obj().Exported()
 }
 
 // summaryOf returns the inferred effects of a function declared in this
