@@ -130,6 +130,9 @@ func (c *checker) access(fn *lockstate.Func, acc *lockstate.Access) {
 		if (acc.Write && v.Mode == lockstate.Exclusive) || (!acc.Write && v.Mode.Held()) {
 			continue
 		}
+		if take := fn.AccessAt(acc.Node); acc.Through && !v.Mode.Held() && take != nil && take.State.Lock(lock).Mode.Held() {
+			continue // taken under the lock, used after its release: the escape rule's report
+		}
 		if i < len(g.Alias) && g.Alias[i].Text != "" {
 			alias, _ := c.ls.LockFor(c.pass.Pkg, acc, g.Alias[i])
 			if av := acc.State.Lock(alias); (acc.Write && av.Mode == lockstate.Exclusive) || (!acc.Write && av.Mode.Held()) {

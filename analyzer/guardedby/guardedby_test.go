@@ -28,7 +28,7 @@ func TestPTYSession(t *testing.T) {
 
 func TestFreshObjects(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
-	analysistest.Run(t, testdata, guardedby.Analyzer, "fresh")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "fresh/frag", "fresh")
 }
 
 // TestSuggestedFixes compares the fixed files with fixes.go.golden: an
@@ -67,4 +67,20 @@ func TestChecklocksReasons(t *testing.T) {
 func TestCrossPackageLockPaths(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocksreal/ports", "checklocksreal/stack")
+}
+
+// TestReadWrite checks what counts as a write under a read lock: method
+// calls on value fields by what the method does through its receiver (also
+// across packages), and addresses by what is done through them.
+func TestReadWrite(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "readwrite/lib", "readwrite")
+}
+
+// TestAtomicWrappers checks //guard:atomic fields of types implemented
+// with sync/atomic, also from another package, and sync/atomic calls on
+// converted addresses.
+func TestAtomicWrappers(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "atomicwrap/lib", "atomicwrap")
 }

@@ -68,6 +68,9 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 			return
 		}
 		fa.applyChanges(eff, s, true, call.Pos())
+		if fa.rec == nil {
+			fa.closure(lit, s, Escaping) // summarising: runs at return, assume no locks
+		}
 		fa.addDefer(call, s, func(st *State) { fa.applyChanges(eff, st, false, call.Pos()) }, func(st *State, rec *Func) {
 			fa.closureAnalysis(lit).analyse(st, &Func{Decl: fa.decl, Lit: lit, Obj: fa.fn, Context: Deferred})
 		})
@@ -385,23 +388,64 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 			continue
 		}
 		if atomicFunc && i == 0 {
-			if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND {
-				if fa.atomicTarget(u.X, s, !strings.HasPrefix(callee.Name(), "Load")) {
-					continue
-				}
+			if x := addrOperand(fa.info, arg); x != nil && fa.atomicTarget(x, s, !strings.HasPrefix(callee.Name(), "Load")) {
+				continue
 			}
 		}
+		if fa.linkArg(call, callee, i, arg, s) {
+			continue // stored only in the new object the call returns, which stays unpublished
+		}
+		kind := kindWrite
+		if callee != nil && i < callee.Type().(*types.Signature).Params().Len() && isPointer(fa.info.TypeOf(arg)) && fa.kindMatters(arg, false) {
+			kind = fa.a.paramKindOf(callee, i)
+		}
+		if kind == kindAtomicRead || kind == kindAtomicWrite {
+			if x := addrOperand(fa.info, arg); x != nil && fa.atomicTarget(x, s, kind == kindAtomicWrite) {
+				continue
+			}
+		}
+		if kind != kindWrite {
+			if id, ok := ast.Unparen(arg).(*ast.Ident); ok && fa.a.escapes(callee, i) {
+				fa.publishIdent(id, s) // only read through, but kept where others can reach it
+			}
+			fa.expr(arg, s, kind.use()) // the callee only reads through it
+			continue
+		}
 		if id, ok := ast.Unparen(arg).(*ast.Ident); ok && !fa.a.escapes(callee, i) {
-			fa.expr(id, s, useBase) // the callee does not publish it
+			fa.expr(id, s, useDeref) // the callee does not publish it, but may write through it
 			continue
 		}
 		fa.expr(arg, s, useRead)
 	}
 }
 
+// addrOperand returns x when e is &x, looking through conversions
+// ((*uint32)(&x.f), unsafe.Pointer(&x.f)) and parentheses.
+func addrOperand(info *types.Info, e ast.Expr) ast.Expr {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				return x.X
+			}
+			return nil
+		case *ast.CallExpr:
+			if tv, ok := info.Types[ast.Unparen(x.Fun)]; ok && tv.IsType() && len(x.Args) == 1 {
+				e = x.Args[0]
+				continue
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+}
+
 // receiver walks the receiver of a method call. A pointer method called on
-// an addressable value field mutates it (x.buf.WriteString); a method of a
-// sync/atomic type is an atomic access.
+// an addressable value field (x.buf.WriteString) writes it when the method
+// writes through its receiver, and only reads it otherwise (x.list.Front());
+// a method of a sync/atomic type, or of a type whose method only accesses
+// its receiver with sync/atomic, is an atomic access.
 func (fa *funcAnalysis) receiver(se *ast.SelectorExpr, sel *types.Selection, s *State) {
 	fn := sel.Obj().(*types.Func)
 	recvT := fa.info.TypeOf(se.X)
@@ -412,17 +456,57 @@ func (fa *funcAnalysis) receiver(se *ast.SelectorExpr, sel *types.Selection, s *
 	}
 	sig := fn.Type().(*types.Signature)
 	_, ptrRecv := sig.Recv().Type().(*types.Pointer)
-	if ptrRecv && !isPointer(recvT) && !types.IsInterface(recvT) {
-		fa.expr(se.X, s, useWrite)
+	if types.IsInterface(recvT) || !ptrRecv {
+		// An interface method, or a value receiver: x is read (copied).
+		if id, ok := ast.Unparen(se.X).(*ast.Ident); ok && (isPointer(recvT) || types.IsInterface(recvT)) {
+			if fa.a.escapes(fn, directives.Receiver) {
+				fa.ident(id, s, useRead) // x.m(): x is handed to the method
+			}
+			return
+		}
+		if isPointer(recvT) {
+			fa.expr(se.X, s, useLoad)
+			return
+		}
+		fa.expr(se.X, s, useBase)
 		return
 	}
-	if id, ok := ast.Unparen(se.X).(*ast.Ident); ok {
-		if fa.a.escapes(fn, directives.Receiver) {
-			fa.ident(id, s, useRead) // x.m(): x is handed to the method
+	if !isPointer(recvT) && sel.Indirect() {
+		// Promoted through an embedded pointer: the method works on
+		// memory x points to, not on x.
+		fa.expr(se.X, s, useBase)
+		return
+	}
+	kind := kindWrite
+	if fa.kindMatters(se.X, !isPointer(recvT)) {
+		kind = fa.a.paramKindOf(fn, directives.Receiver)
+	}
+	if (kind == kindAtomicRead || kind == kindAtomicWrite) && !isPointer(recvT) && fa.atomicTarget(se.X, s, kind == kindAtomicWrite) {
+		return
+	}
+	if !isPointer(recvT) { // x.f.m(): the address of x.f is taken
+		if kind == kindWrite {
+			fa.expr(se.X, s, useWrite)
+		} else {
+			fa.expr(se.X, s, useAddr)
 		}
 		return
 	}
-	fa.expr(se.X, s, useBase)
+	if id, ok := ast.Unparen(se.X).(*ast.Ident); ok && fa.a.escapes(fn, directives.Receiver) {
+		if kind == kindWrite {
+			fa.ident(id, s, useRead) // x.m(): x is handed to the method
+			return
+		}
+		fa.publishIdent(id, s) // only read through, but kept where others can reach it
+	}
+	fa.expr(se.X, s, kind.use())
+}
+
+// publishIdent ends the freshness of the local id names.
+func (fa *funcAnalysis) publishIdent(id *ast.Ident, s *State) {
+	if v, ok := fa.info.Uses[id].(*types.Var); ok {
+		fa.publish(s, v)
+	}
 }
 
 // atomicTarget records e as an atomic access when it is a guarded field or
@@ -446,7 +530,16 @@ func (fa *funcAnalysis) atomicTarget(e ast.Expr, s *State, write bool) bool {
 		if sel == nil || sel.Kind() != types.FieldVal {
 			return false
 		}
-		fa.expr(e.X, s, useBase)
+		u := useAtomicRead
+		if write {
+			u = useAtomicWrite
+		}
+		if isPointer(fa.info.TypeOf(e.X)) {
+			u = derefUse(u)
+		} else {
+			u = valueUse(u)
+		}
+		fa.expr(e.X, s, u)
 		fa.fieldAccess(e, sel, s, write, true)
 		return true
 	case *ast.Ident:
@@ -465,11 +558,11 @@ func (fa *funcAnalysis) atomicTarget(e ast.Expr, s *State, write bool) bool {
 func (fa *funcAnalysis) builtin(name string, call *ast.CallExpr, s *State) {
 	for i, arg := range call.Args {
 		u := useRead
-		if i == 0 && (name == "delete" || name == "clear") {
+		if i == 0 && (name == "delete" || name == "clear" || name == "copy") {
 			u = useWrite
 		}
-		if name == "len" || name == "cap" {
-			u = useBase
+		if name == "len" || name == "cap" || (name == "copy" && i == 1) || (name == "append" && i > 0 && call.Ellipsis.IsValid()) {
+			u = useBase // only read: copy's source, append's spread slice
 		}
 		fa.expr(arg, s, u)
 	}
@@ -973,13 +1066,13 @@ func (fa *funcAnalysis) closure(lit *ast.FuncLit, s *State, ctx Context) {
 		ast.Inspect(lit.Body, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
 				if v, ok := fa.info.Uses[id].(*types.Var); ok {
-					delete(s.fresh, v)
+					fa.publish(s, v)
 				}
 			}
 			return true
 		})
 	}
-	if !fa.final || fa.rec == nil {
+	if !fa.final || (fa.rec == nil && fa.pacc == nil) {
 		return
 	}
 	entry := newState()
@@ -988,6 +1081,16 @@ func (fa *funcAnalysis) closure(lit *ast.FuncLit, s *State, ctx Context) {
 		entry.deferred = map[lockpath.Path]deferred{}
 	}
 	sub := fa.closureAnalysis(lit)
+	if fa.quick {
+		sub.quickWalk(lit.Body, entry)
+		return
+	}
+	if fa.rec == nil {
+		// Summarising: what the closure does through the function's
+		// pointer parameters is done by the function.
+		sub.analyse(entry, nil)
+		return
+	}
 	sub.analyse(entry, &Func{Decl: fa.decl, Lit: lit, Obj: fa.fn, Context: ctx})
 }
 
@@ -1006,8 +1109,12 @@ func (a *packageAnalysis) closureEffects(fa *funcAnalysis, lit *ast.FuncLit) *li
 	if eff, ok := a.litEffects[lit]; ok {
 		return eff
 	}
+	if fa.quick {
+		return nil // nothing in it changes a lock
+	}
 	a.litEffects[lit] = nil // recursion guard
 	sub := fa.closureAnalysis(lit)
+	sub.pacc = nil // only the lock effect is wanted here
 	exits := sub.analyse(newState(), nil)
 	keep := func(p lockpath.Path) bool {
 		return !(lit.Pos() <= p.Root.Pos() && p.Root.Pos() < lit.End()) // not the closure's own locals

@@ -27,6 +27,12 @@ Objects allocated in the function are "fresh" until they escape (passed to
 a call, stored, sent, returned or captured by a go statement); accesses to
 them before that need no lock.
 
+Functions are also summarised by what they do through their pointer
+parameters and receiver: only read, only access with sync/atomic, or may
+write (a write under a lock inside the pointee does not count). So
+x.f.m() on a value field is a read, an atomic access or a write of x.f as
+m's body says, in this package and, through a package fact, in others.
+
 The analyzer reports nothing itself. Packages that neither declare nor
 import any directive get only a syntax scan for lock helpers.
 */

@@ -34,6 +34,7 @@ type funcAnalysis struct {
 	rangeChan   map[ast.Expr]*ast.RangeStmt  // for v := range ch
 	localLits   map[*types.Var]*ast.FuncLit  // f := func(){...} used only as f(...)
 	watched     map[*types.Var]ast.Expr      // p := &x.f or m := x.m (map, slice) of a guarded field
+	addrs       map[*types.Var]*addrSource   // p := &x.f[i]...: writes through p write x.f
 	isLocalLit  map[*ast.FuncLit]bool
 
 	final bool  // the last pass, after the fixpoint: events are recorded
@@ -53,6 +54,20 @@ type funcAnalysis struct {
 	// the path touched them: their state on entry (see firstUse).
 	assumed map[lockpath.Path]LockVal
 	ended   bool // the current block ended in return or a call that never returns
+
+	// pacc, when summarising, collects what the body does through its
+	// pointer parameters.
+	pacc *paramAccess
+
+	// Fresh objects stored in fresh objects (see fresh.go).
+	links    map[*types.Var][]*types.Var
+	retLinks map[*types.Var]bool
+	linkCall *ast.CallExpr // the call whose result goes into linkTo
+	linkTo   *types.Var
+
+	quick bool // one walk in source order, no dataflow (see quickWalk)
+
+	pinned map[*types.Var]*pin // fresh objects stored under a held lock (see pinStore)
 }
 
 func (a *packageAnalysis) newFuncAnalysis(fd *ast.FuncDecl, fn *types.Func) *funcAnalysis {
@@ -62,7 +77,10 @@ func (a *packageAnalysis) newFuncAnalysis(fd *ast.FuncDecl, fn *types.Func) *fun
 	}
 	fa.scanRanges()
 	fa.scanLocalLits()
-	fa.scanReferences()
+	if a.candidates == nil { // summaries alone record no uses
+		fa.scanReferences()
+		fa.scanAddrs()
+	}
 	return fa
 }
 
@@ -120,8 +138,11 @@ func IsContainer(t types.Type) bool {
 func (fa *funcAnalysis) scanLocalLits() {
 	fa.localLits, fa.isLocalLit = map[*types.Var]*ast.FuncLit{}, map[*ast.FuncLit]bool{}
 	uses, calls := map[*types.Var]int{}, map[*types.Var]int{}
+	hasLit := false
 	ast.Inspect(fa.body, func(n ast.Node) bool {
 		switch n := n.(type) {
+		case *ast.FuncLit:
+			hasLit = true
 		case *ast.Ident:
 			if v, ok := fa.info.Uses[n].(*types.Var); ok {
 				uses[v]++
@@ -135,6 +156,9 @@ func (fa *funcAnalysis) scanLocalLits() {
 		}
 		return true
 	})
+	if !hasLit {
+		return
+	}
 	ast.Inspect(fa.body, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
 		if !ok {
@@ -165,8 +189,8 @@ func (fa *funcAnalysis) closureAnalysis(lit *ast.FuncLit) *funcAnalysis {
 	sub := &funcAnalysis{
 		a: fa.a, info: fa.info, decl: fa.decl, fn: fa.fn, sig: fa.info.Types[lit].Type.(*types.Signature),
 		body: lit.Body, lit: lit, res: fa.res, rangeAssign: fa.rangeAssign,
-		commSelect: fa.commSelect, rangeChan: fa.rangeChan, watched: fa.watched,
-		localLits: fa.localLits, isLocalLit: fa.isLocalLit,
+		commSelect: fa.commSelect, rangeChan: fa.rangeChan, watched: fa.watched, addrs: fa.addrs,
+		localLits: fa.localLits, isLocalLit: fa.isLocalLit, pacc: fa.pacc,
 	}
 	return sub
 }
@@ -429,9 +453,40 @@ type use uint8
 
 const (
 	useRead  use = iota // the value is read (and may be copied away)
-	useWrite            // the location is written or its address taken
+	useWrite            // the location is written, or its address escapes
 	useBase             // a selector base: x in x.f (no escape)
+	// The rest describe what happens to the memory a pointer points to, or
+	// to a location whose address is taken: only pointer parameters (see
+	// paramAccess) and the locals aliasing them care.
+	useDeref       // the pointee is written: p.f = v, *p = v
+	useLoad        // the pointee is read: p.f
+	useAtomicRead  // the pointee is read through sync/atomic
+	useAtomicWrite // the pointee is written through sync/atomic
+	useAddr        // &x: the address is taken where it cannot be written through
 )
+
+// derefUse is what a use of *p (p.f, p[i] for a pointer to an array) does
+// to p.
+func derefUse(u use) use {
+	switch u {
+	case useWrite:
+		return useDeref
+	case useAtomicRead, useAtomicWrite:
+		return u
+	}
+	return useLoad
+}
+
+// valueUse is what a use of x.f (or x[i], x an array) does to x when x is a
+// struct (array) value: writing, addressing or atomically accessing a part
+// of x does the same to x.
+func valueUse(u use) use {
+	switch u {
+	case useWrite, useAddr, useAtomicRead, useAtomicWrite:
+		return u
+	}
+	return useBase
+}
 
 func (fa *funcAnalysis) node(n ast.Node, s *State) {
 	switch n := n.(type) {
@@ -455,9 +510,19 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 	case *ast.ReturnStmt:
 		if fa.final {
 			fa.returned = true
-			fa.freshResult = fa.freshResult && len(n.Results) == 1 && (fa.isAlloc(n.Results[0]) || fa.isFresh(n.Results[0], s))
+			fa.freshResult = fa.freshResult && len(n.Results) == 1 && (fa.isAlloc(n.Results[0]) || (fa.isFresh(n.Results[0], s) && !fa.isPinned(n.Results[0])))
 		}
 		for _, r := range n.Results {
+			if len(n.Results) == 1 && fa.freshResult && fa.final {
+				if id, ok := ast.Unparen(r).(*ast.Ident); ok && fa.isFresh(id, s) && !fa.isPinned(id) {
+					fa.link(nil, fa.info.Uses[id].(*types.Var))
+					fa.expr(r, s, useBase) // the new result: what it holds is counted at the exits
+					continue
+				}
+				if fa.storeInto(nil, r, s, true) {
+					continue
+				}
+			}
 			fa.expr(r, s, useRead)
 		}
 		fa.ended = true
@@ -556,21 +621,29 @@ func (fa *funcAnalysis) isAlloc(e ast.Expr) bool {
 				return true
 			}
 		}
-		// A constructor of this package that returns a new object.
-		if callee := typeutil.StaticCallee(fa.info, e); callee != nil && fa.a.fresh && callee.Pkg() == fa.a.pass.Pkg {
-			fa.a.summaryOf(callee)
-			if sum := fa.a.summaries[callee.Origin()]; sum != nil {
-				return sum.freshResult
-			}
-		}
+		// A constructor that returns a new object.
+		return fa.a.freshResultOf(fa.info, e)
 	}
 	return false
 }
 
 func (fa *funcAnalysis) assign(n *ast.AssignStmt, s *State) {
 	for i, r := range n.Rhs {
-		if len(n.Lhs) == len(n.Rhs) && fa.selfStore(n.Lhs[i], r, s) {
+		if len(n.Lhs) == len(n.Rhs) && (fa.selfStore(n.Lhs[i], r, s) || fa.aliasDef(n.Lhs[i], r, s)) {
 			continue
+		}
+		if len(n.Lhs) == len(n.Rhs) {
+			if x := fa.freshRoot(n.Lhs[i], s); x != nil && fa.storeInto(x, r, s, false) {
+				continue
+			}
+			if fa.pinStore(n.Lhs[i], r, s) {
+				continue
+			}
+			if id, ok := ast.Unparen(n.Lhs[i]).(*ast.Ident); ok {
+				if v, ok := fa.info.ObjectOf(id).(*types.Var); ok && !isPackageLevel(v) && fa.storeInto(v, r, s, true) {
+					continue
+				}
+			}
 		}
 		fa.expr(r, s, useRead)
 	}
@@ -639,17 +712,31 @@ func (fa *funcAnalysis) expr(e ast.Expr, s *State, u use) {
 			return // generic instantiation
 		}
 		xu := useBase
-		if u == useWrite {
+		switch xt := fa.info.TypeOf(e.X); {
+		case isPointer(xt): // p[i], p a pointer to an array
+			xu = derefUse(u)
+		case isArray(xt):
+			xu = valueUse(u)
+		case u == useWrite:
 			xu = useWrite // element store writes the container
 		}
 		fa.expr(e.X, s, xu)
 		fa.expr(e.Index, s, useRead)
 	case *ast.IndexListExpr:
 	case *ast.StarExpr:
-		fa.expr(e.X, s, useBase)
+		fa.expr(e.X, s, derefUse(u))
 	case *ast.UnaryExpr:
 		if e.Op == token.AND {
-			fa.expr(e.X, s, useWrite) // &x.f: taken for mutation
+			switch u {
+			case useDeref: // (&x.f).m() where m writes its receiver
+				fa.expr(e.X, s, useWrite)
+			case useBase, useLoad, useAddr: // compared, or read through
+				fa.expr(e.X, s, useAddr)
+			case useAtomicRead, useAtomicWrite:
+				fa.expr(e.X, s, u)
+			default: // &x.f stored, returned or passed on: may be written through
+				fa.expr(e.X, s, useWrite)
+			}
 			return
 		}
 		fa.expr(e.X, s, useBase)
@@ -680,7 +767,21 @@ func (fa *funcAnalysis) expr(e ast.Expr, s *State, u use) {
 	case *ast.KeyValueExpr:
 		fa.expr(e.Value, s, useRead)
 	case *ast.SliceExpr:
-		fa.expr(e.X, s, useBase)
+		switch xt := fa.info.TypeOf(e.X); {
+		case isArray(xt) && u == useRead:
+			// x.arr[:] handed on aliases x.arr, like &x.arr.
+			fa.expr(e.X, s, useWrite)
+		case isArray(xt):
+			fa.expr(e.X, s, useAddr)
+		case isPointer(xt): // p[:], p a pointer to an array
+			if u == useRead {
+				fa.expr(e.X, s, useDeref)
+			} else {
+				fa.expr(e.X, s, useLoad)
+			}
+		default:
+			fa.expr(e.X, s, useBase)
+		}
 		for _, x := range []ast.Expr{e.Low, e.High, e.Max} {
 			if x != nil {
 				fa.expr(x, s, useRead)
@@ -709,8 +810,12 @@ func (fa *funcAnalysis) variable(node ast.Expr, id *ast.Ident, s *State, u use) 
 		return
 	}
 	if u == useRead && s.fresh[v] {
-		delete(s.fresh, v) // copied, passed, stored or returned: published
+		fa.publish(s, v) // copied, passed, stored or returned: published
 	}
+	if fa.pacc != nil && fa.final && fa.pacc.root(v) != nil {
+		fa.pacc.note(v, fa.res.Of(id), u, s)
+	}
+	fa.addrUse(id, v, u, s)
 	if src := fa.watched[v]; src != nil && fa.final && fa.rec != nil {
 		fa.rec.Uses = append(fa.rec.Uses, &Use{Var: v, Node: node, Source: src, State: s.clone()})
 	}
@@ -731,9 +836,18 @@ func (fa *funcAnalysis) selector(e *ast.SelectorExpr, s *State, u use) {
 		fa.expr(e.X, s, useRead) // method value: the receiver is copied
 		return
 	}
-	xu := useBase
-	if u == useWrite && !isPointer(fa.info.TypeOf(e.X)) {
-		xu = useWrite // x.inner.f = v writes the struct-valued field x.inner
+	// x.inner.f = v writes the struct-valued field x.inner; p.f = v writes
+	// what p points to.
+	var xu use
+	if isPointer(fa.info.TypeOf(e.X)) {
+		xu = derefUse(u)
+		if field, _ := sel.Obj().(*types.Var); xu == useDeref && fa.a.dirs.Guard(field).Guards() {
+			// A field with a guard of its own is checked against that
+			// guard; writing it is not also a write of what p points into.
+			xu = useLoad
+		}
+	} else {
+		xu = valueUse(u)
 	}
 	fa.expr(e.X, s, xu)
 	fa.fieldAccess(e, sel, s, u == useWrite, false)
@@ -876,27 +990,51 @@ func (fa *funcAnalysis) noEscape(exits []*State) []int {
 		}
 		out = append(out, i)
 	}
-	if r := fa.sig.Recv(); r != nil {
-		check(r, directives.Receiver)
-	}
-	for i := 0; i < fa.sig.Params().Len(); i++ {
-		check(fa.sig.Params().At(i), i)
-	}
+	fa.eachParam(func(v *types.Var, i int) {
+		if !fa.retLinks[v] {
+			check(v, i)
+		}
+	})
 	return out
 }
 
-// isFresh reports whether e is a fresh local, or a value field inside one.
+// eachParam calls f with the receiver and each parameter and its index.
+func (fa *funcAnalysis) eachParam(f func(v *types.Var, i int)) {
+	if r := fa.sig.Recv(); r != nil {
+		f(r, directives.Receiver)
+	}
+	for i := 0; i < fa.sig.Params().Len(); i++ {
+		f(fa.sig.Params().At(i), i)
+	}
+}
+
+// isFresh reports whether e is a fresh local, or a value field inside the
+// object one holds or points to (x.inner with x := &T{}, or var x T).
 func (fa *funcAnalysis) isFresh(e ast.Expr, s *State) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
 		v, ok := fa.info.Uses[e].(*types.Var)
-		return ok && s.fresh[v] && !fa.isParam(v)
+		return ok && s.fresh[v] && !fa.isParam(v) && fa.pinHolds(v, s)
 	case *ast.SelectorExpr:
-		if sel := fa.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal && !isPointer(fa.info.TypeOf(e.X)) {
+		if sel := fa.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal {
+			if isPointer(fa.info.TypeOf(e.X)) {
+				// Through a pointer: only the new object itself, not one
+				// its pointer fields lead to.
+				_, isIdent := ast.Unparen(e.X).(*ast.Ident)
+				return isIdent && fa.isFresh(e.X, s)
+			}
 			return fa.isFresh(e.X, s)
 		}
 	}
 	return false
+}
+
+func isArray(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Array)
+	return ok
 }
 
 func isPointer(t types.Type) bool {

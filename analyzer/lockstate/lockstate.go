@@ -35,7 +35,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{directives.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{(*Effects)(nil)},
+	FactTypes:  []analysis.Fact{(*Effects)(nil), (*Accesses)(nil)},
 }
 
 // Effects is the inferred lock effect of an unannotated function, such as
@@ -51,6 +51,10 @@ type Effects struct {
 	// returns one bool yet holds the lock at every return: its result says
 	// something else, so it is not a TryLock.
 	Unconditional bool
+	// IntoResult lists the parameters it publishes only by storing them in
+	// the new object it returns; FreshResult says it returns one.
+	IntoResult  []int
+	FreshResult bool
 }
 
 func (*Effects) AFact() {}
@@ -62,6 +66,12 @@ func (e *Effects) String() string {
 	}
 	if e.Unconditional {
 		s += " unconditional"
+	}
+	if len(e.IntoResult) > 0 {
+		s += fmt.Sprintf(" intoresult%v", e.IntoResult)
+	}
+	if e.FreshResult {
+		s += " freshresult"
 	}
 	return s
 }
@@ -154,7 +164,11 @@ type Access struct {
 	Write  bool
 	Atomic bool // through a sync/atomic function or type
 	Fresh  bool // on an object allocated here and not yet published
-	State  *State
+	// Through is set for a write through a local that points into the
+	// field (p := &x.f; *p = v): Node is where the address was taken, Pos
+	// where it is used.
+	Through bool
+	State   *State
 }
 
 // Call is a static call, with the callee's declared contract and inferred
@@ -236,12 +250,18 @@ func run(pass *analysis.Pass) (any, error) {
 		for _, fd := range a.order { // summaries for other packages, too; in source order so recursion is cut the same way every run
 			a.summaryOf(a.pass.TypesInfo.Defs[fd.Name].(*types.Func))
 		}
+		for _, fd := range a.order {
+			if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrMethod(fn) {
+				a.accessOf(fn)
+			}
+		}
 	} else {
 		// Nothing here is annotated: only summarise lock helpers that other
 		// packages might call, which costs a syntax scan and little else.
 		a.summariseHelpers()
 	}
 	a.exportEffects()
+	a.exportAccesses()
 	return &Result{Dirs: dirs, Funcs: a.funcs, Analysed: analysed}, nil
 }
 
@@ -253,7 +273,9 @@ type packageAnalysis struct {
 	order     []*ast.FuncDecl
 	summaries map[*types.Func]*summary
 	imported  map[*types.Func]*Effects // Effects facts of dependencies
-	funcs     []*Func
+	// importedAcc indexes the Accesses fact of each dependency (nil: none).
+	importedAcc map[*types.Package]map[string]*AccessSummary
+	funcs       []*Func
 	// fresh enables fresh-object tracking and parameter escape summaries.
 	// Only packages with directives need them; elsewhere they would cost a
 	// summary of every function called.
@@ -270,6 +292,9 @@ type summary struct {
 	effects     *directives.Contract
 	noEscape    []int
 	freshResult bool // returns a new object it has not published
+	intoResult  []int
+	access      *AccessSummary
+	accState    uint8
 }
 
 func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAnalysis {
@@ -279,6 +304,8 @@ func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAn
 		decls:     map[*types.Func]*ast.FuncDecl{},
 		summaries: map[*types.Func]*summary{},
 		imported:  map[*types.Func]*Effects{},
+
+		importedAcc: map[*types.Package]map[string]*AccessSummary{},
 	}
 	for _, f := range pass.AllObjectFacts() {
 		if e, ok := f.Fact.(*Effects); ok {
@@ -373,6 +400,29 @@ func (a *packageAnalysis) summariseHelpers() {
 			a.summaryOf(fn)
 		}
 	}
+	// Whether a method only reads through its receiver decides whether
+	// x.f.m() is a read or a write of x.f in the packages that call it.
+	for _, fd := range a.order {
+		if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrMethod(fn) {
+			a.accessOf(fn)
+		}
+	}
+}
+
+// exportedPtrMethod reports whether fn is an exported method with a
+// pointer receiver of an exported type: one other packages may call on a
+// field of that type. (Methods promoted from an unexported embedded type
+// are left out: their callers stay conservative.)
+func exportedPtrMethod(fn *types.Func) bool {
+	if !fn.Exported() {
+		return false
+	}
+	r := fn.Type().(*types.Signature).Recv()
+	if r == nil || !isPointer(r.Type()) {
+		return false
+	}
+	n, ok := types.Unalias(r.Type().(*types.Pointer).Elem()).(*types.Named)
+	return ok && n.Obj().Exported()
 }
 
 // summaryOf returns the inferred effects of a function declared in this
@@ -394,11 +444,15 @@ func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
 		return nil
 	}
 	fa := a.newFuncAnalysis(fd, fn)
+	fa.pacc = newParamAccess(fa.sig)
+	s.accState = accBusy
 	exits := fa.analyse(fa.entryState(), nil)
+	s.access, s.accState = fa.pacc.result(), accDone
 	s.effects = fa.effects(exits)
 	if a.fresh {
 		s.noEscape = fa.noEscape(exits)
 		s.freshResult = fa.returned && fa.freshResult
+		s.intoResult = fa.intoResultParams(exits)
 	}
 	s.done = true
 	return s.effects
@@ -443,7 +497,7 @@ func (a *packageAnalysis) escapes(fn *types.Func, i int) bool {
 func (a *packageAnalysis) exportEffects() {
 	var fns []*types.Func
 	for fn, s := range a.summaries {
-		if (s.effects != nil && !s.effects.Empty()) || len(s.noEscape) > 0 {
+		if (s.effects != nil && !s.effects.Empty()) || len(s.noEscape) > 0 || len(s.intoResult) > 0 || s.freshResult {
 			fns = append(fns, fn)
 		}
 	}
@@ -463,6 +517,8 @@ func (a *packageAnalysis) exportEffects() {
 		e := &Effects{}
 		if s := a.summaries[fn]; s != nil {
 			e.NoEscape = s.noEscape
+			e.IntoResult = s.intoResult
+			e.FreshResult = s.freshResult
 			if s.effects != nil {
 				e.Contract = *s.effects
 			}

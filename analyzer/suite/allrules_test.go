@@ -181,6 +181,7 @@ func parseWants(c *ast.Comment) ([]*regexp.Regexp, error) {
 //     reported unused when that rule's case is not reported;
 //   - sessiontwin: its noblock and checkthenact findings have no want yet.
 var fixturesWithEveryRule = []string{
+	"atomicwrap/...",
 	"baddirectives/...",
 	"basic/...",
 	"checklocks/...",
@@ -204,9 +205,10 @@ var fixturesWithEveryRule = []string{
 	"lockretake/...",
 	"nestedlock/...",
 	"noblock/...",
-	"onlyhelpers/...",
 	"onereport/...",
+	"onlyhelpers/...",
 	"ptysession/...",
+	"readwrite/...",
 	"retake/...",
 	"retakeorder/...",
 	"trylockwrap/...",

@@ -55,7 +55,8 @@ func TestNogoReady(t *testing.T) {
 		reflect.TypeFor[*lockorder.Edges]():       &lockorder.Edges{List: []lockorder.Edge{{From: "p.T.a", To: "p.T.b", FromShow: "T.a", ToShow: "T.b", Site: "t.go:3"}}},
 		reflect.TypeFor[*noblock.Blocks]():        &noblock.Blocks{Chain: []string{"s.flush", "channel receive"}},
 		reflect.TypeFor[*checkthenact.FieldOps](): &checkthenact.FieldOps{Ops: []checkthenact.FieldOp{{Field: "p.ptmx@*os.File", Name: "ptmx", Base: ref, Write: true, Rechecked: true}}},
-		reflect.TypeFor[*lockstate.Effects]():     &lockstate.Effects{Contract: directives.Contract{Acquires: []directives.LockRef{ref}}, NoEscape: []int{directives.Receiver, 0}},
+		reflect.TypeFor[*lockstate.Effects]():     &lockstate.Effects{Contract: directives.Contract{Acquires: []directives.LockRef{ref}}, NoEscape: []int{directives.Receiver, 0}, IntoResult: []int{1}, FreshResult: true},
+		reflect.TypeFor[*lockstate.Accesses]():    &lockstate.Accesses{Funcs: []lockstate.AccessEntry{{Key: "T.Get", AccessSummary: lockstate.AccessSummary{ReadOnly: []int{directives.Receiver}, AtomicRead: []int{0}, AtomicWrite: []int{1}}}}},
 	}
 	for _, f := range facts {
 		sample, ok := samples[reflect.TypeOf(f)]

@@ -151,7 +151,7 @@ func (e *endpoint6) HandleRA() {
 }
 
 func (e *endpoint6) HandleRAUnlocked() {
-	e.mu.ndp.handleRA() // want `e.mu.ndp written while e.mu.RWMutex is not known to be held` `call to e.mu.ndp.handleRA needs e.mu.ndp.ep.mu.RWMutex locked`
+	e.mu.ndp.handleRA() // want `e.mu.ndp read while e.mu.RWMutex is not known to be held` `call to e.mu.ndp.handleRA needs e.mu.ndp.ep.mu.RWMutex locked`
 }
 
 // tcp shape: the equation is declared on both types of a cycle, and the

@@ -1,0 +1,352 @@
+package lockstate
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
+	"github.com/guardvet/guardvet/analyzer/internal/locks"
+)
+
+// Fresh objects stored inside other fresh objects stay fresh until the
+// object holding them is published: a constructor may hand its new object
+// to a helper that stores it in another new object, which the constructor
+// then keeps in a field of the first (p.frag = newFrag(p)). The links are
+// kept per function, not per program point: a link made anywhere publishes
+// the stored object whenever its holder is published, which errs on the
+// side of reporting.
+
+// link records that y is stored inside x (x == nil: inside the object the
+// function returns).
+func (fa *funcAnalysis) link(x, y *types.Var) {
+	if x == nil {
+		if fa.retLinks == nil {
+			fa.retLinks = map[*types.Var]bool{}
+		}
+		fa.retLinks[y] = true
+		for _, z := range fa.links[y] {
+			if !fa.retLinks[z] {
+				fa.link(nil, z)
+			}
+		}
+		return
+	}
+	if x == y || slices.Contains(fa.links[x], y) {
+		return
+	}
+	if fa.links == nil {
+		fa.links = map[*types.Var][]*types.Var{}
+	}
+	fa.links[x] = append(fa.links[x], y)
+}
+
+// publish marks v, and what is stored inside it, as no longer fresh.
+func (fa *funcAnalysis) publish(s *State, v *types.Var) {
+	if !s.fresh[v] {
+		return
+	}
+	delete(s.fresh, v)
+	for _, y := range fa.links[v] {
+		fa.publish(s, y)
+	}
+}
+
+// freshVar returns the fresh local (or parameter, while summarising) e
+// names, or a fresh local whose method value e is (x.m holds x).
+func (fa *funcAnalysis) freshVar(e ast.Expr, s *State) *types.Var {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if v, ok := fa.info.Uses[e].(*types.Var); ok && s.fresh[v] && !isPackageLevel(v) {
+			return v
+		}
+	case *ast.SelectorExpr:
+		if sel := fa.info.Selections[e]; sel != nil && sel.Kind() == types.MethodVal {
+			return fa.freshVar(e.X, s)
+		}
+	}
+	return nil
+}
+
+// freshRoot returns the fresh local an assignment target is inside:
+// x.f, x.f.g, x.m[k] with x fresh.
+func (fa *funcAnalysis) freshRoot(lhs ast.Expr, s *State) *types.Var {
+	for steps := 0; ; steps++ {
+		switch e := ast.Unparen(lhs).(type) {
+		case *ast.SelectorExpr:
+			if sel := fa.info.Selections[e]; sel == nil || sel.Kind() != types.FieldVal {
+				return nil
+			}
+			if isPointer(fa.info.TypeOf(e.X)) {
+				if _, ok := ast.Unparen(e.X).(*ast.Ident); !ok {
+					return nil
+				}
+			}
+			lhs = e.X
+		case *ast.IndexExpr:
+			lhs = e.X
+		case *ast.StarExpr:
+			lhs = e.X
+		case *ast.Ident:
+			if v, ok := fa.info.Uses[e].(*types.Var); ok && steps > 0 && s.fresh[v] && !fa.isParam(v) && fa.pinned[v] == nil {
+				return v
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+}
+
+// storeInto walks rhs, stored inside fresh x (nil: returned as the
+// function's new result), linking the fresh objects it holds to x instead
+// of publishing them. With newOnly, rhs must be a new object (x := &T{y}
+// defines x); otherwise it may also be a fresh local (x.f = y). It reports
+// false when rhs is not such a value.
+func (fa *funcAnalysis) storeInto(x *types.Var, rhs ast.Expr, s *State, newOnly bool) bool {
+	if !fa.a.fresh {
+		return false
+	}
+	if y := fa.freshVar(rhs, s); y != nil && !newOnly {
+		if _, ok := ast.Unparen(rhs).(*ast.Ident); ok {
+			fa.link(x, y)
+			fa.expr(rhs, s, useBase)
+			return true
+		}
+	}
+	e := ast.Unparen(rhs)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	switch e := e.(type) {
+	case *ast.CompositeLit:
+		if !fa.isAlloc(rhs) {
+			return false
+		}
+		for _, elt := range e.Elts {
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				elt = kv.Value
+			}
+			if y := fa.freshVar(elt, s); y != nil {
+				fa.link(x, y)
+				fa.holdExpr(elt, s)
+				continue
+			}
+			fa.expr(elt, s, useRead)
+		}
+		return true
+	case *ast.CallExpr:
+		if !fa.isAlloc(e) {
+			return false
+		}
+		prevCall, prevTo := fa.linkCall, fa.linkTo
+		fa.linkCall, fa.linkTo = e, x
+		fa.expr(e, s, useRead)
+		fa.linkCall, fa.linkTo = prevCall, prevTo
+		return true
+	}
+	return false
+}
+
+// linkArg keeps a fresh argument fresh when the callee only stores it in
+// the new object it returns, and that object is stored in a fresh object
+// (or returned as this function's new result).
+func (fa *funcAnalysis) linkArg(call *ast.CallExpr, callee *types.Func, i int, arg ast.Expr, s *State) bool {
+	if call != fa.linkCall || callee == nil || !slices.Contains(fa.a.intoResult(callee), i) {
+		return false
+	}
+	y := fa.freshVar(arg, s)
+	if y == nil {
+		return false
+	}
+	fa.link(fa.linkTo, y)
+	fa.holdExpr(arg, s)
+	return true
+}
+
+// holdExpr walks a fresh local, or a method value bound to one, that is
+// being stored without publishing it.
+func (fa *funcAnalysis) holdExpr(e ast.Expr, s *State) {
+	if sel, ok := ast.Unparen(e).(*ast.SelectorExpr); ok {
+		fa.expr(sel.X, s, useBase)
+		return
+	}
+	fa.expr(e, s, useBase)
+}
+
+// intoResult lists the parameters fn only publishes by storing them in
+// the new object it returns.
+func (a *packageAnalysis) intoResult(fn *types.Func) []int {
+	if fn.Pkg() == a.pass.Pkg {
+		a.summaryOf(fn)
+		if s := a.summaries[fn.Origin()]; s != nil {
+			return s.intoResult
+		}
+		return nil
+	}
+	if e := a.imported[fn.Origin()]; e != nil {
+		return e.IntoResult
+	}
+	return nil
+}
+
+// freshResultOf reports whether fn returns a new object it has not
+// published.
+func (a *packageAnalysis) freshResultOf(info *types.Info, call *ast.CallExpr) bool {
+	callee := typeutil.StaticCallee(info, call)
+	if callee == nil || !a.fresh {
+		return false
+	}
+	if callee.Pkg() == a.pass.Pkg {
+		a.summaryOf(callee)
+		if sum := a.summaries[callee.Origin()]; sum != nil {
+			return sum.freshResult
+		}
+		return false
+	}
+	e := a.imported[callee.Origin()]
+	return e != nil && e.FreshResult
+}
+
+// intoResultParams lists the parameters unpublished at every exit and
+// stored in the returned object.
+func (fa *funcAnalysis) intoResultParams(exits []*State) []int {
+	if len(exits) == 0 || !fa.returned || !fa.freshResult {
+		return nil
+	}
+	var out []int
+	check := func(v *types.Var, i int) {
+		if !fa.retLinks[v] {
+			return
+		}
+		for _, ex := range exits {
+			if !ex.fresh[v] {
+				return
+			}
+		}
+		out = append(out, i)
+	}
+	fa.eachParam(check)
+	return out
+}
+
+// A fresh object stored in a guarded field (or a map or slice it holds)
+// while this function holds that field's lock exclusively is out of other
+// goroutines' reach until the lock is released: they need the lock to get
+// at it (a.endpoints[k] = st under a.mu, then st's own fields set). It
+// stays fresh for as long as that same acquisition lasts; it is never a
+// new result, and storing into it publishes.
+type pin struct {
+	lock lockpath.Path
+	site token.Pos // where the lock was taken: a new acquisition ends the pin
+}
+
+// pinStore keeps rhs fresh when it is a fresh local stored under the lock
+// that guards lhs. It reports whether it did.
+func (fa *funcAnalysis) pinStore(lhs, rhs ast.Expr, s *State) bool {
+	if !fa.a.fresh {
+		return false
+	}
+	id, ok := ast.Unparen(rhs).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	y, ok := fa.info.Uses[id].(*types.Var)
+	if !ok || !s.fresh[y] || fa.isParam(y) || isPackageLevel(y) {
+		return false
+	}
+	sel := fa.guardedTarget(lhs)
+	if sel == nil {
+		return false
+	}
+	field, _ := fa.info.Selections[sel].Obj().(*types.Var)
+	g := fa.a.dirs.Guard(field)
+	if len(g.By) == 0 {
+		return false
+	}
+	base := fa.res.Of(sel.X)
+	if base.Valid() {
+		base = base.Field(locks.ImplicitFields(fa.info.Selections[sel])...)
+	}
+	var held *pin
+	for _, ref := range g.By {
+		var p lockpath.Path
+		switch {
+		case ref.Kind == directives.Global:
+			if v := fa.a.dirs.Global(ref); v != nil {
+				p = lockpath.Path{Root: v, Sel: ref.Sel}
+			}
+		case base.Valid():
+			p = lockpath.Path{Root: base.Root, Sel: base.Sel + ref.Sel}
+		}
+		v := s.Lock(p)
+		if !p.Valid() || v.Mode != Exclusive {
+			return false
+		}
+		held = &pin{lock: p, site: v.Site}
+	}
+	if held == nil {
+		return false
+	}
+	if fa.pinned == nil {
+		fa.pinned = map[*types.Var]*pin{}
+	}
+	if old := fa.pinned[y]; old == nil || *old == *held {
+		fa.pinned[y] = held
+		fa.expr(rhs, s, useBase) // the caller walks lhs
+		return true
+	}
+	return false
+}
+
+// guardedTarget returns the guarded field an assignment target stores
+// into: x.f, x.f[k], x.f.g.
+func (fa *funcAnalysis) guardedTarget(e ast.Expr) *ast.SelectorExpr {
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			sel := fa.info.Selections[x]
+			if sel == nil || sel.Kind() != types.FieldVal {
+				return nil
+			}
+			if field, _ := sel.Obj().(*types.Var); fa.a.dirs.Guard(field).Guards() {
+				return x
+			}
+			if isPointer(fa.info.TypeOf(x.X)) {
+				return nil
+			}
+			e = x.X
+		case *ast.IndexExpr:
+			if isPointer(fa.info.TypeOf(x.X)) {
+				return nil
+			}
+			e = x.X
+		default:
+			return nil
+		}
+	}
+}
+
+// pinHolds reports whether v is not pinned, or its pin still holds.
+func (fa *funcAnalysis) pinHolds(v *types.Var, s *State) bool {
+	p := fa.pinned[v]
+	if p == nil {
+		return true
+	}
+	l := s.Lock(p.lock)
+	return l.Mode == Exclusive && l.Site == p.site
+}
+
+// isPinned reports whether e names a pinned local.
+func (fa *funcAnalysis) isPinned(e ast.Expr) bool {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if v, ok := fa.info.Uses[id].(*types.Var); ok {
+			return fa.pinned[v] != nil
+		}
+	}
+	return false
+}
