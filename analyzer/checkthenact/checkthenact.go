@@ -88,6 +88,10 @@ type event struct {
 	section   token.Pos     // where the lock was taken (or the helper call)
 	node      ast.Node      // the access, or the helper call
 	helper    string
+	state     *lockstate.State // the locks held at the access or call
+	// requires lists the locks a write needs held: the field's guards,
+	// or the locks the helper's contract says its callers hold.
+	requires []lockpath.Path
 }
 
 type checker struct {
@@ -96,12 +100,13 @@ type checker struct {
 	rep   *report.Reporter
 	funcs map[*types.Func][]*lockstate.Func
 	ops   *lockstate.Summaries[FieldOps, *FieldOps]
+	parts map[*types.Func]*recvParts
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
-		funcs: map[*types.Func][]*lockstate.Func{}}
+		funcs: map[*types.Func][]*lockstate.Func{}, parts: map[*types.Func]*recvParts{}}
 	c.ops = lockstate.NewSummaries(pass, c.computeOps)
 	if !ls.Dirs.Active() {
 		return c.rep.Flush(), nil
@@ -145,8 +150,16 @@ func (c *checker) events(f *lockstate.Func) []event {
 			if parents == nil {
 				parents = parentMap(bodyOf(f))
 			}
-			out = append(out, event{field: fieldKey(acc.Var), name: acc.Var.Name(), sub: c.subPath(parents, acc.Node), base: acc.Base, write: acc.Write,
-				lock: lock, section: v.Site, node: acc.Node})
+			var requires []lockpath.Path
+			for _, ref := range acc.Guard.By {
+				if l, _ := c.ls.LockFor(c.pass.Pkg, acc, ref); l.Valid() {
+					requires = append(requires, l)
+				}
+			}
+			for _, sub := range c.subPaths(parents, acc.Node) {
+				out = append(out, event{field: fieldKey(acc.Var), name: acc.Var.Name(), sub: sub, base: acc.Base, write: acc.Write,
+					lock: lock, section: v.Site, node: acc.Node, state: acc.State, requires: requires})
+			}
 			break
 		}
 	}
@@ -155,13 +168,28 @@ func (c *checker) events(f *lockstate.Func) []event {
 		if ops == nil {
 			continue
 		}
+		var contract []lockpath.Path
+		if call.Contract != nil {
+			for _, ref := range call.Contract.Holds {
+				if l := f.RefAtCall(c.ls.Dirs, ref, call.Node, call.Callee); l.Valid() {
+					contract = append(contract, l)
+				}
+			}
+		}
 		for _, op := range ops.Ops {
 			base := f.RefAtCall(c.ls.Dirs, op.Base, call.Node, call.Callee)
 			if !base.Valid() {
 				continue
 			}
 			ev := event{field: op.Field, name: op.Name, sub: op.Sub, base: base, write: op.Write, rechecked: op.Rechecked,
-				section: call.Node.Pos(), node: call.Node, helper: types.ExprString(call.Node.Fun)}
+				section: call.Node.Pos(), node: call.Node, helper: types.ExprString(call.Node.Fun), state: call.State}
+			// A lock of the written object that the helper requires
+			// held: every write through this helper holds it.
+			for _, l := range contract {
+				if owner(l) == base {
+					ev.requires = append(ev.requires, l)
+				}
+			}
 			if op.Held {
 				// The helper works inside the caller's critical section.
 				lock := f.RefAtCall(c.ls.Dirs, op.Lock, call.Node, call.Callee)
@@ -187,8 +215,40 @@ func (c *checker) events(f *lockstate.Func) []event {
 				out[i].rechecked = true
 			}
 		}
+		if !out[i].rechecked && c.revalidated(f, &parents, out, i) {
+			out[i].rechecked = true
+		}
 	}
 	return out
+}
+
+// revalidated reports whether the write out[i], made directly in this
+// body, is guarded by a read made while its own lock is held, in the same
+// critical section: enqueue takes the queue lock, then the item's lock,
+// returns if the item is already queued, and only then pushes. The read
+// may be of another object under a nested lock; what matters is that the
+// write's precondition is checked under the lock that writes.
+func (c *checker) revalidated(f *lockstate.Func, parents *map[ast.Node]ast.Node, out []event, i int) bool {
+	w := out[i]
+	if w.helper != "" || !w.lock.Valid() {
+		return false
+	}
+	for j := 0; j < i; j++ {
+		r := out[j]
+		if r.write || r.state == nil || r.node.Pos() >= w.node.Pos() {
+			continue
+		}
+		if v := r.state.Lock(w.lock); !v.Mode.Held() || v.Site != w.section {
+			continue
+		}
+		if *parents == nil {
+			*parents = parentMap(bodyOf(f))
+		}
+		if c.inBranchOn(f, *parents, w.node, r.node) || c.afterGuardClause(f, *parents, w.node, r.node) {
+			return true
+		}
+	}
+	return false
 }
 
 // opsOf summarises a function's guarded reads and writes in sections it
@@ -265,7 +325,7 @@ func (c *checker) check(f *lockstate.Func) {
 			if r.write || r.field != w.field || r.base != w.base || r.section == w.section || disjoint(r.sub, w.sub) {
 				continue
 			}
-			if !c.dependsOn(f, parents, w.node, r.node) {
+			if !c.dependsOn(f, parents, w.node, r.node) || heldAcross(r, w) {
 				continue
 			}
 			where := ""
@@ -282,23 +342,148 @@ func (c *checker) check(f *lockstate.Func) {
 	}
 }
 
-// subPath returns the fields selected from a struct-typed guarded field
+// heldAcross reports whether a lock the write needs (a guard of the
+// field, or one the writing helper's contract requires) is held
+// exclusively, from one acquisition, at both the read and the write: every
+// writer holds it, so the two inner sections are one critical section of
+// that outer lock (mu held, info read under infoMu, then written under
+// infoMu again by a helper that requires mu).
+func heldAcross(r, w event) bool {
+	if r.state == nil || w.state == nil {
+		return false
+	}
+	for _, p := range w.requires {
+		rv, wv := r.state.Lock(p), w.state.Lock(p)
+		if rv.Mode == lockstate.Exclusive && wv.Mode == lockstate.Exclusive && rv.Site == wv.Site {
+			return true
+		}
+	}
+	return false
+}
+
+// owner is the object a lock belongs to: e for e.mu.
+func owner(p lockpath.Path) lockpath.Path {
+	if i := strings.LastIndex(p.Sel, "."); i >= 0 {
+		p.Sel = p.Sel[:i]
+	}
+	return p
+}
+
+// subPaths returns the fields selected from a struct-typed guarded field
 // at an access: ".capacity" for l.q.capacity, "" when the whole field is
-// used.
-func (c *checker) subPath(parents map[ast.Node]ast.Node, n ast.Node) string {
+// used. A method of this package called on the field uses the fields of
+// its receiver it selects: l.q.isFull() reads .done and .capacity when
+// isFull looks only at those.
+func (c *checker) subPaths(parents map[ast.Node]ast.Node, n ast.Node) []string {
 	sub := ""
 	for {
 		p, ok := parents[n].(*ast.SelectorExpr)
 		if !ok || p.X != n {
-			return sub
+			return []string{sub}
 		}
 		sel := c.pass.TypesInfo.Selections[p]
-		if sel == nil || sel.Kind() != types.FieldVal {
-			return sub
+		if sel == nil {
+			return []string{sub}
+		}
+		if sel.Kind() == types.MethodVal {
+			fn, _ := sel.Obj().(*types.Func)
+			if fn == nil || len(sel.Index()) != 1 {
+				return []string{sub}
+			}
+			parts := c.recvParts(fn.Origin())
+			if parts == nil || parts.whole || len(parts.fields) == 0 {
+				return []string{sub}
+			}
+			out := make([]string, len(parts.fields))
+			for k, name := range parts.fields {
+				out[k] = sub + "." + name
+			}
+			return out
+		}
+		if sel.Kind() != types.FieldVal {
+			return []string{sub}
 		}
 		sub += "." + p.Sel.Name
 		n = p
 	}
+}
+
+// recvParts is what a method does with its receiver: the fields it
+// selects, or the whole value when it uses the receiver any other way
+// (passes it on, copies it, takes its address).
+type recvParts struct {
+	fields []string
+	whole  bool
+}
+
+// recvParts returns the receiver fields a method of this package selects,
+// following the methods it calls on the same receiver; nil when the body
+// is not known.
+func (c *checker) recvParts(fn *types.Func) *recvParts {
+	if p, ok := c.parts[fn]; ok {
+		return p
+	}
+	var decl *ast.FuncDecl
+	for _, body := range c.funcs[fn] {
+		if body.Lit == nil && body.Decl != nil && body.Decl.Body != nil {
+			decl = body.Decl
+			break
+		}
+	}
+	sig, _ := fn.Type().(*types.Signature)
+	if decl == nil || sig == nil || sig.Recv() == nil {
+		c.parts[fn] = nil
+		return nil
+	}
+	recv := sig.Recv()
+	p := &recvParts{}
+	// While this body is read, a method that calls back into it uses
+	// the whole receiver: its parts are not known yet.
+	c.parts[fn] = &recvParts{whole: true}
+	defer func() { c.parts[fn] = p }()
+	seen := map[string]bool{}
+	add := func(name string) {
+		if !seen[name] {
+			seen[name] = true
+			p.fields = append(p.fields, name)
+		}
+	}
+	parents := parentMap(decl.Body)
+	ast.Inspect(decl.Body, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok || p.whole || c.pass.TypesInfo.Uses[id] != recv {
+			return !p.whole
+		}
+		se, ok := parents[id].(*ast.SelectorExpr)
+		if !ok || se.X != id {
+			p.whole = true
+			return false
+		}
+		sel := c.pass.TypesInfo.Selections[se]
+		switch {
+		case sel == nil:
+			p.whole = true
+		case sel.Kind() == types.FieldVal:
+			add(sel.Obj().Name())
+		case sel.Kind() == types.MethodVal && len(sel.Index()) == 1:
+			m, _ := sel.Obj().(*types.Func)
+			sub := (*recvParts)(nil)
+			if m != nil {
+				sub = c.recvParts(m.Origin())
+			}
+			if sub == nil || sub.whole {
+				p.whole = true
+				break
+			}
+			for _, name := range sub.fields {
+				add(name)
+			}
+		default:
+			p.whole = true
+		}
+		return false
+	})
+	return p
 }
 
 // disjoint reports whether two parts of a struct-typed field do not
@@ -311,9 +496,45 @@ func disjoint(a, b string) bool {
 }
 
 // dependsOn reports whether node w sits in a branch whose condition uses
-// the read r, directly or through a local assigned from it.
+// the read r, or writes a value computed from it (v := c.n; unlock; lock;
+// c.n = v + 1), directly or through a local assigned from it.
 func (c *checker) dependsOn(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node) bool {
-	return c.inBranchOn(f, parents, w, r)
+	return c.inBranchOn(f, parents, w, r) || c.writesValueOf(f, parents, w, r)
+}
+
+// writesValueOf reports whether the value the write w stores uses r: the
+// right-hand side of the assignment w is on the left of, or an argument
+// of the helper call w.
+func (c *checker) writesValueOf(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node) bool {
+	uses := func(e ast.Node) bool { return contains(e, r) || c.usesValueOf(f, e, r) }
+	if call, ok := w.(*ast.CallExpr); ok {
+		for _, arg := range call.Args {
+			if uses(arg) {
+				return true
+			}
+		}
+		return false
+	}
+	for n := w; n != nil; n = parents[n] {
+		as, ok := parents[n].(*ast.AssignStmt)
+		if !ok {
+			if _, stmt := parents[n].(ast.Stmt); stmt {
+				return false
+			}
+			continue
+		}
+		for k, lhs := range as.Lhs {
+			if lhs != n {
+				continue
+			}
+			if len(as.Rhs) == len(as.Lhs) {
+				return uses(as.Rhs[k])
+			}
+			return uses(as.Rhs[0])
+		}
+		return false
+	}
+	return false
 }
 
 // afterGuardClause reports whether w follows an if statement that leaves

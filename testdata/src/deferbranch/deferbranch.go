@@ -557,7 +557,9 @@ func (c *C) upgrade() {
 	c.rw.RUnlock()
 	c.rw.Lock()
 	defer c.rw.Unlock()
-	c.r = v + 1
+	if c.r == v { // re-checked under the write lock: no lost update
+		c.r = v + 1
+	}
 }
 
 func (c *C) infiniteLoopBreak() {
