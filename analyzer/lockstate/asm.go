@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/tools/go/types/typeutil"
+
 	"github.com/guardvet/guardvet/analyzer/directives"
 )
 
@@ -86,11 +88,46 @@ func (a *packageAnalysis) bodylessAccess(fn *types.Func) *AccessSummary {
 	return sum
 }
 
-// fallbackIndex holds the package's ignored Go files, parsed on demand.
+// fallbackIndex holds the names of the functions the package's ignored Go
+// files declare, and those files parsed on demand.
 type fallbackIndex struct {
 	fset  *token.FileSet
-	src   map[string][]byte
+	names map[string][]string  // function or method name -> files
 	files map[string]*ast.File // nil: unparsable
+}
+
+// newFallbackIndex reads each ignored Go file once, for the names after
+// "func" at the start of a line: a cheap scan, where parsing every file
+// (syscall has hundreds for other platforms) would not be.
+func newFallbackIndex(ignored []string) *fallbackIndex {
+	idx := &fallbackIndex{fset: token.NewFileSet(), names: map[string][]string{}, files: map[string]*ast.File{}}
+	for _, name := range ignored {
+		if !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		src, err := os.ReadFile(name)
+		if err != nil {
+			continue
+		}
+		for line := range bytes.Lines(src) {
+			rest, ok := bytes.CutPrefix(line, []byte("func "))
+			if !ok {
+				continue
+			}
+			if bytes.HasPrefix(rest, []byte("(")) { // a method: skip the receiver
+				if i := bytes.IndexByte(rest, ')'); i >= 0 {
+					rest = bytes.TrimLeft(rest[i+1:], " ")
+				}
+			}
+			if i := bytes.IndexAny(rest, "([ "); i > 0 {
+				fn := string(rest[:i])
+				if l := idx.names[fn]; len(l) == 0 || l[len(l)-1] != name {
+					idx.names[fn] = append(l, name)
+				}
+			}
+		}
+	}
+	return idx
 }
 
 // fallbackKind says what every Go body of fn in the ignored files does
@@ -102,26 +139,15 @@ func (a *packageAnalysis) fallbackKind(fn *types.Func, i int, t types.Type) para
 		return kindWrite
 	}
 	if a.fallbacks == nil {
-		a.fallbacks = &fallbackIndex{fset: token.NewFileSet(), src: map[string][]byte{}, files: map[string]*ast.File{}}
+		a.fallbacks = newFallbackIndex(a.pass.IgnoredFiles)
 	}
 	idx := a.fallbacks
 	sig := fn.Type().(*types.Signature)
 	found, write := false, false
-	for _, name := range a.pass.IgnoredFiles {
-		if !strings.HasSuffix(name, ".go") {
-			continue
-		}
-		src, ok := idx.src[name]
-		if !ok {
-			src, _ = os.ReadFile(name)
-			idx.src[name] = src
-		}
-		if !bytes.Contains(src, []byte(fn.Name()+"(")) {
-			continue // cheap: most ignored files do not declare fn
-		}
+	for _, name := range idx.names[fn.Name()] {
 		f, ok := idx.files[name]
 		if !ok {
-			f, _ = parser.ParseFile(idx.fset, name, src, 0)
+			f, _ = parser.ParseFile(idx.fset, name, nil, 0)
 			idx.files[name] = f
 		}
 		if f == nil {
@@ -340,6 +366,10 @@ func (a *packageAnalysis) fallbackTarget(e ast.Expr, param *ast.Object, t types.
 
 // exportedPtrFunc reports whether fn is an exported package-level function
 // with a pointer parameter: one other packages may pass a field's address.
+// Its summary is exported only when it calls sync/atomic or assembly
+// (callsAtomic): summarising every such function of every package, and
+// copying the facts into every importer, costs about a tenth more time on
+// the standard library.
 func exportedPtrFunc(fn *types.Func) bool {
 	sig := fn.Type().(*types.Signature)
 	if !fn.Exported() || sig.Recv() != nil {
@@ -351,4 +381,20 @@ func exportedPtrFunc(fn *types.Func) bool {
 		}
 	}
 	return false
+}
+
+// callsAtomic reports whether fd's body calls a sync/atomic function or a
+// function of this package without a Go body.
+func (a *packageAnalysis) callsAtomic(fd *ast.FuncDecl) bool {
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && !found {
+			if fn := typeutil.StaticCallee(a.pass.TypesInfo, call); fn != nil {
+				found = a.bodyless[fn.Origin()] != nil ||
+					fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && fn.Type().(*types.Signature).Recv() == nil
+			}
+		}
+		return !found
+	})
+	return found
 }

@@ -251,7 +251,7 @@ func run(pass *analysis.Pass) (any, error) {
 			a.summaryOf(a.pass.TypesInfo.Defs[fd.Name].(*types.Func))
 		}
 		for _, fd := range a.order {
-			if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrMethod(fn) || exportedPtrFunc(fn) {
+			if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrMethod(fn) || exportedPtrFunc(fn) && a.callsAtomic(fd) {
 				a.accessOf(fn)
 			}
 		}
@@ -267,6 +267,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	a.exportEffects()
 	a.exportAccesses()
+	a.fallbacks = nil // parsed files of other platforms: not needed any more
 	return &Result{Dirs: dirs, Funcs: a.funcs, Analysed: analysed}, nil
 }
 
@@ -423,7 +424,7 @@ func (a *packageAnalysis) summariseHelpers() {
 	// Whether a method only reads through its receiver decides whether
 	// x.f.m() is a read or a write of x.f in the packages that call it.
 	for _, fd := range a.order {
-		if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrMethod(fn) || exportedPtrFunc(fn) {
+		if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrMethod(fn) || exportedPtrFunc(fn) && a.callsAtomic(fd) {
 			a.accessOf(fn)
 		}
 	}
