@@ -93,7 +93,7 @@ func (a *packageAnalysis) bodylessAccess(fn *types.Func) *AccessSummary {
 type fallbackIndex struct {
 	fset  *token.FileSet
 	names map[string][]string  // function or method name -> files
-	files map[string]*ast.File // nil: unparsable
+	files map[string]*ast.File // nil: unreadable or unparsable
 }
 
 // newFallbackIndex reads each ignored Go file once, for the names after
@@ -147,11 +147,14 @@ func (a *packageAnalysis) fallbackKind(fn *types.Func, i int, t types.Type) para
 	for _, name := range idx.names[fn.Name()] {
 		f, ok := idx.files[name]
 		if !ok {
-			f, _ = parser.ParseFile(idx.fset, name, nil, 0)
+			var err error
+			if f, err = parser.ParseFile(idx.fset, name, nil, 0); err != nil {
+				f = nil
+			}
 			idx.files[name] = f
 		}
 		if f == nil {
-			continue
+			return kindWrite // a body that cannot be read may do anything
 		}
 		atomicName := atomicImport(f)
 		for _, d := range f.Decls {
