@@ -84,3 +84,10 @@ func TestAtomicWrappers(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, guardedby.Analyzer, "atomicwrap/lib", "atomicwrap")
 }
+
+// TestAtomicAssembly checks //guard:atomic fields passed to functions
+// implemented in assembly, judged by their Go bodies for other platforms.
+func TestAtomicAssembly(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "atomicasm/lib", "atomicasm")
+}

@@ -34,6 +34,7 @@ const (
 	paramPlain                         // read or written through without sync/atomic
 	paramAtomic                        // accessed through sync/atomic
 	paramAtomicWrite                   // written through sync/atomic
+	paramOpaque                        // handed to a function of this package with no Go body here (see asm.go)
 )
 
 // paramAccess collects, during the final pass of a summary, what a body
@@ -43,6 +44,9 @@ type paramAccess struct {
 	index map[*types.Var]int        // pointer parameter -> directives.Receiver or position
 	alias map[*types.Var]*types.Var // local -> the parameter it points into (p := &r.f, q := r)
 	flags map[*types.Var]uint8
+	// opaque is set while the argument of a call of a function with no Go
+	// body here is walked: what happens to it is decided by fallbackAccess.
+	opaque bool
 }
 
 func newParamAccess(sig *types.Signature) *paramAccess {
@@ -70,6 +74,10 @@ func (pa *paramAccess) root(v *types.Var) *types.Var {
 func (pa *paramAccess) note(v *types.Var, target lockpath.Path, u use, s *State) {
 	p := pa.root(v)
 	if p == nil {
+		return
+	}
+	if pa.opaque {
+		pa.flags[p] |= paramOpaque
 		return
 	}
 	switch u {
@@ -213,6 +221,9 @@ func (pa *paramAccess) result() *AccessSummary {
 	out := &AccessSummary{}
 	for v, i := range pa.index {
 		f := pa.flags[v]
+		if f&paramOpaque != 0 { // not settled by fallbackAccess: may write
+			f |= paramWrite | paramPlain
+		}
 		if f&paramWrite == 0 {
 			out.ReadOnly = append(out.ReadOnly, i)
 		}
@@ -300,7 +311,7 @@ func (a *packageAnalysis) accessOf(fn *types.Func) *AccessSummary {
 	}
 	fd := a.decls[fn]
 	if fd == nil {
-		return nil
+		return a.bodylessAccess(fn)
 	}
 	a.summaryOf(fn) // computes the access summary too when it analyses fn
 	s := a.summaries[fn]
@@ -322,14 +333,14 @@ func (a *packageAnalysis) accessOf(fn *types.Func) *AccessSummary {
 				body: fd.Body, res: lockpath.NewResolver(a.pass.TypesInfo, nil)}
 			fa.pacc = newParamAccess(fa.sig)
 			fa.quickWalk(fd.Body, fa.entryState())
-			s.access, s.accState = fa.pacc.result(), accDone
+			s.access, s.accState = a.finishAccess(fn, fa.pacc), accDone
 			return s.access
 		}
 	}
 	fa := a.newFuncAnalysis(fd, fn)
 	fa.pacc = newParamAccess(fa.sig)
 	fa.analyse(fa.entryState(), nil)
-	s.access, s.accState = fa.pacc.result(), accDone
+	s.access, s.accState = a.finishAccess(fn, fa.pacc), accDone
 	return s.access
 }
 
@@ -543,6 +554,13 @@ func (a *packageAnalysis) exportAccesses() {
 		if s.access.any() && fn.Exported() {
 			if k := accessKey(fn); k != "" {
 				f.Funcs = append(f.Funcs, AccessEntry{Key: k, AccessSummary: *s.access})
+			}
+		}
+	}
+	for fn, sum := range a.asmAccess {
+		if sum.any() && fn.Exported() {
+			if k := accessKey(fn); k != "" {
+				f.Funcs = append(f.Funcs, AccessEntry{Key: k, AccessSummary: *sum})
 			}
 		}
 	}

@@ -391,6 +391,14 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 			if x := addrOperand(fa.info, arg); x != nil && fa.atomicTarget(x, s, !strings.HasPrefix(callee.Name(), "Load")) {
 				continue
 			}
+			if fa.pacc != nil && fa.pointsInto(arg) != nil { // atomic.StoreUint32(p, v), p a pointer parameter
+				u := useAtomicRead
+				if !strings.HasPrefix(callee.Name(), "Load") {
+					u = useAtomicWrite
+				}
+				fa.expr(arg, s, u)
+				continue
+			}
 		}
 		if fa.linkArg(call, callee, i, arg, s) {
 			continue // stored only in the new object the call returns, which stays unpublished
@@ -411,11 +419,17 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 			fa.expr(arg, s, kind.use()) // the callee only reads through it
 			continue
 		}
+		if fa.opaqueArg(callee, arg) {
+			fa.pacc.opaque = true // what it does is settled by fallbackAccess
+		}
 		if id, ok := ast.Unparen(arg).(*ast.Ident); ok && !fa.a.escapes(callee, i) {
 			fa.expr(id, s, useDeref) // the callee does not publish it, but may write through it
-			continue
+		} else {
+			fa.expr(arg, s, useRead)
 		}
-		fa.expr(arg, s, useRead)
+		if fa.pacc != nil {
+			fa.pacc.opaque = false
+		}
 	}
 }
 

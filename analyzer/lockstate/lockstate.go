@@ -251,7 +251,7 @@ func run(pass *analysis.Pass) (any, error) {
 			a.summaryOf(a.pass.TypesInfo.Defs[fd.Name].(*types.Func))
 		}
 		for _, fd := range a.order {
-			if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrMethod(fn) {
+			if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrMethod(fn) || exportedPtrFunc(fn) && a.callsAtomic(fd) {
 				a.accessOf(fn)
 			}
 		}
@@ -260,8 +260,14 @@ func run(pass *analysis.Pass) (any, error) {
 		// packages might call, which costs a syntax scan and little else.
 		a.summariseHelpers()
 	}
+	for _, fd := range a.bodylessOrder {
+		if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrFunc(fn) {
+			a.accessOf(fn)
+		}
+	}
 	a.exportEffects()
 	a.exportAccesses()
+	a.fallbacks = nil // parsed files of other platforms: not needed any more
 	return &Result{Dirs: dirs, Funcs: a.funcs, Analysed: analysed}, nil
 }
 
@@ -285,6 +291,14 @@ type packageAnalysis struct {
 	// that can have an effect; others are never analysed there.
 	candidates map[*types.Func]bool
 	tryAcq     map[*types.Func]bool // see tryAcquirer
+	// bodyless are this package's functions declared without a Go body
+	// (implemented in assembly); asmAccess their access summaries and
+	// fallbacks the Go bodies of the package's files built elsewhere
+	// (see asm.go).
+	bodyless      map[*types.Func]*ast.FuncDecl
+	bodylessOrder []*ast.FuncDecl
+	asmAccess     map[*types.Func]*AccessSummary
+	fallbacks     *fallbackIndex
 }
 
 type summary struct {
@@ -306,6 +320,8 @@ func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAn
 		imported:  map[*types.Func]*Effects{},
 
 		importedAcc: map[*types.Package]map[string]*AccessSummary{},
+		bodyless:    map[*types.Func]*ast.FuncDecl{},
+		asmAccess:   map[*types.Func]*AccessSummary{},
 	}
 	for _, f := range pass.AllObjectFacts() {
 		if e, ok := f.Fact.(*Effects); ok {
@@ -316,8 +332,13 @@ func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAn
 	}
 	for _, file := range pass.Files {
 		for _, d := range file.Decls {
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+			if fd, ok := d.(*ast.FuncDecl); ok {
 				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					if fd.Body == nil {
+						a.bodyless[fn] = fd
+						a.bodylessOrder = append(a.bodylessOrder, fd)
+						continue
+					}
 					a.decls[fn] = fd
 					a.order = append(a.order, fd)
 				}
@@ -403,7 +424,7 @@ func (a *packageAnalysis) summariseHelpers() {
 	// Whether a method only reads through its receiver decides whether
 	// x.f.m() is a read or a write of x.f in the packages that call it.
 	for _, fd := range a.order {
-		if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrMethod(fn) {
+		if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrMethod(fn) || exportedPtrFunc(fn) && a.callsAtomic(fd) {
 			a.accessOf(fn)
 		}
 	}
@@ -447,7 +468,7 @@ func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
 	fa.pacc = newParamAccess(fa.sig)
 	s.accState = accBusy
 	exits := fa.analyse(fa.entryState(), nil)
-	s.access, s.accState = fa.pacc.result(), accDone
+	s.access, s.accState = a.finishAccess(fn, fa.pacc), accDone
 	s.effects = fa.effects(exits)
 	if a.fresh {
 		s.noEscape = fa.noEscape(exits)

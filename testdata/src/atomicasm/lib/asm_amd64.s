@@ -1,0 +1,27 @@
+#include "textflag.h"
+
+TEXT ·or(SB),NOSPLIT|NOFRAME,$0-12
+	MOVQ	addr+0(FP), BX
+	MOVL	v+8(FP), AX
+	LOCK
+	ORL	AX, 0(BX)
+	RET
+
+TEXT ·OrDirect(SB),NOSPLIT|NOFRAME,$0-12
+	MOVQ	addr+0(FP), BX
+	MOVL	v+8(FP), AX
+	LOCK
+	ORL	AX, 0(BX)
+	RET
+
+TEXT ·Racy(SB),NOSPLIT|NOFRAME,$0-12
+	MOVQ	addr+0(FP), BX
+	MOVL	v+8(FP), AX
+	ORL	AX, 0(BX)
+	RET
+
+TEXT ·Unknown(SB),NOSPLIT|NOFRAME,$0-8
+	RET
+
+TEXT ·Alias(SB),NOSPLIT,$0-12
+	RET

@@ -1,0 +1,27 @@
+#include "textflag.h"
+
+TEXT ·or(SB),NOSPLIT,$0-12
+	MOVD	addr+0(FP), R0
+	MOVW	v+8(FP), R1
+	LDORALW	R1, (R0), R2
+	RET
+
+TEXT ·OrDirect(SB),NOSPLIT,$0-12
+	MOVD	addr+0(FP), R0
+	MOVW	v+8(FP), R1
+	LDORALW	R1, (R0), R2
+	RET
+
+TEXT ·Racy(SB),NOSPLIT,$0-12
+	MOVD	addr+0(FP), R0
+	MOVW	v+8(FP), R1
+	MOVWU	(R0), R2
+	ORRW	R1, R2
+	MOVW	R2, (R0)
+	RET
+
+TEXT ·Unknown(SB),NOSPLIT,$0-8
+	RET
+
+TEXT ·Alias(SB),NOSPLIT,$0-12
+	RET
