@@ -21,8 +21,7 @@ func TestChecklocksDialectValidation(t *testing.T) {
 
 // TestChecklocksForeignAndReasons: other gVisor analyzers' +check...
 // annotations draw no diagnostic, near-misses of checklocks names do, and
-// +checklocksignore/+checklocksforce/+checkatomic accept a reason after a
-// colon.
+// the ignore, force and atomic annotations accept a reason after a colon.
 func TestChecklocksForeignAndReasons(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, directives.Analyzer, "checklocksforeign")
