@@ -148,7 +148,7 @@ func (c *checker) events(f *lockstate.Func) []event {
 				continue
 			}
 			if parents == nil {
-				parents = parentMap(bodyOf(f))
+				parents = lockstate.Parents(bodyOf(f))
 			}
 			var requires []lockpath.Path
 			for _, ref := range acc.Guard.By {
@@ -242,7 +242,7 @@ func (c *checker) revalidated(f *lockstate.Func, parents *map[ast.Node]ast.Node,
 			continue
 		}
 		if *parents == nil {
-			*parents = parentMap(bodyOf(f))
+			*parents = lockstate.Parents(bodyOf(f))
 		}
 		if c.inBranchOn(f, *parents, w.node, r.node) || c.afterGuardClause(f, *parents, w.node, r.node) {
 			return true
@@ -316,7 +316,7 @@ func (c *checker) check(f *lockstate.Func) {
 	if len(evs) < 2 {
 		return
 	}
-	parents := parentMap(bodyOf(f))
+	parents := lockstate.Parents(bodyOf(f))
 	for i, w := range evs {
 		if !w.write || w.rechecked {
 			continue
@@ -448,7 +448,7 @@ func (c *checker) recvParts(fn *types.Func) *recvParts {
 			p.fields = append(p.fields, name)
 		}
 	}
-	parents := parentMap(decl.Body)
+	parents := lockstate.Parents(decl.Body)
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
 		if !ok || p.whole || c.pass.TypesInfo.Uses[id] != recv {
@@ -645,23 +645,6 @@ func bodyOf(f *lockstate.Func) *ast.BlockStmt {
 	return f.Decl.Body
 }
 
-func parentMap(root ast.Node) map[ast.Node]ast.Node {
-	parents := map[ast.Node]ast.Node{}
-	var stack []ast.Node
-	ast.Inspect(root, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		if len(stack) > 0 {
-			parents[n] = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
-		return true
-	})
-	return parents
-}
-
 func fieldKey(v *types.Var) string {
 	v = v.Origin()
 	pkg := ""
@@ -689,7 +672,7 @@ func (c *checker) syncMap(f *lockstate.Func) {
 					continue
 				}
 				if parents == nil {
-					parents = parentMap(bodyOf(f))
+					parents = lockstate.Parents(bodyOf(f))
 				}
 				if c.inBranchOn(f, parents, call.Node, load.Node) || c.afterGuardClause(f, parents, call.Node, load.Node) {
 					m := types.ExprString(call.Node.Fun.(*ast.SelectorExpr).X)

@@ -97,24 +97,7 @@ func parentMap(f *lockstate.Func) map[ast.Node]ast.Node {
 	if f.Lit != nil {
 		root = f.Lit
 	}
-	return parentsOf(root)
-}
-
-func parentsOf(root ast.Node) map[ast.Node]ast.Node {
-	parents := map[ast.Node]ast.Node{}
-	var stack []ast.Node
-	ast.Inspect(root, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		if len(stack) > 0 {
-			parents[n] = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
-		return true
-	})
-	return parents
+	return lockstate.Parents(root)
 }
 
 // snapshots decides, per guarded map or slice field, whether the package
@@ -164,7 +147,7 @@ func (sn *snapshots) index() {
 	sn.files = map[*ast.File]map[ast.Node]ast.Node{}
 	sn.uses = map[types.Object][]*ast.Ident{}
 	for _, file := range sn.pass.Files {
-		sn.files[file] = parentsOf(file)
+		sn.files[file] = lockstate.Parents(file)
 		ast.Inspect(file, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
 				if obj := sn.pass.TypesInfo.Uses[id]; obj != nil {

@@ -154,6 +154,14 @@ func (fa *funcAnalysis) scanAddrs() {
 
 // guardedPart returns the guarded field selector whose memory e is part of.
 func (fa *funcAnalysis) guardedPart(e ast.Expr) *ast.SelectorExpr {
+	return fa.guardedField(e, false)
+}
+
+// guardedField returns the guarded field selector e reaches by field and
+// index steps through values (not through pointers): the memory e is part
+// of, or with maps set, also what an assignment to e stores into (x.f[k]
+// stores into the map x.f).
+func (fa *funcAnalysis) guardedField(e ast.Expr, maps bool) *ast.SelectorExpr {
 	for {
 		switch x := ast.Unparen(e).(type) {
 		case *ast.SelectorExpr:
@@ -173,10 +181,10 @@ func (fa *funcAnalysis) guardedPart(e ast.Expr) *ast.SelectorExpr {
 			if isPointer(xt) {
 				return nil
 			}
-			if _, isMap := xt.Underlying().(*types.Map); isMap {
+			if _, isMap := xt.Underlying().(*types.Map); isMap && !maps {
 				return nil
 			}
-			e = x.X // an element of an array value, or of a slice whose guard covers its contents
+			e = x.X // an element of an array value, of a slice whose guard covers its contents, or a map entry
 		default:
 			return nil
 		}

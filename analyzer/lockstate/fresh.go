@@ -259,7 +259,7 @@ func (fa *funcAnalysis) pinStore(lhs, rhs ast.Expr, s *State) bool {
 	if !ok || !s.fresh[y] || fa.isParam(y) || isPackageLevel(y) {
 		return false
 	}
-	sel := fa.guardedTarget(lhs)
+	sel := fa.guardedField(lhs, true)
 	if sel == nil {
 		return false
 	}
@@ -301,34 +301,6 @@ func (fa *funcAnalysis) pinStore(lhs, rhs ast.Expr, s *State) bool {
 		return true
 	}
 	return false
-}
-
-// guardedTarget returns the guarded field an assignment target stores
-// into: x.f, x.f[k], x.f.g.
-func (fa *funcAnalysis) guardedTarget(e ast.Expr) *ast.SelectorExpr {
-	for {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.SelectorExpr:
-			sel := fa.info.Selections[x]
-			if sel == nil || sel.Kind() != types.FieldVal {
-				return nil
-			}
-			if field, _ := sel.Obj().(*types.Var); fa.a.dirs.Guard(field).Guards() {
-				return x
-			}
-			if isPointer(fa.info.TypeOf(x.X)) {
-				return nil
-			}
-			e = x.X
-		case *ast.IndexExpr:
-			if isPointer(fa.info.TypeOf(x.X)) {
-				return nil
-			}
-			e = x.X
-		default:
-			return nil
-		}
-	}
 }
 
 // pinHolds reports whether v is not pinned, or its pin still holds.
