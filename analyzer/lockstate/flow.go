@@ -880,21 +880,26 @@ func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s
 	fa.record(acc, s)
 }
 
+// guardLock resolves a field guard's lock for a field of the struct at
+// base (a package-level lock needs no base), by its canonical name.
+func (fa *funcAnalysis) guardLock(ref directives.LockRef, base lockpath.Path) lockpath.Path {
+	switch {
+	case ref.Kind == directives.Global:
+		if v := fa.a.dirs.Global(ref); v != nil {
+			return fa.canon(lockpath.Path{Root: v, Sel: ref.Sel})
+		}
+	case base.Valid():
+		return fa.canon(lockpath.Path{Root: base.Root, Sel: base.Sel + ref.Sel})
+	}
+	return lockpath.Path{}
+}
+
 // force applies +checklocksforce: the locks the guard names are held from
 // this access on.
 func (fa *funcAnalysis) force(g *directives.FieldGuard, base lockpath.Path, s *State) {
 	for _, ref := range g.By {
-		var p lockpath.Path
-		switch {
-		case ref.Kind == directives.Global:
-			if v := fa.a.dirs.Global(ref); v != nil {
-				p = lockpath.Path{Root: v, Sel: ref.Sel}
-			}
-		case base.Valid():
-			p = lockpath.Path{Root: base.Root, Sel: base.Sel + ref.Sel}
-		}
-		if p.Valid() {
-			s.set(fa.canon(p), LockVal{Mode: Exclusive})
+		if p := fa.guardLock(ref, base); p.Valid() {
+			s.set(p, LockVal{Mode: Exclusive})
 		}
 	}
 }

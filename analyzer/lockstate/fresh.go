@@ -8,7 +8,6 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
-	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 )
@@ -274,15 +273,7 @@ func (fa *funcAnalysis) pinStore(lhs, rhs ast.Expr, s *State) bool {
 	}
 	var held *pin
 	for _, ref := range g.By {
-		var p lockpath.Path
-		switch {
-		case ref.Kind == directives.Global:
-			if v := fa.a.dirs.Global(ref); v != nil {
-				p = lockpath.Path{Root: v, Sel: ref.Sel}
-			}
-		case base.Valid():
-			p = lockpath.Path{Root: base.Root, Sel: base.Sel + ref.Sel}
-		}
+		p := fa.guardLock(ref, base)
 		v := s.Lock(p)
 		if !p.Valid() || v.Mode != Exclusive {
 			return false
