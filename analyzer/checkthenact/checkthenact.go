@@ -101,12 +101,25 @@ type checker struct {
 	funcs map[*types.Func][]*lockstate.Func
 	ops   *lockstate.Summaries[FieldOps, *FieldOps]
 	parts map[*types.Func]*recvParts
+	// parents memoizes lockstate.Parents per body: several checks of one
+	// function look up the statements around its events.
+	parents map[ast.Node]map[ast.Node]ast.Node
+}
+
+func (c *checker) parentsOf(root ast.Node) map[ast.Node]ast.Node {
+	p, ok := c.parents[root]
+	if !ok {
+		p = lockstate.Parents(root)
+		c.parents[root] = p
+	}
+	return p
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
-		funcs: map[*types.Func][]*lockstate.Func{}, parts: map[*types.Func]*recvParts{}}
+		funcs: map[*types.Func][]*lockstate.Func{}, parts: map[*types.Func]*recvParts{},
+		parents: map[ast.Node]map[ast.Node]ast.Node{}}
 	c.ops = lockstate.NewSummaries(pass, c.computeOps)
 	if !ls.Dirs.Active() {
 		return c.rep.Flush(), nil
@@ -148,7 +161,7 @@ func (c *checker) events(f *lockstate.Func) []event {
 				continue
 			}
 			if parents == nil {
-				parents = lockstate.Parents(bodyOf(f))
+				parents = c.parentsOf(bodyOf(f))
 			}
 			var requires []lockpath.Path
 			for _, ref := range acc.Guard.By {
@@ -242,7 +255,7 @@ func (c *checker) revalidated(f *lockstate.Func, parents *map[ast.Node]ast.Node,
 			continue
 		}
 		if *parents == nil {
-			*parents = lockstate.Parents(bodyOf(f))
+			*parents = c.parentsOf(bodyOf(f))
 		}
 		if c.inBranchOn(f, *parents, w.node, r.node) || c.afterGuardClause(f, *parents, w.node, r.node) {
 			return true
@@ -316,7 +329,7 @@ func (c *checker) check(f *lockstate.Func) {
 	if len(evs) < 2 {
 		return
 	}
-	parents := lockstate.Parents(bodyOf(f))
+	parents := c.parentsOf(bodyOf(f))
 	for i, w := range evs {
 		if !w.write || w.rechecked {
 			continue
@@ -448,7 +461,7 @@ func (c *checker) recvParts(fn *types.Func) *recvParts {
 			p.fields = append(p.fields, name)
 		}
 	}
-	parents := lockstate.Parents(decl.Body)
+	parents := c.parentsOf(decl.Body)
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
 		if !ok || p.whole || c.pass.TypesInfo.Uses[id] != recv {
@@ -672,7 +685,7 @@ func (c *checker) syncMap(f *lockstate.Func) {
 					continue
 				}
 				if parents == nil {
-					parents = lockstate.Parents(bodyOf(f))
+					parents = c.parentsOf(bodyOf(f))
 				}
 				if c.inBranchOn(f, parents, call.Node, load.Node) || c.afterGuardClause(f, parents, call.Node, load.Node) {
 					m := types.ExprString(call.Node.Fun.(*ast.SelectorExpr).X)
