@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -58,11 +59,12 @@ type Result struct {
 	Orders []Order
 	Local  []LocalOrder
 
-	fields  map[*types.Var]*FieldGuard
-	funcs   map[*types.Func]*Contract
-	globals map[string]*types.Var
-	force   map[string]map[int]bool // lines marked +checklocksforce, by file
-	prose   map[*types.Var]*ProseGuard
+	fields    map[*types.Var]*FieldGuard
+	funcs     map[*types.Func]*Contract
+	globalsMu sync.Mutex // Global fills globals lazily, and rules run in parallel
+	globals   map[string]*types.Var
+	force     map[string]map[int]bool // lines marked +checklocksforce, by file
+	prose     map[*types.Var]*ProseGuard
 	// localAliases are this package's +checklocksalias equations, by type.
 	localAliases []typeAliases
 	// aliases are the lock equations (+checklocksalias) of struct types
@@ -199,6 +201,8 @@ func (r *Result) Contract(fn *types.Func) *Contract {
 // this package and its transitive imports.
 func (r *Result) Global(ref LockRef) *types.Var {
 	key := ref.PkgPath + "." + ref.Name
+	r.globalsMu.Lock()
+	defer r.globalsMu.Unlock()
 	if v, ok := r.globals[key]; ok {
 		return v
 	}

@@ -447,8 +447,9 @@ func index(list []string, s string) int {
 }
 
 // selfDeadlock reports a call to a function that locks an instance the
-// caller already holds. A callee whose net effect is to acquire the lock is
-// left to guardedby, which reports it as a double lock.
+// caller already holds. A callee whose net effect is to acquire the lock,
+// or whose declared contract excludes it, is left to guardedby, which
+// reports it as a double lock or as the broken contract: one report.
 func (c *checker) selfDeadlock(f *lockstate.Func, call *lockstate.Call) {
 	a := c.acquiredOf(call.Callee)
 	if a == nil {
@@ -460,7 +461,7 @@ func (c *checker) selfDeadlock(f *lockstate.Func, call *lockstate.Call) {
 			continue
 		}
 		v := call.State.Lock(p)
-		if !v.Mode.Held() || netAcquires(call, f, c.ls.Dirs, p) {
+		if !v.Mode.Held() || netAcquires(call, f, c.ls.Dirs, p) || declaredExcludes(call, f, c.ls.Dirs, p) {
 			continue
 		}
 		shown := p.Local(c.pass.Pkg)
@@ -479,6 +480,20 @@ func netAcquires(call *lockstate.Call, f *lockstate.Func, dirs *directives.Resul
 			if f.RefAtCall(dirs, ref, call.Node, call.Callee) == p {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// declaredExcludes reports whether the callee's declared contract says the
+// caller must not hold p (//guard:excludes, +checklocksexclude).
+func declaredExcludes(call *lockstate.Call, f *lockstate.Func, dirs *directives.Result, p lockpath.Path) bool {
+	if call.Contract == nil {
+		return false
+	}
+	for _, ref := range call.Contract.Excludes {
+		if f.RefAtCall(dirs, ref, call.Node, call.Callee) == p {
+			return true
 		}
 	}
 	return false

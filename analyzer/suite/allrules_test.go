@@ -173,8 +173,6 @@ func parseWants(c *ast.Comment) ([]*regexp.Regexp, error) {
 // on. Not listed, and checked by their own rule's test only:
 //   - guardinfer, guardinfersuggest, lockedconv: written for -infer, which
 //     is off by default;
-//   - globals: an //guard:excludes violation is also reported by lockorder
-//     as a self-deadlock (one bug, two reports);
 //   - lockorder: after a recursive RLock, the second deferred RUnlock is
 //     reported as unlocking an unheld lock (a cascade);
 //   - ignoresguarded: an ignore that suppresses a guardedby finding is
@@ -201,6 +199,7 @@ var fixturesWithEveryRule = []string{
 	"fixes/...",
 	"fresh/...",
 	"generics/...",
+	"globals/...",
 	"ignores/...",
 	"importers/...",
 	"lockretake/...",
