@@ -78,8 +78,16 @@ func run(pass *analysis.Pass) (any, error) {
 		if !full {
 			continue
 		}
+		// A second Lock, or a recursive RLock (lockorder's report), is the
+		// one mistake; the Unlock that pairs with it is not another.
+		relocked := map[lockpath.Path]bool{}
 		for _, op := range fn.LockOps {
-			c.lockOp(op)
+			if (op.Op == locks.Lock || op.Op == locks.RLock) && op.Before.Mode.Held() {
+				relocked[op.Lock] = true
+			}
+		}
+		for _, op := range fn.LockOps {
+			c.lockOp(op, relocked)
 		}
 		c.returns(fn)
 	}
@@ -333,7 +341,7 @@ func (c *checker) goStmt(g *lockstate.Go) {
 }
 
 // lockOp checks lock calls that are wrong on every path to them.
-func (c *checker) lockOp(op *lockstate.LockOp) {
+func (c *checker) lockOp(op *lockstate.LockOp, relocked map[lockpath.Path]bool) {
 	if op.Forced {
 		return
 	}
@@ -346,7 +354,7 @@ func (c *checker) lockOp(op *lockstate.LockOp) {
 		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" locked here"),
 			"%s.%s() while %s is already %s; sync mutexes are not reentrant, so this deadlocks: unlock %s first, or remove this %s",
 			lock, name, lock, b.Mode, lock, name)
-	case op.Op.Releases() && b.Mode == lockstate.NotHeld:
+	case op.Op.Releases() && b.Mode == lockstate.NotHeld && !relocked[op.Lock]:
 		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" released here"),
 			"%s.%s() but %s is not held here (unlocking an unlocked mutex is a fatal error); remove this %s",
 			lock, name, lock, name)

@@ -173,8 +173,6 @@ func parseWants(c *ast.Comment) ([]*regexp.Regexp, error) {
 // on. Not listed, and checked by their own rule's test only:
 //   - guardinfer, guardinfersuggest, lockedconv: written for -infer, which
 //     is off by default;
-//   - lockorder: after a recursive RLock, the second deferred RUnlock is
-//     reported as unlocking an unheld lock (a cascade);
 //   - ignoresguarded: an ignore that suppresses a guardedby finding is
 //     reported unused when that rule's case is not reported;
 //   - sessiontwin: its noblock and checkthenact findings have no want yet.
@@ -202,6 +200,7 @@ var fixturesWithEveryRule = []string{
 	"globals/...",
 	"ignores/...",
 	"importers/...",
+	"lockorder/...",
 	"lockretake/...",
 	"nestedlock/...",
 	"noblock/...",
