@@ -61,3 +61,9 @@ func TestTryLockWrap(t *testing.T) {
 func TestNestedLock(t *testing.T) {
 	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "nestedlock", "nestedlock/lockdep")
 }
+
+// TestReassign: an assignment to the root or a path of a held lock makes
+// the name refer to another object, whose lock is not held.
+func TestReassign(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "reassign")
+}

@@ -647,6 +647,7 @@ func (fa *funcAnalysis) assign(n *ast.AssignStmt, s *State) {
 		}
 		fa.expr(r, s, useRead)
 	}
+	fa.rebind(n, s)
 	for i, lhs := range n.Lhs {
 		if id, ok := ast.Unparen(lhs).(*ast.Ident); ok {
 			if v, ok := fa.info.ObjectOf(id).(*types.Var); ok && !isPackageLevel(v) {
@@ -661,6 +662,50 @@ func (fa *funcAnalysis) assign(n *ast.AssignStmt, s *State) {
 	}
 	if len(n.Rhs) == 1 {
 		fa.resultEffects(n.Rhs[0], n.Lhs, s)
+	}
+}
+
+// rebind updates the lock state for an assignment that makes a path name
+// another object: after c = d (or o.inner = x), what was known of the locks
+// inside c is about the old object, so it is forgotten; when the new value
+// is itself a path, what is known of the locks inside it now holds under
+// the assigned name too (hand-over-hand: next.mu.Lock(); cur.mu.Unlock();
+// cur = next).
+func (fa *funcAnalysis) rebind(n *ast.AssignStmt, s *State) {
+	type move struct{ to, from lockpath.Path }
+	var moves []move
+	for i, lhs := range n.Lhs {
+		to := fa.res.Of(lhs)
+		if !to.Valid() {
+			continue
+		}
+		if id, isID := ast.Unparen(lhs).(*ast.Ident); isID && fa.info.Defs[id] != nil {
+			continue // a new variable: nothing was known of it
+		}
+		var from lockpath.Path
+		if len(n.Lhs) == len(n.Rhs) {
+			from = fa.res.Of(n.Rhs[i])
+		}
+		moves = append(moves, move{to, from})
+	}
+	if len(moves) == 0 {
+		return
+	}
+	old := s.clone() // a, b = b, a reads the state before either store
+	for _, m := range moves {
+		for p := range s.locks {
+			if p.Root == m.to.Root && (p.Sel == m.to.Sel || strings.HasPrefix(p.Sel, m.to.Sel+".")) {
+				delete(s.locks, p)
+			}
+		}
+		if !m.from.Valid() {
+			continue
+		}
+		for p, v := range old.locks {
+			if p.Root == m.from.Root && (p.Sel == m.from.Sel || strings.HasPrefix(p.Sel, m.from.Sel+".")) {
+				s.set(fa.canon(lockpath.Path{Root: m.to.Root, Sel: m.to.Sel + p.Sel[len(m.from.Sel):]}), v)
+			}
+		}
 	}
 }
 

@@ -208,6 +208,7 @@ var fixturesWithEveryRule = []string{
 	"onlyhelpers/...",
 	"ptysession/...",
 	"readwrite/...",
+	"reassign/...",
 	"retake/...",
 	"retakeorder/...",
 	"trylockwrap/...",
