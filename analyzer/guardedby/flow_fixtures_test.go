@@ -67,3 +67,9 @@ func TestNestedLock(t *testing.T) {
 func TestReassign(t *testing.T) {
 	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "reassign")
 }
+
+// TestJoinModes: read-locked on one path and locked on the other covers a
+// read, not a write.
+func TestJoinModes(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "joinmodes")
+}

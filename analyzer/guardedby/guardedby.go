@@ -167,6 +167,8 @@ func (c *checker) accessFix(fn *lockstate.Func, acc *lockstate.Access, lock stri
 	switch {
 	case acc.Write && v.Mode == lockstate.Shared:
 		return "use " + lock + ".Lock instead of RLock for this write"
+	case acc.Write && v.Mode == lockstate.Either:
+		return "use " + lock + ".Lock, not RLock, on every path to this write"
 	case v.Mode == lockstate.Maybe:
 		return "make every path to here lock " + lock
 	}

@@ -124,7 +124,7 @@ func (fa *funcAnalysis) forceContract(call *ast.CallExpr, callee *types.Func, c 
 			if !p.Valid() {
 				continue
 			}
-			if v := s.Lock(p); v.Mode == Exclusive || (mode == Shared && v.Mode == Shared) {
+			if v := s.Lock(p); v.Mode == Exclusive || (mode == Shared && v.Mode.Held()) {
 				continue
 			}
 			s.set(p, LockVal{Mode: mode, Site: call.Pos()})

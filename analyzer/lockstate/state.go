@@ -25,14 +25,18 @@ const (
 	Exclusive
 	// Maybe: held on some paths to this point and not on others.
 	Maybe
+	// Either: held on every path, read-locked on some and locked on
+	// others (RLock on one branch, Lock on the other). Enough for a read,
+	// not for a write; either kind of unlock may follow.
+	Either
 )
 
 func (m Mode) String() string {
-	return [...]string{"not known to be held", "not held", "read-locked", "locked", "held on some paths only"}[m]
+	return [...]string{"not known to be held", "not held", "read-locked", "locked", "held on some paths only", "read-locked on some paths and locked on others"}[m]
 }
 
-// Held reports whether the lock is certainly held, in either mode.
-func (m Mode) Held() bool { return m == Shared || m == Exclusive }
+// Held reports whether the lock is certainly held, in some mode.
+func (m Mode) Held() bool { return m == Shared || m == Exclusive || m == Either }
 
 // LockVal is the state of one lock instance: its mode and where that mode
 // was established (the Lock call, or the release).
@@ -170,6 +174,10 @@ func joinVal(a, b LockVal) LockVal {
 	}
 	if a.Mode == NotHeld && b.Mode == NotHeld {
 		return LockVal{Mode: NotHeld, Site: site}
+	}
+	if a.Mode.Held() && b.Mode.Held() {
+		// Held on both paths, read-locked on one and locked on the other.
+		return LockVal{Mode: Either, Site: site}
 	}
 	if !a.Mode.Held() && !b.Mode.Held() && a.Mode != Maybe && b.Mode != Maybe {
 		// Not held on either path (not known, or released): the lock is

@@ -200,6 +200,7 @@ var fixturesWithEveryRule = []string{
 	"globals/...",
 	"ignores/...",
 	"importers/...",
+	"joinmodes/...",
 	"lockorder/...",
 	"lockretake/...",
 	"nestedlock/...",
