@@ -315,7 +315,7 @@ func (c *collector) collect() {
 	c.pending = map[*ast.Comment]Directive{}
 	for _, g := range c.file.Comments {
 		for _, cm := range g.List {
-			if !strings.Contains(cm.Text, "guard:") && !strings.Contains(cm.Text, "check") {
+			if !strings.Contains(cm.Text, "guard:") && !strings.Contains(cm.Text, "check") && !misspelledCandidate(cm.Text) {
 				continue
 			}
 			d, ok, problem := parseComment(cm)
@@ -356,6 +356,13 @@ func (c *collector) collect() {
 		c.report(cm.Slash, "misplaced directive "+d.Spelling+": it applies to "+verbs[d.Verb].targets.String()+
 			"; put it in the doc comment or trailing comment of one")
 	}
+}
+
+// misspelledCandidate is a cheap test for comments that may be a
+// misspelled //guard: prefix (see misspelledPrefix): //word: near the start.
+func misspelledCandidate(text string) bool {
+	i := strings.IndexByte(text, ':')
+	return i >= 6 && i <= 9 && strings.HasPrefix(text, "//")
 }
 
 // take removes and returns the pending directives in the comment groups.

@@ -184,6 +184,9 @@ func parseComment(c *ast.Comment) (d Directive, ok bool, problem string) {
 				return Directive{Pos: c.Slash}, true, "checklocks annotation without its +, which would be ignored; write // +" + strings.Fields(rest)[0]
 			}
 		}
+		if fixed, ok := misspelledPrefix(text); ok {
+			return Directive{Pos: c.Slash}, true, "misspelled directive prefix: guardvet reads //guard:, and this comment would be ignored; write " + fixed
+		}
 		if spaced.MatchString(text) {
 			fixed := "//" + strings.TrimLeft(text[2:], " \t")
 			if i := strings.Index(fixed[2:], "//"); i >= 0 {
@@ -199,7 +202,10 @@ func parseComment(c *ast.Comment) (d Directive, ok bool, problem string) {
 		body = body[:i]
 	}
 	body = strings.TrimRight(body, " \t")
-	word, rest, _ := strings.Cut(body, " ")
+	word, rest := body, ""
+	if i := strings.IndexAny(body, " \t"); i >= 0 { // //guard:by<TAB>mu is //guard:by mu
+		word, rest = body[:i], body[i+1:]
+	}
 	rest = strings.TrimSpace(rest)
 	d = Directive{Pos: c.Slash, Verb: word, Text: rest, Spelling: prefix + word}
 	if rest != "" {
@@ -265,6 +271,32 @@ func verbNames() []string {
 }
 
 // suggest returns the closest candidate within edit distance 2, or "".
+// misspelledPrefix recognises //gaurd:by mu and the like: a comment that
+// starts with a word close to "guard" (edit distance 1 or 2), a colon and
+// a known verb, which guardvet would otherwise skip as prose. It returns
+// the comment's first words spelled right.
+func misspelledPrefix(text string) (string, bool) {
+	body, ok := strings.CutPrefix(text, "//")
+	if !ok {
+		return "", false
+	}
+	word, rest, ok := strings.Cut(body, ":")
+	if !ok || word == "guard" || len(word) < 4 || len(word) > 7 || strings.ContainsAny(word, " \t") {
+		return "", false
+	}
+	if editDistance(strings.ToLower(word), "guard") > 2 {
+		return "", false
+	}
+	verb := rest
+	if i := strings.IndexAny(rest, " \t"); i >= 0 {
+		verb = rest[:i]
+	}
+	if _, known := verbs[verb]; !known {
+		return "", false
+	}
+	return firstWords(prefix + rest), true
+}
+
 func suggest(word string, candidates []string) string {
 	best, bestDist := "", 3
 	for _, c := range candidates {

@@ -17,6 +17,11 @@ type T struct {
 	h     int //guard:holds mu // want `//guard:holds applies to functions, not to a field or variable; move it`
 	i     int // guard:by mu // want `malformed directive: no space is allowed after // in a directive; write //guard:by mu`
 	j     int //guard:atomic now // want `//guard:atomic takes no arguments; remove now`
+	k     int //gaurd:by mu // want `misspelled directive prefix: guardvet reads //guard:, and this comment would be ignored; write //guard:by mu`
+	l     int //Guard:by mu // want `misspelled directive prefix: .*; write //guard:by mu`
+	m     int //guard:by	mu // want m:`guard\(by mu\)`
+	n     int //gard:nothing here, and no directive
+	o     int //nolint:unused
 }
 
 func (t *T) get() int { return t.g }
