@@ -443,7 +443,7 @@ func (c *checker) returns(fn *lockstate.Func) {
 // the call releases it (cu.Add(func() { mu.Unlock() }) with a deferred
 // cu.Clean() on the error paths).
 func (c *checker) handedOver(fn *lockstate.Func, p lockpath.Path, ret *lockstate.Return) bool {
-	if v, ok := p.Root.(*types.Var); ok && ret.Node != nil && fn.Resolver != nil && !isParamOf(fn.Obj, v) && v.Parent() != v.Pkg().Scope() {
+	if v, ok := p.Root.(*types.Var); ok && ret.Node != nil && fn.Resolver != nil && !isParam(fn, v) && v.Parent() != v.Pkg().Scope() {
 		for _, e := range ret.Node.Results {
 			if base := fn.Resolver.Of(e); base.Root == p.Root && (base.Sel == p.Sel || strings.HasPrefix(p.Sel, base.Sel+".")) {
 				return true
@@ -461,19 +461,6 @@ func (c *checker) handedOver(fn *lockstate.Func, p lockpath.Path, ret *lockstate
 			}
 		}
 		if released {
-			return true
-		}
-	}
-	return false
-}
-
-func isParamOf(fn *types.Func, v *types.Var) bool {
-	sig := fn.Type().(*types.Signature)
-	if sig.Recv() == v {
-		return true
-	}
-	for i := 0; i < sig.Params().Len(); i++ {
-		if sig.Params().At(i) == v {
 			return true
 		}
 	}
