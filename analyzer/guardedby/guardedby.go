@@ -65,6 +65,10 @@ func run(pass *analysis.Pass) (any, error) {
 	// inferred effects are about its own locks, which nobody annotated.
 	full := ls.Dirs.Full()
 	for _, fn := range ls.Funcs {
+		if fn.Unconverged {
+			c.unconverged(fn)
+			continue
+		}
 		for _, acc := range fn.Accesses {
 			c.access(fn, acc)
 		}
@@ -92,6 +96,18 @@ func run(pass *analysis.Pass) (any, error) {
 		c.returns(fn)
 	}
 	return c.rep.Flush(), nil
+}
+
+// unconverged reports a function whose lock state did not settle within
+// the engine's budget: nothing in it was checked, so silence about it
+// would mean nothing.
+func (c *checker) unconverged(fn *lockstate.Func) {
+	pos, name := fn.Decl.Name.Pos(), fn.Decl.Name.Name
+	if fn.Lit != nil {
+		pos, name = fn.Lit.Pos(), "a function literal in "+name
+	}
+	c.rep.Reportf(pos, nil, "%s was not checked: its lock state did not settle within guardvet's budget; "+
+		"split it into smaller functions, and please report it", name)
 }
 
 // access checks one read or write of a field or variable with directives.

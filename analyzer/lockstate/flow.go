@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strings"
 
@@ -329,6 +330,11 @@ func refInBody(dirs *directives.Result, sig *types.Signature, r directives.LockR
 	return lockpath.Path{}
 }
 
+// visitBudget bounds the dataflow at this many visits per block. The
+// lattice is finite (lock paths are bounded by lockpath.MaxParts), so the
+// budget only turns a bug into a reported "not checked" instead of a hang.
+var visitBudget = 64
+
 // analyse runs the dataflow to a fixpoint, then once more to record events
 // into rec (when not nil). It returns the states at normal returns.
 func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
@@ -345,7 +351,7 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 	queued := make([]bool, len(g.Blocks))
 	work := []int32{0}
 	queued[0] = true
-	for budget := 64 * len(g.Blocks); len(work) > 0 && budget > 0; budget-- {
+	for budget := visitBudget * len(g.Blocks); len(work) > 0 && budget > 0; budget-- {
 		slices.Sort(work)
 		i := work[0]
 		work = work[1:]
@@ -370,6 +376,7 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 			}
 		}
 	}
+	converged := len(work) == 0
 	fa.final, fa.rec, fa.exits = true, rec, nil
 	fa.freshResult, fa.returned = true, false
 	fa.pending, fa.exitStates = nil, nil
@@ -383,6 +390,13 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 		}
 	}
 	fa.replayDefers()
+	if rec != nil && !converged {
+		// The states are not final, so no event recorded from them can be
+		// trusted either way. Drop them: the function is reported as not
+		// checked, and nothing else is said about it.
+		*rec = Func{Decl: rec.Decl, Lit: rec.Lit, Obj: rec.Obj, Context: rec.Context,
+			Entry: rec.Entry, Resolver: rec.Resolver, Unconverged: true}
+	}
 	if rec != nil {
 		rec.Implied = fa.impliedEntry(entry)
 		fa.a.funcs = append(fa.a.funcs, rec)
@@ -688,10 +702,10 @@ func (fa *funcAnalysis) rebind(n *ast.AssignStmt, s *State) {
 		}
 		moves = append(moves, move{to, from})
 	}
-	if len(moves) == 0 {
+	if len(moves) == 0 || len(s.locks) == 0 {
 		return
 	}
-	old := s.clone() // a, b = b, a reads the state before either store
+	old := maps.Clone(s.locks) // a, b = b, a reads the state before either store
 	for _, m := range moves {
 		for p := range s.locks {
 			if p.Root == m.to.Root && (p.Sel == m.to.Sel || strings.HasPrefix(p.Sel, m.to.Sel+".")) {
@@ -701,9 +715,11 @@ func (fa *funcAnalysis) rebind(n *ast.AssignStmt, s *State) {
 		if !m.from.Valid() {
 			continue
 		}
-		for p, v := range old.locks {
+		for p, v := range old {
 			if p.Root == m.from.Root && (p.Sel == m.from.Sel || strings.HasPrefix(p.Sel, m.from.Sel+".")) {
-				s.set(fa.canon(lockpath.Path{Root: m.to.Root, Sel: m.to.Sel + p.Sel[len(m.from.Sel):]}), v)
+				if moved := (lockpath.Path{Root: m.to.Root, Sel: m.to.Sel + p.Sel[len(m.from.Sel):]}); moved.Parts() <= lockpath.MaxParts {
+					s.set(fa.canon(moved), v)
+				}
 			}
 		}
 	}

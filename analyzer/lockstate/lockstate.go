@@ -151,6 +151,11 @@ type Func struct {
 	// holds a lock (Guard is nil), recorded only for guard inference.
 	Candidates []*Access
 	Resolver   *lockpath.Resolver
+	// Unconverged is set when the dataflow hit its visit budget before
+	// reaching a fixpoint. The function's events are dropped (nothing is
+	// reported from states that are not final) and guardedby reports the
+	// function as not checked.
+	Unconverged bool
 }
 
 // Access is a read or write of a field or package-level variable that has

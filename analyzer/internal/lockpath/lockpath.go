@@ -24,6 +24,18 @@ type Path struct {
 // Valid reports whether p names something.
 func (p Path) Valid() bool { return p.Root != nil }
 
+// MaxParts bounds the selector parts of a path the engine derives from
+// another one (a lock fact moved by an assignment, a callee's path mapped
+// into the caller). Source expressions never come near it; without it an
+// assignment cycle in a loop (n.owner = s; s.last = n) would grow paths
+// like s.last.owner.last.owner.mu without end.
+const MaxParts = 12
+
+// Parts counts p's selector parts: fields and indexes.
+func (p Path) Parts() int {
+	return strings.Count(p.Sel, ".") + strings.Count(p.Sel, "[")
+}
+
 // Field extends p by field names.
 func (p Path) Field(names ...string) Path {
 	for _, n := range names {

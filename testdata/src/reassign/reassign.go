@@ -60,3 +60,38 @@ func swap(a, b *C) {
 	a.n++ // want `a.n written while a.mu is not known to be held`
 	b.mu.Unlock()
 }
+
+type Stack struct {
+	mu   sync.Mutex
+	n    int //guard:by mu
+	last *NIC
+}
+
+type NIC struct {
+	stack *Stack
+}
+
+// An assignment cycle in a loop (nic.stack = s, then s.last = nic) moves
+// what is known of s's lock to nic.stack, and of nic's paths to s.last,
+// on every iteration. The paths this derives are bounded, so the state
+// settles, the function is checked, and the lock stays held.
+func adopt(s *Stack, nics []*NIC) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, nic := range nics {
+		nic.stack = s
+		s.last = nic
+		s.n++
+		nic.stack.n++
+		s.last.stack.n++
+	}
+}
+
+// The same cycle without the lock is still reported, once per access.
+func adoptUnlocked(s *Stack, nics []*NIC) {
+	for _, nic := range nics {
+		nic.stack = s
+		s.last = nic
+		s.n++ // want `s.n written while s.mu is not known to be held`
+	}
+}
