@@ -90,7 +90,7 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 	if fa.final && fa.rec != nil && !deferred {
 		// Every static call is recorded with the locks held at it: rules
 		// also care about callees that lock internally or block.
-		fa.rec.Calls = append(fa.rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: s.clone(), Forced: forced})
+		fa.rec.Calls = append(fa.rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: s.snapshot(), Forced: forced})
 	}
 	if contract.Empty() && effects.Empty() {
 		return
@@ -298,7 +298,7 @@ func (fa *funcAnalysis) applyEffects(call *ast.CallExpr, callee *types.Func, c *
 
 func (fa *funcAnalysis) setOrDefer(s *State, p lockpath.Path, v LockVal, deferred bool) {
 	if deferred {
-		s.deferred[p] = deferredOp(v)
+		s.setDeferred(p, deferredOp(v))
 		return
 	}
 	fa.firstUse(s, p, v)
@@ -590,7 +590,7 @@ func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, defe
 		return
 	}
 	if fa.final && fa.rec != nil && !deferred {
-		fa.rec.LockOps = append(fa.rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: s.Lock(p), State: s.clone(), Forced: fa.a.dirs.ForcedAt(fa.a.pass.Fset, call.Lparen)})
+		fa.rec.LockOps = append(fa.rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: s.Lock(p), State: s.snapshot(), Forced: fa.a.dirs.ForcedAt(fa.a.pass.Fset, call.Lparen)})
 	}
 	var v LockVal
 	switch lc.Op {
@@ -640,7 +640,7 @@ type deferInfo struct {
 
 // addDefer registers a deferred call (final pass only records).
 func (fa *funcAnalysis) addDefer(call *ast.CallExpr, s *State, effect func(*State), replay func(*State, *Func)) {
-	s.defers[call] = true
+	s.addDefer(call)
 	if fa.final && fa.rec != nil {
 		fa.pending = append(fa.pending, &deferInfo{call: call, atDefer: s.clone(), effect: effect, replay: replay})
 	}
@@ -1186,7 +1186,7 @@ func (fa *funcAnalysis) freed(exits []*State, keep func(lockpath.Path) bool) []l
 func (fa *funcAnalysis) setFreed(s *State, p lockpath.Path, pos token.Pos, deferred bool) {
 	v := LockVal{Mode: NotHeld, Site: pos}
 	if deferred {
-		s.deferred[p] = deferredOp(v)
+		s.setDeferred(p, deferredOp(v))
 		return
 	}
 	if s.Lock(p).Mode.Held() {

@@ -236,7 +236,7 @@ func (fa *funcAnalysis) chanOp(n ast.Node, s *State) {
 	if !fa.final || fa.rec == nil {
 		return
 	}
-	op := &ChanOp{Node: n, State: s.clone()}
+	op := &ChanOp{Node: n, State: s.snapshot()}
 	switch n.(type) {
 	case *ast.SendStmt:
 		op.Kind = Send
@@ -269,7 +269,7 @@ func (fa *funcAnalysis) entryState() *State {
 	// them (see noEscape); isFresh never exempts a parameter's accesses.
 	if fa.a.fresh {
 		for _, p := range fa.params() {
-			s.fresh[p] = true
+			s.setFresh(p, true)
 		}
 	}
 	c := fa.a.dirs.Contract(fa.fn)
@@ -550,11 +550,11 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 		}
 		for i, id := range n.Names {
 			if v, ok := fa.info.Defs[id].(*types.Var); ok {
-				delete(s.fresh, v)
+				s.setFresh(v, false)
 				if len(n.Values) == 0 && isStructValue(v.Type()) {
-					s.fresh[v] = true // var x T: a new object
+					s.setFresh(v, true) // var x T: a new object
 				} else if len(n.Values) == len(n.Names) && fa.isAlloc(n.Values[i]) {
-					s.fresh[v] = true
+					s.setFresh(v, true)
 				}
 			}
 		}
@@ -600,7 +600,7 @@ func (fa *funcAnalysis) bindResults(r *ast.ReturnStmt, s *State) {
 		}
 		for p := range s.locks {
 			if p.Root == types.Object(v) {
-				delete(s.locks, p) // rebound: what it held before is not returned (nil holds nothing)
+				s.deleteLock(p) // rebound: what it held before is not returned (nil holds nothing)
 			}
 		}
 		if !base.Valid() {
@@ -608,7 +608,7 @@ func (fa *funcAnalysis) bindResults(r *ast.ReturnStmt, s *State) {
 		}
 		for p, val := range s.locks {
 			if p.Root == base.Root && (p.Sel == base.Sel || strings.HasPrefix(p.Sel, base.Sel+".")) {
-				s.locks[lockpath.Path{Root: v, Sel: p.Sel[len(base.Sel):]}] = val
+				s.set(lockpath.Path{Root: v, Sel: p.Sel[len(base.Sel):]}, val)
 			}
 		}
 	}
@@ -665,9 +665,9 @@ func (fa *funcAnalysis) assign(n *ast.AssignStmt, s *State) {
 	for i, lhs := range n.Lhs {
 		if id, ok := ast.Unparen(lhs).(*ast.Ident); ok {
 			if v, ok := fa.info.ObjectOf(id).(*types.Var); ok && !isPackageLevel(v) {
-				delete(s.fresh, v)
+				s.setFresh(v, false)
 				if len(n.Lhs) == len(n.Rhs) && fa.isAlloc(n.Rhs[i]) {
-					s.fresh[v] = true
+					s.setFresh(v, true)
 				}
 				continue
 			}
@@ -709,7 +709,7 @@ func (fa *funcAnalysis) rebind(n *ast.AssignStmt, s *State) {
 	for _, m := range moves {
 		for p := range s.locks {
 			if p.Root == m.to.Root && (p.Sel == m.to.Sel || strings.HasPrefix(p.Sel, m.to.Sel+".")) {
-				delete(s.locks, p)
+				s.deleteLock(p)
 			}
 		}
 		if !m.from.Valid() {
@@ -878,7 +878,7 @@ func (fa *funcAnalysis) variable(node ast.Expr, id *ast.Ident, s *State, u use) 
 	}
 	fa.addrUse(id, v, u, s)
 	if src := fa.watched[v]; src != nil && fa.final && fa.rec != nil {
-		fa.rec.Uses = append(fa.rec.Uses, &Use{Var: v, Node: node, Source: src, State: s.clone()})
+		fa.rec.Uses = append(fa.rec.Uses, &Use{Var: v, Node: node, Source: src, State: s.snapshot()})
 	}
 }
 
@@ -934,7 +934,7 @@ func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s
 	acc := &Access{Node: e, Pos: e.Sel.Pos(), Var: field, Guard: g, Base: base,
 		Write: write, Atomic: atomic, Fresh: fa.isFresh(e.X, s)}
 	if candidate {
-		acc.State = s.clone()
+		acc.State = s.snapshot()
 		fa.rec.Candidates = append(fa.rec.Candidates, acc)
 		return
 	}
@@ -1005,7 +1005,7 @@ func (fa *funcAnalysis) record(acc *Access, s *State) {
 	if !fa.final || fa.rec == nil {
 		return
 	}
-	acc.State = s.clone()
+	acc.State = s.snapshot()
 	fa.rec.Accesses = append(fa.rec.Accesses, acc)
 }
 

@@ -49,7 +49,7 @@ func (fa *funcAnalysis) publish(s *State, v *types.Var) {
 	if !s.fresh[v] {
 		return
 	}
-	delete(s.fresh, v)
+	s.setFresh(v, false)
 	for _, y := range fa.links[v] {
 		fa.publish(s, y)
 	}

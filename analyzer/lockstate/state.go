@@ -60,6 +60,10 @@ type State struct {
 	deferred map[lockpath.Path]deferred
 	defers   map[*ast.CallExpr]bool // deferred calls registered on every path here
 	fresh    map[*types.Var]bool    // locals holding objects not yet published
+	// snap is a copy taken by snapshot and not mutated since: events
+	// recorded at successive points share it until the state changes.
+	// Every mutation goes through a method that drops it.
+	snap *State
 }
 
 func newState() *State {
@@ -109,7 +113,33 @@ func (s *State) Paths() []lockpath.Path {
 	return ps
 }
 
-func (s *State) set(p lockpath.Path, v LockVal) { s.locks[p] = v }
+// snapshot returns a copy of s for an event to keep. The copy is shared
+// with every event recorded before s next changes, and must not be
+// mutated.
+func (s *State) snapshot() *State {
+	if s.snap == nil {
+		s.snap = s.clone()
+	}
+	return s.snap
+}
+
+func (s *State) set(p lockpath.Path, v LockVal) { s.snap = nil; s.locks[p] = v }
+
+func (s *State) deleteLock(p lockpath.Path) { s.snap = nil; delete(s.locks, p) }
+
+func (s *State) setDeferred(p lockpath.Path, d deferred) { s.snap = nil; s.deferred[p] = d }
+
+func (s *State) addDefer(c *ast.CallExpr) { s.snap = nil; s.defers[c] = true }
+
+// setFresh records whether local v holds an unpublished object.
+func (s *State) setFresh(v *types.Var, fresh bool) {
+	s.snap = nil
+	if fresh {
+		s.fresh[v] = true
+	} else {
+		delete(s.fresh, v)
+	}
+}
 
 // equal reports whether two states are the same (fixpoint test).
 func (s *State) equal(t *State) bool {

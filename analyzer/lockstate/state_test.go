@@ -1,8 +1,12 @@
 package lockstate
 
 import (
+	"go/ast"
 	"go/token"
+	"go/types"
 	"testing"
+
+	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 )
 
 // TestJoinLattice checks the join of two paths' lock values on its own:
@@ -48,5 +52,40 @@ func TestJoinLattice(t *testing.T) {
 		if got := joinVal(LockVal{Mode: tc.a}, LockVal{Mode: tc.b}).Mode; got != tc.want {
 			t.Errorf("join(%v, %v) = %v, want %v", tc.a, tc.b, got, tc.want)
 		}
+	}
+}
+
+// TestSnapshotCopyOnWrite checks that events recorded at successive points
+// share one copy of the state until it changes, and that a change never
+// reaches a copy already handed out.
+func TestSnapshotCopyOnWrite(t *testing.T) {
+	v := types.NewVar(token.NoPos, nil, "c", types.Typ[types.Int])
+	p := lockpath.Path{Root: v, Sel: ".mu"}
+	s := newState()
+	s.set(p, LockVal{Mode: Exclusive, Site: 1})
+	a, b := s.snapshot(), s.snapshot()
+	if a != b {
+		t.Fatal("two snapshots of an unchanged state are different copies")
+	}
+	for _, mutate := range []func(){
+		func() { s.set(p, LockVal{Mode: NotHeld, Site: 2}) },
+		func() { s.deleteLock(p) },
+		func() { s.setDeferred(p, deferred{mode: NotHeld}) },
+		func() { s.addDefer(&ast.CallExpr{}) },
+		func() { s.setFresh(v, true) },
+		func() { s.setFresh(v, false) },
+	} {
+		before := s.snapshot()
+		want := before.clone()
+		mutate()
+		if !before.equal(want) {
+			t.Fatal("a mutation changed a snapshot already taken")
+		}
+		if after := s.snapshot(); after == before {
+			t.Fatal("a mutation did not drop the shared snapshot")
+		}
+	}
+	if got := a.Lock(p).Mode; got != Exclusive {
+		t.Errorf("first snapshot's lock is %v after later changes, want locked", got)
 	}
 }
