@@ -98,6 +98,18 @@ func run(pass *analysis.Pass) (any, error) {
 	return c.rep.Flush(), nil
 }
 
+// anyHeld reports whether some lock is, or may be, held in s.
+func anyHeld(s *lockstate.State) bool {
+	for _, p := range s.Paths() {
+		switch s.Lock(p).Mode {
+		case lockstate.Unknown, lockstate.NotHeld:
+		default:
+			return true
+		}
+	}
+	return false
+}
+
 // unconverged reports a function whose lock state did not settle within
 // the engine's budget: nothing in it was checked, so silence about it
 // would mean nothing.
@@ -119,7 +131,9 @@ func (c *checker) access(fn *lockstate.Func, acc *lockstate.Access) {
 		d := analysis.Diagnostic{Pos: acc.Pos, Related: decl, Message: fmt.Sprintf(
 			"%s may only be touched in %s (//guard:only); call one of those helpers instead",
 			name, strings.Join(g.OnlyAs, ", "))}
-		if sel, ok := acc.Node.(*ast.SelectorExpr); ok && g.Getter != "" && !acc.Write {
+		// The getter may take locks; offered only where none is held (on
+		// any path), so the call cannot deadlock on a lock held here.
+		if sel, ok := acc.Node.(*ast.SelectorExpr); ok && g.Getter != "" && !acc.Write && !anyHeld(acc.State) {
 			call := types.ExprString(sel.X) + "." + g.Getter + "()"
 			d.SuggestedFixes = []analysis.SuggestedFix{{
 				Message:   "Read " + name + " through " + call,
@@ -127,6 +141,7 @@ func (c *checker) access(fn *lockstate.Func, acc *lockstate.Access) {
 			}}
 		}
 		c.rep.Report(d)
+		return // going through the helpers is the fix; they take the lock
 	}
 	verb := "read"
 	if acc.Write {
@@ -439,7 +454,7 @@ func (c *checker) returns(fn *lockstate.Func) {
 					Message: fmt.Sprintf("return with %s still locked, but later paths unlock it; unlock %s before this return, or use defer %s right after locking", p.Local(c.pass.Pkg), p.Local(c.pass.Pkg), unlock),
 					Related: report.Related(v.Site, p.Local(c.pass.Pkg)+" locked here"),
 				}
-				if ret.Node != nil {
+				if ret.Node != nil && c.plainResults(ret.Node) {
 					if indent, ok := c.indentAt(ret.Pos); ok {
 						d.SuggestedFixes = []analysis.SuggestedFix{{
 							Message:   "Call " + unlock + " before returning",
@@ -451,6 +466,30 @@ func (c *checker) returns(fn *lockstate.Func) {
 			}
 		}
 	}
+}
+
+// plainResults reports whether ret's results can be evaluated after the
+// unlock the fix inserts before it: constants, nil and locals, combined by
+// operators, unguarded package-level variables (errClosed). A field, a
+// guarded variable, an index or a call might need the lock, so the fix is
+// not offered there.
+func (c *checker) plainResults(ret *ast.ReturnStmt) bool {
+	plain := true
+	for _, e := range ret.Results {
+		ast.Inspect(e, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case nil, *ast.BasicLit, *ast.ParenExpr, *ast.UnaryExpr, *ast.BinaryExpr:
+			case *ast.Ident:
+				if v, ok := c.pass.TypesInfo.Uses[n].(*types.Var); ok && v.Parent() == v.Pkg().Scope() && c.dirs.Guard(v) != nil {
+					plain = false // a guarded package-level variable
+				}
+			default:
+				plain = false
+			}
+			return plain
+		})
+	}
+	return plain
 }
 
 // handedOver reports whether the return hands lock p to someone else to

@@ -31,24 +31,7 @@ func TestFixturesWithEveryRule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &packages.Config{
-		Mode: packages.LoadAllSyntax,
-		Dir:  testdata,
-		Env:  append(os.Environ(), "GOPATH="+testdata, "GO111MODULE=off", "GOWORK=off"),
-	}
-	pkgs, err := packages.Load(cfg, fixturesWithEveryRule...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range pkgs {
-		for _, e := range p.Errors {
-			t.Errorf("%s: %v", p.PkgPath, e)
-		}
-	}
-	res, err := checker.Analyze(suite.Analyzers(), pkgs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkgs, res := analyzeFixtures(t, testdata, fixturesWithEveryRule)
 	type key struct {
 		file string
 		line int
@@ -116,6 +99,32 @@ func TestFixturesWithEveryRule(t *testing.T) {
 	for _, p := range problems {
 		t.Error(p)
 	}
+}
+
+// analyzeFixtures loads fixture packages from the GOPATH-style tree gopath
+// (gopath/src/<pkg>) and runs every rule of the suite on them. Load and
+// type errors fail the test.
+func analyzeFixtures(t *testing.T, gopath string, patterns []string) ([]*packages.Package, *checker.Graph) {
+	t.Helper()
+	cfg := &packages.Config{
+		Mode: packages.LoadAllSyntax,
+		Dir:  gopath,
+		Env:  append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOWORK=off"),
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range pkgs {
+		for _, e := range p.Errors {
+			t.Errorf("%s: %v", p.PkgPath, e)
+		}
+	}
+	res, err := checker.Analyze(suite.Analyzers(), pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs, res
 }
 
 // parseWants returns the diagnostic expectations of a // want comment.

@@ -26,8 +26,15 @@ func (s *Session) setPTMX(f *os.File) {
 	s.ptmx = f
 }
 
-// GetPTY reads the field directly: the fix calls the getter.
+// GetPTY reads the field directly with nothing held: the fix calls the
+// getter.
 func (s *Session) GetPTY() *os.File {
+	return s.ptmx // want `s.ptmx may only be touched in lockedPTMX, setPTMX`
+}
+
+// PTYLocked reads it with ptmxMu held. The getter locks ptmxMu, so calling
+// it here would deadlock: reported, no fix.
+func (s *Session) PTYLocked() *os.File {
 	s.ptmxMu.Lock()
 	defer s.ptmxMu.Unlock()
 	return s.ptmx // want `s.ptmx may only be touched in lockedPTMX, setPTMX`
@@ -57,4 +64,16 @@ func (c *Conn) Send(b []byte) error {
 	c.buf = append(c.buf, b...)
 	c.mu.Unlock()
 	return nil
+}
+
+// Len forgets to unlock on the early path, and its result reads a guarded
+// field: unlocking before the return would read it unlocked, so no fix is
+// offered.
+func (c *Conn) Len() int {
+	c.mu.Lock()
+	if c.closed {
+		return len(c.buf) // want `return with c.mu still locked, but later paths unlock it`
+	}
+	c.mu.Unlock()
+	return 0
 }

@@ -58,7 +58,7 @@ func (s *Session) clearPTYTriple() (*os.File, *exec.Cmd, *sync.Once) {
 
 // GetPTY is called by the controller goroutine.
 func (s *Session) GetPTY() *os.File {
-	return s.ptmx // want `s.ptmx may only be touched in lockedPTMX, setPTYTriple, clearPTYTriple` `s.ptmx read while s.ptmxMu is not known to be held`
+	return s.ptmx // want `s.ptmx may only be touched in lockedPTMX, setPTYTriple, clearPTYTriple`
 }
 
 // closePTYAndAttachCmd runs on the delete path: it closes and nils the
@@ -67,9 +67,9 @@ func (s *Session) GetPTY() *os.File {
 func (s *Session) closePTYAndAttachCmd() {
 	s.detachMu.Lock()
 	defer s.detachMu.Unlock()
-	if s.ptmx != nil { // want `s.ptmx may only be touched` `s.ptmx read while s.ptmxMu is not known to be held`
-		s.ptmx.Close() // want `s.ptmx may only be touched` `s.ptmx read while s.ptmxMu is not known to be held`
-		s.ptmx = nil   // want `s.ptmx may only be touched` `s.ptmx written while s.ptmxMu is not known to be held`
+	if s.ptmx != nil { // want `s.ptmx may only be touched`
+		s.ptmx.Close() // want `s.ptmx may only be touched`
+		s.ptmx = nil   // want `s.ptmx may only be touched`
 	}
 	s.ptmxMu.Lock()
 	if s.attachCmd != nil { // want `s.attachCmd may only be touched`
