@@ -8,6 +8,7 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/suite"
 )
 
@@ -224,18 +225,13 @@ func TestRealFlags(t *testing.T) {
 	if _, err := build(t, map[string]any{"flags": map[string]any{"noblock": map[string]any{"all": true}}}); err != nil {
 		t.Fatalf("noblock.all: %v", err)
 	}
-	if _, err := build(t, map[string]any{"flags": map[string]any{"guardinfer.min": "6"}}); err != nil {
-		t.Fatalf("guardinfer.min: %v", err)
+	if _, err := build(t, map[string]any{"flags": map[string]any{"config.infer.min": "6"}}); err != nil {
+		t.Fatalf("config.infer.min: %v", err)
 	}
-	var got string
-	for _, a := range suite.Analyzers() {
-		if a.Name == "guardinfer" {
-			got = a.Flags.Lookup("min").Value.String()
-			a.Flags.Set("min", "4") // leave the global as the other tests expect
-		}
-	}
+	got := config.Analyzer.Flags.Lookup("infer.min").Value.String()
+	config.Analyzer.Flags.Set("infer.min", "4") // leave the default as the other tests expect
 	if got != "6" {
-		t.Errorf("guardinfer.min = %s after settings, want 6", got)
+		t.Errorf("config.infer.min = %s after settings, want 6", got)
 	}
 	_, err := build(t, map[string]any{"flags": map[string]any{"guardedby": map[string]any{"nosuch": 1}}})
 	if err == nil || !strings.Contains(err.Error(), "noblock.all") {

@@ -11,19 +11,11 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 )
 
-// The conventions below are what unannotated code already says about its
-// locks, in prose and in names. They are unchecked promises, so only guard
-// inference reads them (it sets these switches); with inference off the
-// directives analyzer ignores them and guardvet stays silent on code
-// without directives.
-var (
-	// ProseGuards reads "// guarded by mu" comments on fields and "mutex
-	// hats" (mu sync.Mutex // guards a, b and c) as soft guards.
-	ProseGuards bool
-	// LockedConvention treats a method named ...Locked as //guard:holds (or
-	// rholds, for an RWMutex) its receiver's lock.
-	LockedConvention bool
-)
+// The conventions read here are what unannotated code already says about
+// its locks, in prose and in names. They are unchecked promises, so only
+// guard inference reads them (config.Config.ProseGuards and
+// LockedConvention); with inference off the directives analyzer ignores
+// them and guardvet stays silent on code without directives.
 
 // ProseGuard is a field's guard as a comment states it, resolved to a lock
 // field of the same struct. It is not a directive: guard inference checks
@@ -337,14 +329,14 @@ func (c *collector) conventions() {
 	for _, decl := range c.file.Decls {
 		switch decl := decl.(type) {
 		case *ast.FuncDecl:
-			if LockedConvention {
+			if c.res.Config.LockedConvention() {
 				c.lockedConvention(decl)
 			}
-			if ProseGuards {
+			if c.res.Config.ProseGuards() {
 				c.proseContract(decl)
 			}
 		case *ast.GenDecl:
-			if !ProseGuards || decl.Tok != token.TYPE {
+			if !c.res.Config.ProseGuards() || decl.Tok != token.TYPE {
 				continue
 			}
 			for _, spec := range decl.Specs {

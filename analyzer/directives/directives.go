@@ -2,7 +2,6 @@ package directives
 
 import (
 	_ "embed"
-	"flag"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -13,6 +12,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
@@ -30,19 +30,8 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{(*FieldGuard)(nil), (*Contract)(nil), (*Orders)(nil), (*Aliases)(nil)},
-	Flags:      flags(),
+	Requires:   []*analysis.Analyzer{config.Analyzer},
 }
-
-func flags() flag.FlagSet {
-	fs := flag.NewFlagSet("directives", flag.ContinueOnError)
-	fs.BoolVar(&AllRules, "allrules", false,
-		"in packages with no directives of their own that import annotated ones, run every rule (lock balance, self-deadlock, lock order, noblock, escape, check-then-act), not only the checks of the imported contracts")
-	return *fs
-}
-
-// AllRules makes every rule apply in packages that have no directives of
-// their own but import annotated ones (-directives.allrules); see Full.
-var AllRules bool
 
 // Category is the diagnostic category of malformed directives.
 const Category = "directive"
@@ -50,7 +39,10 @@ const Category = "directive"
 // Result is the directive view of one package: its own directives and the
 // facts imported from its dependencies.
 type Result struct {
-	Pkg      *types.Package
+	Pkg *types.Package
+	// Config is the run's options (analyzer config), for the engine and
+	// the rules, which all read this Result.
+	Config   *config.Config
 	Declared int // directives in this package
 	Imported int // guard and contract facts from dependencies
 	Ignores  []*Ignore
@@ -166,7 +158,7 @@ type LocalOrder struct {
 func (r *Result) Active() bool { return r.Declared > 0 || r.Imported > 0 }
 
 // Full reports whether every rule applies to this package: it has
-// directives of its own, or -directives.allrules asks for every rule in
+// directives of its own, or -config.allrules asks for every rule in
 // packages that import annotated ones.
 //
 // A package that is Active but not Full has no directives of its own and
@@ -178,7 +170,7 @@ func (r *Result) Active() bool { return r.Declared > 0 || r.Imported > 0 }
 // check-then-act) report nothing there unless a flag asks: they still run
 // for the facts they export to annotated packages. This is the one place
 // that decides it; rules ask Full rather than counting directives.
-func (r *Result) Full() bool { return r.Declared > 0 || (AllRules && r.Imported > 0) }
+func (r *Result) Full() bool { return r.Declared > 0 || (r.Config.AllRules() && r.Imported > 0) }
 
 // Guard returns the directives on a field or package-level variable, from
 // this package or any dependency.
@@ -230,6 +222,7 @@ func (r *Result) Global(ref LockRef) *types.Var {
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{
 		Pkg:     pass.Pkg,
+		Config:  config.Of(pass),
 		fields:  map[*types.Var]*FieldGuard{},
 		funcs:   map[*types.Func]*Contract{},
 		globals: map[string]*types.Var{},
@@ -265,7 +258,7 @@ func run(pass *analysis.Pass) (any, error) {
 		c := &collector{pass: pass, res: res, file: file}
 		c.collect()
 	}
-	if ProseGuards || LockedConvention {
+	if res.Config.ProseGuards() || res.Config.LockedConvention() {
 		for _, file := range pass.Files {
 			c := &collector{pass: pass, res: res, file: file}
 			c.conventions()

@@ -6,8 +6,8 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/guardedby"
-	"github.com/guardvet/guardvet/analyzer/guardinfer"
 )
 
 // TestLockedConvention checks, with guard inference on, the calls of
@@ -15,14 +15,11 @@ import (
 // holds a lock. Inference is a package-global flag: it is switched off
 // again so the other tests see guardedby's defaults. Not parallel.
 func TestLockedConvention(t *testing.T) {
-	if err := guardinfer.Analyzer.Flags.Set("on", "true"); err != nil {
+	restore, err := config.Set("infer", "true")
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		if err := guardinfer.Analyzer.Flags.Set("on", "false"); err != nil {
-			t.Error(err)
-		}
-	})
+	t.Cleanup(restore)
 	testdata, err := filepath.Abs("../../testdata")
 	if err != nil {
 		t.Fatal(err)

@@ -6,19 +6,19 @@ directives.
 
 guardinfer: infer which lock guards a field from how the package uses it (off by default)
 
-Turned on with -guardinfer.on (guardvet -infer), it reads what unannotated
+Turned on with -config.infer (guardvet -infer), it reads what unannotated
 code already says about its locks and reports the accesses that break it:
 
   - Inferred guards. For every field without directives whose struct
     contains or embeds a lock, it records the field's accesses in the
     package with the locks held at each, and reports the accesses missing
     lock L when one lock L of the same object is held at no fewer than
-    -guardinfer.ratio (0.9) of at least -guardinfer.min (4) accesses and at
+    -config.infer.ratio (0.9) of at least -config.infer.min (4) accesses and at
     least one access is a write:
 
     c.state is accessed with c.mu held at 9 of 10 sites (e.g. conn.go:42); here it is not
 
-  - Prose guards (-guardinfer.prose). A field comment "guarded by mu",
+  - Prose guards (-config.infer.prose). A field comment "guarded by mu",
     "protected by mu" or "must hold mu", or a lock field's comment "guards a,
     b and c" or "protects the following fields", is checked the same way,
     with no threshold.
@@ -30,11 +30,11 @@ Accesses on unpublished objects, in init helpers, in closures whose caller
 is unknown and in test files are not evidence; a helper only ever called
 under its receiver's lock counts as holding it.
 
-Under inference, methods named ...Locked (-guardinfer.locked) and functions
+Under inference, methods named ...Locked (-config.infer.locked) and functions
 whose doc says the caller holds a lock become contracts that guardedby
 checks at call sites. Every finding's suggested fix adds //guard:by L to
 the field, so that from then on guardedby checks it. With
--guardinfer.suggest (guardvet -suggest) it reports instead, at each field
+-config.infer.suggest (guardvet -suggest) it reports instead, at each field
 and contract, the directive to add, with its evidence and that fix.
 */
 package guardinfer

@@ -2,14 +2,12 @@ package guardinfer
 
 import (
 	_ "embed"
-	"flag"
 	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -33,70 +31,21 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
 	ResultType: report.UsedType,
-	Flags:      flags(),
 }
 
 // Category is the diagnostic category of this rule.
 const Category = "guardinfer"
 
-var (
-	on          bool
-	minSites    = 4
-	ratio       = 0.9
-	lockedNames = true  // the ...Locked convention, under inference
-	prose       = true  // prose guard comments, under inference
-	suggest     = false // report the directives to add instead of accesses
-)
-
-func flags() flag.FlagSet {
-	fs := flag.NewFlagSet("guardinfer", flag.ContinueOnError)
-	fs.Var(switchFlag{&on}, "on", "infer guards for fields without directives (off by default)")
-	fs.IntVar(&minSites, "min", minSites, "fewest accesses of a field before inferring its guard")
-	fs.Float64Var(&ratio, "ratio", ratio, "share of accesses that must hold the lock")
-	fs.Var(switchFlag{&lockedNames}, "locked", "under inference, read a method named ...Locked as holding its receiver's lock")
-	fs.Var(switchFlag{&prose}, "prose", "under inference, check fields whose comments say which lock guards them")
-	fs.Var(switchFlag{&suggest}, "suggest", "report the directives inference would add (with evidence and a fix), not the accesses; implies -guardinfer.on")
-	return *fs
-}
-
-// switchFlag is a boolean flag whose every change re-applies the switches
-// the engine reads: inference needs unannotated packages analysed, candidate
-// accesses recorded, and the conventions read.
-type switchFlag struct{ p *bool }
-
-func (f switchFlag) String() string {
-	if f.p == nil {
-		return "false"
-	}
-	return strconv.FormatBool(*f.p)
-}
-func (switchFlag) IsBoolFlag() bool { return true }
-func (f switchFlag) Get() any       { return *f.p }
-func (f switchFlag) Set(s string) error {
-	v, err := strconv.ParseBool(s)
-	if err != nil {
-		return err
-	}
-	*f.p = v
-	if suggest {
-		on = true
-	}
-	if err := lockstate.EngineSwitch(&on).Set(strconv.FormatBool(on)); err != nil {
-		return err
-	}
-	lockstate.RecordCandidates = on
-	directives.LockedConvention = on && lockedNames
-	directives.ProseGuards = on && prose
-	return nil
-}
-
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	rep := report.New(pass, ls.Dirs, Category)
-	if !on {
+	cfg := ls.Dirs.Config
+	if !cfg.Infer() {
 		return rep.Flush(), nil
 	}
-	r := &inference{pass: pass, ls: ls, rep: rep}
+	r := &inference{pass: pass, ls: ls, rep: rep, suggest: cfg.Suggest()}
+	r.minSites, r.ratio = cfg.InferThreshold()
+	suggest := r.suggest
 	for _, v := range r.gather() {
 		accs := r.byField[v]
 		if g := ls.Dirs.Prose(v); g != nil {
@@ -116,11 +65,16 @@ func run(pass *analysis.Pass) (any, error) {
 
 // inference is guard inference over one package.
 type inference struct {
-	pass    *analysis.Pass
-	ls      *lockstate.Result
-	rep     *report.Reporter
-	byField map[*types.Var][]*lockstate.Access
-	funcOf  map[*lockstate.Access]*lockstate.Func
+	pass *analysis.Pass
+	ls   *lockstate.Result
+	rep  *report.Reporter
+	// suggest reports directives to add instead of accesses; minSites and
+	// ratio are the evidence a guard needs (config.Config).
+	suggest  bool
+	minSites int
+	ratio    float64
+	byField  map[*types.Var][]*lockstate.Access
+	funcOf   map[*lockstate.Access]*lockstate.Func
 	// callers holds, per unexported method, its call sites; refs counts
 	// every reference to it (calls and method values).
 	callers map[*types.Func][]callSite
@@ -338,7 +292,7 @@ func (r *inference) count(accs []*lockstate.Access, lock string, path []string) 
 // inferLock reports accesses missing the lock that guards the field at
 // nearly every other site (or, with -suggest, the directive to add).
 func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
-	if len(accs) < minSites {
+	if len(accs) < r.minSites {
 		return
 	}
 	if !written(accs) {
@@ -358,11 +312,11 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 			best = e
 		}
 	}
-	if best.lock == "" || float64(best.held) < ratio*float64(len(accs)) {
+	if best.lock == "" || float64(best.held) < r.ratio*float64(len(accs)) {
 		return
 	}
 	fix := addDirective(r.pass, v, best.lock)
-	if suggest {
+	if r.suggest {
 		r.suggestField(v, fix, fmt.Sprintf("%s is held at %d of %d accesses (e.g. %s)", lockAt(accs[0], best.lock), best.held, len(accs), r.site(best.example)), best)
 		return
 	}
@@ -403,7 +357,7 @@ func (r *inference) checkProse(v *types.Var, g *directives.ProseGuard, accs []*l
 	e := r.count(accs, g.Lock, path)
 	fix := addDirective(r.pass, v, g.Lock)
 	quote := fmt.Sprintf("%q at %s", g.Quote, r.site(g.Comment))
-	if suggest {
+	if r.suggest {
 		r.suggestField(v, fix, fmt.Sprintf("its comment says %s; %s is held at %d of %d accesses", quote, lockAt(accs[0], g.Lock), e.held, len(accs)), e)
 		return
 	}

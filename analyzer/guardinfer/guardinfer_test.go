@@ -6,31 +6,31 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/guardinfer"
 )
 
 func TestGuardInfer(t *testing.T) {
-	if err := guardinfer.Analyzer.Flags.Set("on", "true"); err != nil {
+	restore, err := config.Set("infer", "true")
+	if err != nil {
 		t.Fatal(err)
 	}
+	defer restore()
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.RunWithSuggestedFixes(t, testdata, guardinfer.Analyzer, "guardinfer")
 }
 
-// TestSuggest runs inference with -guardinfer.suggest: one finding per
+// TestSuggest runs inference with -config.infer.suggest: one finding per
 // field (//guard:by) and per ...Locked or doc-contract function
 // (//guard:holds, rholds), each with a fix; the golden file is the package
-// with every directive inserted. Flags are package globals, so suggest is
-// switched off again, and these tests do not run in parallel.
+// with every directive inserted. The option is restored afterwards, and
+// these tests do not run in parallel.
 func TestSuggest(t *testing.T) {
-	if err := guardinfer.Analyzer.Flags.Set("suggest", "true"); err != nil {
+	restore, err := config.Set("infer.suggest", "true")
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		if err := guardinfer.Analyzer.Flags.Set("suggest", "false"); err != nil {
-			t.Error(err)
-		}
-	})
+	defer restore()
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.RunWithSuggestedFixes(t, testdata, guardinfer.Analyzer, "guardinfersuggest")
 }

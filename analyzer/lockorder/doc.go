@@ -19,7 +19,7 @@ that spans functions (through callees that lock internally) and packages
 reported once, at an edge of the package that closes it, naming a site for
 every edge of the cycle. Only packages that declare or import guardvet
 directives contribute edges, and only packages that declare them report
-(or every package, with -lockorder.unannotated).
+(or every package, with -config.unannotated).
 
 Self-deadlock: calling a function that locks a lock instance already held
 (with the receiver and arguments substituted), which deadlocks because Go

@@ -2,7 +2,6 @@ package lockorder
 
 import (
 	_ "embed"
-	"flag"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -34,17 +33,7 @@ var Analyzer = &analysis.Analyzer{
 	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
 	ResultType: report.UsedType,
 	FactTypes:  []analysis.Fact{(*Acquired)(nil), (*Edges)(nil)},
-	Flags:      flags(),
 }
-
-func flags() flag.FlagSet {
-	fs := flag.NewFlagSet("lockorder", flag.ContinueOnError)
-	fs.Var(lockstate.EngineSwitch(&unannotated), "unannotated",
-		"also infer lock order (and find self-deadlocks) in packages without guardvet directives")
-	return *fs
-}
-
-var unannotated bool
 
 // Category is the diagnostic category of this rule.
 const Category = "lockorder"
@@ -127,10 +116,10 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
 		funcs: map[*types.Func][]*lockstate.Func{}}
 	c.acquired = lockstate.NewSummaries(pass, c.computeAcquired)
-	if !ls.Dirs.Active() && !unannotated {
+	if !ls.Dirs.Active() && !ls.Dirs.Config.UnannotatedOrder() {
 		return c.rep.Flush(), nil
 	}
-	if !ls.Dirs.Full() && !unannotated {
+	if !ls.Dirs.Full() && !ls.Dirs.Config.UnannotatedOrder() {
 		c.rep.Silence() // facts for annotated importers, no reports here
 	}
 	c.funcs = ls.Bodies()

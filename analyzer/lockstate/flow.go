@@ -919,7 +919,7 @@ func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s
 	g := fa.a.dirs.Guard(field)
 	candidate := false
 	if !g.Guards() {
-		if !RecordCandidates || g != nil || !ownerHasLock(sel) || !fa.final || fa.rec == nil {
+		if !fa.a.dirs.Config.Infer() || g != nil || !OwnerHasLock(sel) || !fa.final || fa.rec == nil {
 			return
 		}
 		candidate = true
@@ -965,13 +965,10 @@ func (fa *funcAnalysis) force(g *directives.FieldGuard, base lockpath.Path, s *S
 	}
 }
 
-// RecordCandidates makes the engine also record accesses to fields without
-// directives whose struct holds a lock, for guard inference.
-var RecordCandidates bool
-
-// ownerHasLock reports whether the struct that declares the selected field
-// has a lock field (named or embedded).
-func ownerHasLock(sel *types.Selection) bool {
+// OwnerHasLock reports whether the struct that declares the selected field
+// has a lock field (named or embedded): its fields are what guard
+// inference weighs.
+func OwnerHasLock(sel *types.Selection) bool {
 	t := sel.Recv()
 	idx := sel.Index()
 	for _, i := range idx[:len(idx)-1] {

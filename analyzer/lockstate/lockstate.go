@@ -2,7 +2,6 @@ package lockstate
 
 import (
 	_ "embed"
-	"flag"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -10,7 +9,6 @@ import (
 	"reflect"
 	"slices"
 	"sort"
-	"strconv"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
@@ -82,39 +80,9 @@ type Result struct {
 	Dirs  *directives.Result
 	Funcs []*Func
 	// Analysed is true when the package's bodies were analysed: it has or
-	// imports directives, or AnalyseUnannotated is set.
+	// imports directives, or the configuration needs unannotated packages
+	// analysed (config.Config.AnalyseUnannotated).
 	Analysed bool
-}
-
-// AnalyseUnannotated makes the engine analyse packages without directives
-// too. Rules that work without directives (lockorder's inferred cycles,
-// guard inference) turn it on through their flags (EngineSwitch).
-var AnalyseUnannotated bool
-
-// EngineSwitch returns a boolean flag value that sets *own and, when true,
-// also makes the engine analyse unannotated packages.
-func EngineSwitch(own *bool) flag.Value { return &engineSwitch{own} }
-
-type engineSwitch struct{ own *bool }
-
-func (e *engineSwitch) String() string {
-	if e == nil || e.own == nil {
-		return "false"
-	}
-	return strconv.FormatBool(*e.own)
-}
-func (e *engineSwitch) IsBoolFlag() bool { return true }
-func (e *engineSwitch) Get() any         { return *e.own }
-func (e *engineSwitch) Set(s string) error {
-	v, err := strconv.ParseBool(s)
-	if err != nil {
-		return err
-	}
-	*e.own = v
-	if v {
-		AnalyseUnannotated = true
-	}
-	return nil
 }
 
 // Context says how a function body is entered.
@@ -248,8 +216,8 @@ type Go struct {
 func run(pass *analysis.Pass) (any, error) {
 	dirs := pass.ResultOf[directives.Analyzer].(*directives.Result)
 	a := newPackageAnalysis(pass, dirs)
-	a.fresh = dirs.Active() || RecordCandidates // inference needs fresh objects too
-	analysed := dirs.Active() || AnalyseUnannotated
+	a.fresh = dirs.Active() || dirs.Config.Infer() // inference needs fresh objects too
+	analysed := dirs.Active() || dirs.Config.AnalyseUnannotated()
 	if analysed {
 		a.analyseAll()
 		for _, fd := range a.order { // summaries for other packages, too; in source order so recursion is cut the same way every run

@@ -208,6 +208,7 @@ var fixturesWithEveryRule = []string{
 	"generics/...",
 	"globals/...",
 	"ignores/...",
+	"ignoresinfer/...",
 	"importers/...",
 	"joinmodes/...",
 	"lockorder/...",

@@ -10,7 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/guardvet/guardvet/analyzer/checkthenact"
-	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/escape"
 	"github.com/guardvet/guardvet/analyzer/guardedby"
 	"github.com/guardvet/guardvet/analyzer/lockorder"
@@ -56,11 +56,14 @@ func TestImportersScope(t *testing.T) {
 	}
 }
 
-// TestImportersAllRules: -directives.allrules brings every rule back in
+// TestImportersAllRules: -config.allrules brings every rule back in
 // those packages.
 func TestImportersAllRules(t *testing.T) {
-	directives.AllRules = true
-	t.Cleanup(func() { directives.AllRules = false })
+	restore, err := config.Set("allrules", "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(restore)
 	for _, c := range []struct {
 		a    *analysis.Analyzer
 		want []string
@@ -95,7 +98,7 @@ func TestImportersAllRules(t *testing.T) {
 				}
 			}
 			if !found {
-				t.Errorf("%s with -directives.allrules: no diagnostic containing %q; got:\n%s", c.a.Name, w, strings.Join(got, "\n"))
+				t.Errorf("%s with -config.allrules: no diagnostic containing %q; got:\n%s", c.a.Name, w, strings.Join(got, "\n"))
 			}
 		}
 	}

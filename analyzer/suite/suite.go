@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/guardvet/guardvet/analyzer/checkthenact"
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/escape"
 	"github.com/guardvet/guardvet/analyzer/guardedby"
@@ -20,6 +21,7 @@ import (
 // through Requires.
 func Analyzers() []*analysis.Analyzer {
 	return []*analysis.Analyzer{
+		config.Analyzer, // options only; listed so that drivers register its flags
 		directives.Analyzer,
 		guardedby.Analyzer,
 		lockorder.Analyzer,

@@ -2,7 +2,9 @@ package unusedignore
 
 import (
 	_ "embed"
+	"go/ast"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -15,6 +17,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/lockorder"
+	"github.com/guardvet/guardvet/analyzer/lockstate"
 	"github.com/guardvet/guardvet/analyzer/noblock"
 )
 
@@ -48,7 +51,7 @@ func run(pass *analysis.Pass) (any, error) {
 				used = true
 			}
 		}
-		if used {
+		if used || (!dirs.Config.Infer() && inferenceMightUse(pass, dirs, ig)) {
 			continue
 		}
 		from, to := extent(pass, ig.Pos)
@@ -92,4 +95,43 @@ func extent(pass *analysis.Pass, pos token.Pos) (token.Pos, token.Pos) {
 	}
 	trimmed := strings.TrimRight(string(before), " \t")
 	return lineStart + token.Pos(len(trimmed)), end
+}
+
+// inferenceMightUse reports whether guard inference, which is off in this
+// run, could have a finding under ig: an ignore written for it (as its
+// findings advise) is not unused just because it is off. Inference weighs
+// accesses to fields without directives in structs that hold a lock, and
+// calls of ...Locked methods.
+func inferenceMightUse(pass *analysis.Pass, dirs *directives.Result, ig *directives.Ignore) bool {
+	covers := func(n ast.Node) bool {
+		if ig.From.IsValid() {
+			return ig.From <= n.Pos() && n.Pos() < ig.To
+		}
+		p := pass.Fset.Position(n.Pos())
+		return p.Line == ig.Line && p.Filename == ig.File
+	}
+	might := false
+	for _, f := range pass.Files {
+		if f.FileStart > ig.Pos || ig.Pos > f.FileEnd {
+			continue
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			sel, ok := n.(*ast.SelectorExpr)
+			if might || !ok || !covers(sel) {
+				return !might
+			}
+			s := pass.TypesInfo.Selections[sel]
+			switch {
+			case s == nil:
+			case s.Kind() == types.FieldVal:
+				if v, _ := s.Obj().(*types.Var); v != nil && dirs.Guard(v) == nil && lockstate.OwnerHasLock(s) {
+					might = true
+				}
+			case strings.HasSuffix(sel.Sel.Name, "Locked"):
+				might = true
+			}
+			return !might
+		})
+	}
+	return might
 }

@@ -6,10 +6,26 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/unusedignore"
 )
 
 func TestUnusedIgnore(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.RunWithSuggestedFixes(t, testdata, unusedignore.Analyzer, "ignores")
+}
+
+// TestIgnoreForInference: an ignore written for guard inference is left
+// alone in a default run (inference off could not use it) and is used
+// under -config.infer (it suppresses inference's findings). In both runs
+// the ignore no rule could use is reported, by the same want.
+func TestIgnoreForInference(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, unusedignore.Analyzer, "ignoresinfer")
+	restore, err := config.Set("infer", "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer restore()
+	analysistest.Run(t, testdata, unusedignore.Analyzer, "ignoresinfer")
 }

@@ -1,4 +1,4 @@
-// Package guardinfersuggest is run with -guardinfer.suggest: instead of the
+// Package guardinfersuggest is run with -config.infer.suggest: instead of the
 // accesses, inference reports the directive to add, at the field or the
 // function, with a fix that inserts it.
 package guardinfersuggest

@@ -20,6 +20,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
+
+	"github.com/guardvet/guardvet/analyzer/config"
 )
 
 // Exit codes. README documents them; main_test.go asserts them.
@@ -213,27 +215,22 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	fs.BoolVar(&o.tests, "test", true, "also check test files")
 	fs.StringVar(&o.tags, "tags", "", "comma-separated build tags, as for go build")
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")
-	inferFlag := func(name string) func(string) error {
-		return func(s string) error {
-			for _, a := range analyzers {
-				if f := a.Flags.Lookup(name); f != nil && a.Name == "guardinfer" {
-					return f.Value.Set(s)
-				}
-			}
-			return fmt.Errorf("this build has no guardinfer analyzer")
-		}
+	configFlag := func(name string) func(string) error {
+		return func(s string) error { return config.Analyzer.Flags.Set(name, s) }
 	}
-	fs.BoolFunc("infer", "infer guards for fields without directives (same as -guardinfer.on)", inferFlag("on"))
-	fs.BoolFunc("suggest", "print the directives guard inference would add, with evidence, and nothing else; with -fix, write them (same as -guardinfer.suggest -guardinfer)", func(s string) error {
+	fs.BoolFunc("infer", "infer guards for fields without directives (same as -config.infer)", configFlag("infer"))
+	fs.BoolFunc("suggest", "print the directives guard inference would add, with evidence, and nothing else; with -fix, write them (same as -config.infer.suggest)", func(s string) error {
 		o.suggest = s != "false" && s != "0"
-		return inferFlag("suggest")(s)
+		return configFlag("infer.suggest")(s)
 	})
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	fs.StringVar(&o.memprofile, "memprofile", "", "write a heap profile to this file at exit")
 	for _, a := range analyzers {
-		t := &triState{value: true}
-		o.enable[a.Name] = t
-		fs.Var(t, a.Name, "enable the "+a.Name+" rule: "+firstLine(a.Doc))
+		if a != config.Analyzer { // options, not a rule: it always runs
+			t := &triState{value: true}
+			o.enable[a.Name] = t
+			fs.Var(t, a.Name, "enable the "+a.Name+" rule: "+firstLine(a.Doc))
+		}
 		a.Flags.VisitAll(func(f *flag.Flag) {
 			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
 		})
@@ -257,7 +254,9 @@ Usage:
 Rules (each on by default; -NAME=false turns one off, -NAME runs only the named):
 `)
 	for _, a := range analyzers {
-		fmt.Fprintf(w, "  %-14s %s\n", a.Name, firstLine(a.Doc))
+		if a != config.Analyzer {
+			fmt.Fprintf(w, "  %-14s %s\n", a.Name, firstLine(a.Doc))
+		}
 	}
 	fmt.Fprint(w, "\nFlags:\n")
 	fs.PrintDefaults()
@@ -292,7 +291,7 @@ func selectAnalyzers(all []*analysis.Analyzer, enable map[string]*triState) []*a
 	var out []*analysis.Analyzer
 	for _, a := range all {
 		t := enable[a.Name]
-		if (only && t.set && t.value) || (!only && t.value) {
+		if t == nil || (only && t.set && t.value) || (!only && t.value) {
 			out = append(out, a)
 		}
 	}

@@ -2,7 +2,7 @@
 // for its side effects. That import makes facts visible here, but nothing
 // in this package uses them, so no rule reports: lock balance,
 // self-deadlock, lock order and check-then-act on its own locks are for
-// packages with directives (or -directives.allrules).
+// packages with directives (or -config.allrules).
 package blank
 
 import (

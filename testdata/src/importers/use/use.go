@@ -2,7 +2,7 @@
 // It is checked against what it imports: touching lib's guarded fields and
 // calling lib's functions against their declared contracts. The rules about
 // lock discipline in general report nothing here, on its own locks or on
-// lib's, unless -directives.allrules (or -lockorder.unannotated for
+// lib's, unless -config.allrules (or -config.unannotated for
 // lockorder) asks for them.
 package use
 

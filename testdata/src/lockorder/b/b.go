@@ -11,7 +11,7 @@ import (
 
 // counter gives b a directive of its own, so lockorder reports here. In a
 // package that only imports annotated ones it reports nothing unless
-// -lockorder.unannotated asks (testdata/src/importers).
+// -config.unannotated asks (testdata/src/importers).
 type counter struct {
 	mu sync.Mutex
 	n  int //guard:by mu

@@ -1,0 +1,107 @@
+package config
+
+import (
+	_ "embed"
+	"flag"
+	"fmt"
+	"reflect"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/analyzer/internal/docs"
+)
+
+//go:embed doc.go
+var docFile string
+
+// Analyzer returns the options as a *Config. It reports nothing; every
+// other guardvet analyzer requires it, directly or through the engine.
+var Analyzer = &analysis.Analyzer{
+	Name:       "config",
+	Doc:        docs.Extract(docFile, "config"),
+	URL:        "https://github.com/guardvet/guardvet#flags",
+	Run:        run,
+	ResultType: reflect.TypeFor[*Config](),
+	Flags:      flags(),
+}
+
+// options is what the flags set. Only this package's flags write it; run
+// copies it into the Config every other analyzer reads.
+var options = Config{locked: true, prose: true, minSites: 4, ratio: 0.9}
+
+func flags() flag.FlagSet {
+	fs := flag.NewFlagSet("config", flag.ContinueOnError)
+	fs.BoolVar(&options.infer, "infer", false, "infer guards for fields without directives (guardvet -infer)")
+	fs.BoolVar(&options.suggest, "infer.suggest", false, "under inference, report the directives to add (with evidence and a fix), not the accesses; implies -config.infer (guardvet -suggest)")
+	fs.IntVar(&options.minSites, "infer.min", options.minSites, "under inference, fewest accesses of a field before inferring its guard")
+	fs.Float64Var(&options.ratio, "infer.ratio", options.ratio, "under inference, share of a field's accesses that must hold the lock")
+	fs.BoolVar(&options.locked, "infer.locked", true, "under inference, read a method named ...Locked as holding its receiver's lock")
+	fs.BoolVar(&options.prose, "infer.prose", true, "under inference, check fields whose comments say which lock guards them")
+	fs.BoolVar(&options.unannotated, "unannotated", false, "lockorder: also infer lock order (and find self-deadlocks) in packages without guardvet directives")
+	fs.BoolVar(&options.allrules, "allrules", false, "in packages with no directives of their own that import annotated ones, run every rule (lock balance, self-deadlock, lock order, noblock, escape, check-then-act), not only the checks of the imported contracts")
+	return *fs
+}
+
+func run(*analysis.Pass) (any, error) {
+	c := options
+	return &c, nil
+}
+
+// Config is the options of one run. Its zero value is the default
+// configuration except for the inference conventions, which are off.
+type Config struct {
+	infer, suggest, locked, prose, unannotated, allrules bool
+	minSites                                             int
+	ratio                                                float64
+}
+
+// InferThreshold is how much evidence inference needs before it infers a
+// field's guard: at least minSites accesses, a share ratio of them with
+// the lock held.
+func (c *Config) InferThreshold() (minSites int, ratio float64) { return c.minSites, c.ratio }
+
+// Infer reports whether guard inference is on.
+func (c *Config) Infer() bool { return c.infer || c.suggest }
+
+// Suggest reports whether inference reports directives to add instead of
+// accesses.
+func (c *Config) Suggest() bool { return c.suggest }
+
+// LockedConvention reports whether a method named ...Locked counts as
+// holding its receiver's lock (under inference only).
+func (c *Config) LockedConvention() bool { return c.Infer() && c.locked }
+
+// ProseGuards reports whether "guarded by mu" comments are guards to
+// check (under inference only).
+func (c *Config) ProseGuards() bool { return c.Infer() && c.prose }
+
+// UnannotatedOrder reports whether lockorder runs in packages without
+// directives.
+func (c *Config) UnannotatedOrder() bool { return c.unannotated }
+
+// AnalyseUnannotated reports whether the engine analyses the bodies of
+// packages without directives: inference and unannotated lock order need
+// them.
+func (c *Config) AnalyseUnannotated() bool { return c.Infer() || c.unannotated }
+
+// AllRules reports whether every rule runs in packages that only import
+// directives.
+func (c *Config) AllRules() bool { return c.allrules }
+
+// Of returns the Config of a pass whose analyzer requires Analyzer.
+func Of(pass *analysis.Pass) *Config { return pass.ResultOf[Analyzer].(*Config) }
+
+// Set sets one option by its flag name, as the command line would, and
+// returns a function that restores its previous value. Tests use it to run
+// analyzers under a configuration and leave the default behind.
+func Set(name, value string) (restore func(), err error) {
+	f := Analyzer.Flags.Lookup(name)
+	if f == nil {
+		return nil, fmt.Errorf("config: no option %q", name)
+	}
+	old := f.Value.String()
+	if err := f.Value.Set(value); err != nil {
+		return nil, err
+	}
+	return func() { _ = f.Value.Set(old) }, nil
+}

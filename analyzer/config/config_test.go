@@ -1,0 +1,74 @@
+package config_test
+
+import (
+	"testing"
+
+	"github.com/guardvet/guardvet/analyzer/config"
+)
+
+// TestDefaultsAndSet checks the defaults a user gets, what each option
+// implies, and that Set restores the previous value.
+func TestDefaultsAndSet(t *testing.T) {
+	c := run(t)
+	if c.Infer() || c.Suggest() || c.LockedConvention() || c.ProseGuards() || c.AnalyseUnannotated() || c.UnannotatedOrder() || c.AllRules() {
+		t.Fatalf("default configuration turns something on: %+v", *c)
+	}
+	if n, r := c.InferThreshold(); n != 4 || r != 0.9 {
+		t.Errorf("default threshold %d, %v; want 4, 0.9", n, r)
+	}
+	for _, tc := range []struct {
+		flag  string
+		check func(*config.Config) bool
+	}{
+		{"infer", func(c *config.Config) bool {
+			return c.Infer() && c.AnalyseUnannotated() && c.LockedConvention() && c.ProseGuards() && !c.Suggest()
+		}},
+		{"infer.suggest", func(c *config.Config) bool { return c.Infer() && c.Suggest() && c.AnalyseUnannotated() }},
+		{"unannotated", func(c *config.Config) bool { return c.UnannotatedOrder() && c.AnalyseUnannotated() && !c.Infer() }},
+		{"allrules", func(c *config.Config) bool { return c.AllRules() && !c.AnalyseUnannotated() }},
+	} {
+		restore, err := config.Set(tc.flag, "true")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := run(t); !tc.check(c) {
+			t.Errorf("-config.%s: got %+v", tc.flag, *c)
+		}
+		restore()
+	}
+	// The conventions are read under inference only.
+	restore, _ := config.Set("infer.prose", "false")
+	if c := run(t); c.ProseGuards() {
+		t.Error("prose guards on without inference")
+	}
+	restore()
+	if c := run(t); *c != *run(t) || c.Infer() {
+		t.Errorf("restore left a change behind: %+v", *c)
+	}
+	if _, err := config.Set("nosuch", "true"); err == nil {
+		t.Error("Set of an unknown option succeeded")
+	}
+}
+
+// TestResultIsACopy checks that a Config handed out is not changed by
+// flags set later.
+func TestResultIsACopy(t *testing.T) {
+	before := run(t)
+	restore, err := config.Set("infer", "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer restore()
+	if before.Infer() {
+		t.Error("a Config returned earlier changed when a flag was set")
+	}
+}
+
+func run(t *testing.T) *config.Config {
+	t.Helper()
+	res, err := config.Analyzer.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res.(*config.Config)
+}

@@ -1,0 +1,33 @@
+/*
+Package config defines the analyzer that owns guardvet's options read by
+more than one analyzer.
+
+# Analyzer config
+
+config: guardvet's shared options (reports nothing)
+
+The engine (directives, lockstate) and the rules read these options from
+this analyzer's result, through Requires, never from package variables of
+one another:
+
+  - -config.infer: guard inference (guardvet -infer). The engine analyses
+    packages without directives, records the accesses inference weighs,
+    and reads the conventions below; the guardinfer rule reports.
+  - -config.infer.suggest: inference reports the directives to add, not
+    the accesses (guardvet -suggest). Implies -config.infer.
+  - -config.infer.min (4) and -config.infer.ratio (0.9): a field's guard is
+    inferred from at least min accesses, a ratio of them with the lock.
+  - -config.infer.locked: under inference, a method named ...Locked holds
+    its receiver's lock (default true).
+  - -config.infer.prose: under inference, a comment "guarded by mu" is a
+    guard to check (default true).
+  - -config.unannotated: lockorder infers lock order, and finds
+    self-deadlocks, in packages without directives too.
+  - -config.allrules: in packages with no directives of their own that
+    import annotated ones, every rule runs, not only the checks of the
+    imported contracts.
+
+Each run of the analyzer returns a Config built from the flags as they
+were parsed; the value is not changed afterwards.
+*/
+package config
