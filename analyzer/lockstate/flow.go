@@ -693,12 +693,12 @@ func (fa *funcAnalysis) rebind(n *ast.AssignStmt, s *State) {
 		if !to.Valid() {
 			continue
 		}
-		if id, isID := ast.Unparen(lhs).(*ast.Ident); isID && fa.info.Defs[id] != nil {
-			continue // a new variable: nothing was known of it
-		}
 		var from lockpath.Path
 		if len(n.Lhs) == len(n.Rhs) {
 			from = fa.res.Of(n.Rhs[i])
+		}
+		if id, isID := ast.Unparen(lhs).(*ast.Ident); isID && fa.info.Defs[id] != nil && !from.Valid() {
+			continue // a new variable, from no path: nothing is known of it
 		}
 		moves = append(moves, move{to, from})
 	}
