@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/suite"
 )
 
@@ -30,11 +31,27 @@ import (
 // negative): the line must stay silent, and when it is reported the test
 // says the gap is closed.
 func TestFixturesWithEveryRule(t *testing.T) {
+	checkWithEveryRule(t, fixturesWithEveryRule)
+}
+
+// TestInferenceFixturesWithEveryRule does the same for the fixtures
+// written for guard inference, with inference on (-config.infer).
+func TestInferenceFixturesWithEveryRule(t *testing.T) {
+	restore, err := config.Set("infer", "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer restore()
+	checkWithEveryRule(t, []string{"guardinfer/...", "lockedconv/..."})
+}
+
+func checkWithEveryRule(t *testing.T, fixtures []string) {
+	t.Helper()
 	testdata, err := filepath.Abs("../../testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
-	pkgs, res := analyzeFixtures(t, testdata, fixturesWithEveryRule)
+	pkgs, res := analyzeFixtures(t, testdata, fixtures)
 	type key struct {
 		file string
 		line int
@@ -199,9 +216,12 @@ func parseWants(c *ast.Comment) ([]*regexp.Regexp, error) {
 }
 
 // fixturesWithEveryRule are the fixture packages checked with every rule
-// on. Not listed, and checked by their own rule's test only:
-//   - guardinfer, guardinfersuggest, lockedconv: written for -infer, which
-//     is off by default;
+// on. Not listed:
+//   - guardinfer, lockedconv: written for -infer, which is off by default;
+//     TestInferenceFixturesWithEveryRule checks them with it on;
+//   - guardinfersuggest: its wants are inference's suggestions, and in
+//     -suggest mode the command prints nothing else (guardedby's report of
+//     a ...Locked call on it is not shown);
 //   - ignoresguarded: an ignore that suppresses a guardedby finding is
 //     reported unused when that rule's case is not reported;
 //   - sessiontwin: its noblock and checkthenact findings have no want yet.
