@@ -222,8 +222,6 @@ func parseWants(c *ast.Comment) ([]*regexp.Regexp, error) {
 //   - guardinfersuggest: its wants are inference's suggestions, and in
 //     -suggest mode the command prints nothing else (guardedby's report of
 //     a ...Locked call on it is not shown);
-//   - ignoresguarded: an ignore that suppresses a guardedby finding is
-//     reported unused when that rule's case is not reported;
 //   - sessiontwin: its noblock and checkthenact findings have no want yet.
 var fixturesWithEveryRule = []string{
 	"atomicasm/...",
@@ -248,6 +246,7 @@ var fixturesWithEveryRule = []string{
 	"generics/...",
 	"globals/...",
 	"ignores/...",
+	"ignoresguarded/...",
 	"ignoresinfer/...",
 	"importers/...",
 	"joinmodes/...",

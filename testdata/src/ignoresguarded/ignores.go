@@ -25,6 +25,6 @@ func (c *C) Above() int {
 
 func (c *C) NotCovered() int {
 	//guard:ignore only the next line is covered
-	x := 1
+	x := c.n
 	return c.n + x // want `c.n read while c.mu is not known to be held`
 }
