@@ -471,7 +471,7 @@ func (c *collector) funcDecl(fd *ast.FuncDecl) {
 		for _, arg := range d.Args {
 			ref, problem := c.resolveFuncLock(sig, arg)
 			if problem != "" {
-				c.report(d.Pos, d.Spelling+" "+arg+": "+problem+"; write a path like c.mu from a receiver or parameter to a lock, or a package-level lock")
+				c.report(d.Pos, d.Spelling+" "+shorten(arg)+": "+problem+"; write a path like c.mu from a receiver or parameter to a lock, or a package-level lock")
 				continue
 			}
 			switch verb {
@@ -604,7 +604,7 @@ func (c *collector) fieldGuard(v *types.Var, strct *types.Struct, typeName strin
 		case "by", "checklocks":
 			ref, problem := c.resolveFieldLock(strct, d.Args[0])
 			if problem != "" {
-				c.report(d.Pos, d.Spelling+" "+d.Args[0]+": "+problem+"; name a lock field of this struct (mu, inner.mu) or a package-level lock")
+				c.report(d.Pos, d.Spelling+" "+shorten(d.Args[0])+": "+problem+"; name a lock field of this struct (mu, inner.mu) or a package-level lock")
 				continue
 			}
 			g.By = append(g.By, ref)
@@ -614,7 +614,7 @@ func (c *collector) fieldGuard(v *types.Var, strct *types.Struct, typeName strin
 			for _, name := range d.Args {
 				key, problem := c.resolveOnly(typeName, name)
 				if problem != "" {
-					c.report(d.Pos, "//guard:only "+name+": "+problem)
+					c.report(d.Pos, "//guard:only "+shorten(name)+": "+problem)
 					continue
 				}
 				g.Only = append(g.Only, key)
@@ -652,7 +652,7 @@ func (c *collector) resolveOnly(typeName, name string) (string, string) {
 		if fn := methodOf(tn, m); fn != nil {
 			return FuncKey(fn), ""
 		}
-		return "", "no method " + m + " on type " + tn + " in this package"
+		return "", "no method " + shorten(m) + " on type " + shorten(tn) + " in this package"
 	}
 	if typeName != "" {
 		if fn := methodOf(typeName, name); fn != nil {
@@ -662,9 +662,9 @@ func (c *collector) resolveOnly(typeName, name string) (string, string) {
 	if fn, ok := scope.Lookup(name).(*types.Func); ok {
 		return FuncKey(fn), ""
 	}
-	where := "no package function " + name
+	where := "no package function " + shorten(name)
 	if typeName != "" {
-		where = "no method " + name + " on " + typeName + " and no package function " + name
+		where = "no method " + shorten(name) + " on " + typeName + " and no package function " + shorten(name)
 	}
 	return "", where + "; list existing functions (Type.method for another type's method)"
 }
@@ -694,13 +694,13 @@ func (c *collector) resolveGlobal(path string, segs []string, inStruct bool) (Lo
 			if v, ok := pn.Imported().Scope().Lookup(segs[1]).(*types.Var); ok {
 				return c.finishLock(LockRef{Kind: Global, PkgPath: v.Pkg().Path(), Name: v.Name(), Text: path}, v.Type(), "", segs[2:])
 			}
-			return LockRef{}, "package " + segs[0] + " has no variable " + segs[1]
+			return LockRef{}, "package " + segs[0] + " has no variable " + shorten(segs[1])
 		}
 	}
 	if inStruct {
-		return LockRef{}, "no field " + segs[0] + " in this struct and no package-level variable " + segs[0]
+		return LockRef{}, "no field " + shorten(segs[0]) + " in this struct and no package-level variable " + shorten(segs[0])
 	}
-	return LockRef{}, "no package-level variable " + segs[0]
+	return LockRef{}, "no package-level variable " + shorten(segs[0])
 }
 
 // resolveFuncLock resolves a lock path in a function directive: rooted at
@@ -739,7 +739,7 @@ func (c *collector) finishLock(ref LockRef, t types.Type, sel string, rest []str
 	for _, seg := range rest {
 		fv, index := lookupField(t, c.pass.Pkg, seg)
 		if fv == nil {
-			return LockRef{}, "type " + types.TypeString(t, types.RelativeTo(c.pass.Pkg)) + " has no field " + seg
+			return LockRef{}, "type " + types.TypeString(t, types.RelativeTo(c.pass.Pkg)) + " has no field " + shorten(seg)
 		}
 		sel += "." + strings.Join(fieldPath(t, index), ".")
 		t = fv.Type()
@@ -888,11 +888,11 @@ func (c *collector) order(d Directive, owner *types.TypeName) {
 			if owner != nil {
 				where = "a lock field of " + owner.Name() + " (mu, inner.mu), " + where
 			}
-			c.report(d.Pos, "//guard:order "+arg+": does not name a lock; write "+where)
+			c.report(d.Pos, "//guard:order "+shorten(arg)+": does not name a lock; write "+where)
 			return
 		}
 		if seen[key] {
-			c.report(d.Pos, "//guard:order lists "+arg+" twice; each lock appears once, outermost first")
+			c.report(d.Pos, "//guard:order lists "+shorten(arg)+" twice; each lock appears once, outermost first")
 			return
 		}
 		seen[key] = true
@@ -951,7 +951,7 @@ func (c *collector) alias(d Directive, ts *ast.TypeSpec, tn *types.TypeName) {
 	for i, side := range []string{left, right} {
 		ref, problem := c.resolveFieldLock(st, side)
 		if problem != "" {
-			c.report(d.Pos, d.Spelling+" "+side+": "+problem)
+			c.report(d.Pos, d.Spelling+" "+shorten(side)+": "+problem)
 			return
 		}
 		pair[i] = ref

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Target is the kind of declaration a directive may annotate.
@@ -108,7 +109,7 @@ func parseDialect(c *ast.Comment, text string) (Directive, bool, string) {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		msg := "unknown checklocks annotation +" + name
+		msg := "unknown checklocks annotation +" + shorten(name)
 		best := suggest(name, names)
 		if best == "" {
 			for _, n := range names { // a longer spelling of a known name, like +checkatomicignore
@@ -181,18 +182,18 @@ func parseComment(c *ast.Comment) (d Directive, ok bool, problem string) {
 				return parseDialect(c, rest)
 			}
 			if missingPlus.MatchString(rest) {
-				return Directive{Pos: c.Slash}, true, "checklocks annotation without its +, which would be ignored; write // +" + strings.Fields(rest)[0]
+				return Directive{Pos: c.Slash}, true, "checklocks annotation without its +, which would be ignored; write // +" + shorten(strings.Fields(rest)[0])
 			}
 		}
 		if fixed, ok := misspelledPrefix(text); ok {
-			return Directive{Pos: c.Slash}, true, "misspelled directive prefix: guardvet reads //guard:, and this comment would be ignored; write " + fixed
+			return Directive{Pos: c.Slash}, true, "misspelled directive prefix: guardvet reads //guard:, and this comment would be ignored; write " + shorten(fixed)
 		}
 		if spaced.MatchString(text) {
 			fixed := "//" + strings.TrimLeft(text[2:], " \t")
 			if i := strings.Index(fixed[2:], "//"); i >= 0 {
 				fixed = fixed[:i+2]
 			}
-			return Directive{Pos: c.Slash}, true, "malformed directive: no space is allowed after // in a directive; write " + firstWords(fixed)
+			return Directive{Pos: c.Slash}, true, "malformed directive: no space is allowed after // in a directive; write " + shorten(firstWords(fixed))
 		}
 		return Directive{}, false, ""
 	}
@@ -213,7 +214,7 @@ func parseComment(c *ast.Comment) (d Directive, ok bool, problem string) {
 	}
 	v, known := verbs[word]
 	if !known {
-		msg := "unknown directive //guard:" + word
+		msg := "unknown directive //guard:" + shorten(word)
 		if s := suggest(word, verbNames()); s != "" {
 			msg += "; did you mean //guard:" + s + "?"
 		} else {
@@ -224,7 +225,7 @@ func parseComment(c *ast.Comment) (d Directive, ok bool, problem string) {
 	switch v.args {
 	case noArgs:
 		if len(d.Args) > 0 {
-			return d, true, "//guard:" + word + " takes no arguments; remove " + strings.Join(d.Args, " ")
+			return d, true, "//guard:" + word + " takes no arguments; remove " + shorten(strings.Join(d.Args, " "))
 		}
 	case oneLock:
 		if len(d.Args) != 1 {
@@ -251,6 +252,20 @@ func parseComment(c *ast.Comment) (d Directive, ok bool, problem string) {
 		}
 	}
 	return d, true, ""
+}
+
+// maxQuoted is how much of a directive's own text a message quotes.
+const maxQuoted = 60
+
+// shorten cuts text quoted from a directive to its first maxQuoted
+// characters and an ellipsis, so that a long comment mistaken for a
+// directive, or a runaway argument, does not fill the message.
+func shorten(s string) string {
+	if utf8.RuneCountInString(s) <= maxQuoted {
+		return s
+	}
+	r := []rune(s)[:maxQuoted-1]
+	return strings.TrimRight(string(r), " \t") + "…"
 }
 
 func firstWords(s string) string {

@@ -16,6 +16,11 @@ closures in them), in any package, whatever locks are held; keyed
 composite-literal initialisation is always allowed. A field marked
 //guard:atomic must be accessed through sync/atomic; combined with
 //guard:by, reads need the lock or an atomic load and writes need both.
+A struct holding such fields (or +checkatomic fields, or fields of the
+sync/atomic types) copied as a whole from shared memory (*p, a field
+through a pointer, a package-level variable, a slice element, a value
+receiver), or assigned over as a whole (*p = v), reads or writes them
+non-atomically and is reported.
 
 At call sites, //guard:holds and //guard:rholds must be satisfied and
 //guard:excludes must not be violated, with the callee's receiver and

@@ -95,6 +95,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		c.returns(fn)
 	}
+	c.atomicCopies()
 	return c.rep.Flush(), nil
 }
 

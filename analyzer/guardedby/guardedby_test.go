@@ -91,3 +91,11 @@ func TestAtomicAssembly(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, guardedby.Analyzer, "atomicasm/lib", "atomicasm")
 }
+
+// TestAtomicCopy checks structs with atomic fields copied or assigned as a
+// whole: through a pointer, a package-level variable, a slice element, a
+// value receiver; and plain structs, addresses and fresh values left alone.
+func TestAtomicCopy(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "atomiccopy")
+}

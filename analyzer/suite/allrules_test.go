@@ -225,6 +225,7 @@ func parseWants(c *ast.Comment) ([]*regexp.Regexp, error) {
 //   - sessiontwin: its noblock and checkthenact findings have no want yet.
 var fixturesWithEveryRule = []string{
 	"atomicasm/...",
+	"atomiccopy/...",
 	"atomicwrap/...",
 	"baddirectives/...",
 	"basic/...",

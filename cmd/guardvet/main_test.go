@@ -600,3 +600,179 @@ func TestInferSuggestFixThenCheck(t *testing.T) {
 		t.Errorf("after the fix: exit %d, want 1\n%s", code, stderr)
 	}
 }
+
+// fixturePackages are testdata/src packages with findings from several
+// rules, spread over several packages and files; lockorder/b imports
+// lockorder/a and globals/use imports globals by GOPATH path.
+var fixturePackages = []string{
+	"sessiontwin", "lockorder/...", "basic", "globals/...", "checkthenact",
+	"noblock", "escape", "ignores", "baddirectives",
+}
+
+// runFixtures runs guardvet on fixturePackages in GOPATH mode, as
+// analysistest loads them, from testdata/src so paths print relative.
+func runFixtures(t *testing.T, env []string, args ...string) (stdout, stderr string) {
+	t.Helper()
+	root, err := filepath.Abs("../../testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(guardvet, append(args, fixturePackages...)...)
+	cmd.Dir = filepath.Join(root, "src")
+	cmd.Env = append(os.Environ(), "GOPATH="+root, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off")
+	cmd.Env = append(cmd.Env, env...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err = cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("guardvet %v: %v, want exit 1 (findings)\n%s", args, err, e.String())
+	}
+	return o.String(), e.String()
+}
+
+// TestOutputIsDeterministic runs guardvet twice on several fixture
+// packages in each output format, the second time on one thread so the
+// analyses finish in another order, and requires the same bytes; the text
+// and SARIF findings must come sorted by file, line, column, then rule.
+func TestOutputIsDeterministic(t *testing.T) {
+	for _, mode := range []string{"text", "-json", "-sarif"} {
+		t.Run(strings.TrimPrefix(mode, "-"), func(t *testing.T) {
+			var args []string
+			if mode != "text" {
+				args = []string{mode}
+			}
+			out1, err1 := runFixtures(t, nil, args...)
+			out2, err2 := runFixtures(t, []string{"GOMAXPROCS=1"}, args...)
+			if mode == "text" {
+				out1, out2 = err1, err2 // text findings go to stderr
+			} else if err1 != "" || err2 != "" {
+				t.Errorf("%s: unexpected stderr:\n%s\n%s", mode, err1, err2)
+			}
+			if out1 != out2 {
+				t.Errorf("%s output differs between two runs:\n%s", mode, firstDifference(out1, out2))
+			}
+			switch mode {
+			case "text":
+				checkTextSorted(t, out1)
+			case "-json":
+				var tree map[string]map[string][]struct{ Posn string }
+				if err := json.Unmarshal([]byte(out1), &tree); err != nil {
+					t.Fatalf("-json output is not one JSON object: %v", err)
+				}
+				rules := map[string]bool{}
+				for _, byRule := range tree {
+					for rule, diags := range byRule {
+						if len(diags) > 0 {
+							rules[rule] = true
+						}
+					}
+				}
+				if len(tree) < 5 || len(rules) < 5 {
+					t.Errorf("-json: %d packages and rules %v; the fixture set should give at least 5 of each", len(tree), rules)
+				}
+			case "-sarif":
+				checkSARIFSorted(t, out1)
+			}
+		})
+	}
+}
+
+// firstDifference shows the first line at which two outputs differ.
+func firstDifference(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) && i < len(bl); i++ {
+		if al[i] != bl[i] {
+			return fmt.Sprintf("line %d:\n  first:  %s\n  second: %s", i+1, al[i], bl[i])
+		}
+	}
+	return fmt.Sprintf("one output is a prefix of the other (%d and %d lines)", len(al), len(bl))
+}
+
+type findingKey struct {
+	file         string
+	line, column int
+	rule         string
+}
+
+func (a findingKey) less(b findingKey) bool {
+	if a.file != b.file {
+		return a.file < b.file
+	}
+	if a.line != b.line {
+		return a.line < b.line
+	}
+	if a.column != b.column {
+		return a.column < b.column
+	}
+	return a.rule < b.rule
+}
+
+// checkTextSorted parses "file:line:col: message" lines (related
+// positions, indented by a tab, are skipped) and checks their order. Text
+// does not print the rule, so ties on a position are not checked here.
+func checkTextSorted(t *testing.T, out string) {
+	t.Helper()
+	var keys []findingKey
+	files := map[string]bool{}
+	for _, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		if strings.HasPrefix(line, "\t") {
+			continue
+		}
+		var k findingKey
+		parts := strings.SplitN(line, ":", 4)
+		if len(parts) != 4 {
+			t.Fatalf("text line is not file:line:col: message: %q", line)
+		}
+		k.file = parts[0]
+		if _, err := fmt.Sscanf(parts[1]+" "+parts[2], "%d %d", &k.line, &k.column); err != nil {
+			t.Fatalf("text line %q: %v", line, err)
+		}
+		keys = append(keys, k)
+		files[k.file] = true
+	}
+	if len(files) < 5 {
+		t.Errorf("text: findings in %d files; the fixture set should give at least 5", len(files))
+	}
+	for i := 1; i < len(keys); i++ {
+		if keys[i].less(keys[i-1]) {
+			t.Errorf("text findings out of order: %v before %v", keys[i-1], keys[i])
+		}
+	}
+}
+
+// checkSARIFSorted checks that results come by file, line, column, rule.
+func checkSARIFSorted(t *testing.T, out string) {
+	t.Helper()
+	var log struct {
+		Runs []struct {
+			Results []struct {
+				RuleID    string
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct{ URI string }
+						Region           struct{ StartLine, StartColumn int }
+					}
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &log); err != nil {
+		t.Fatal(err)
+	}
+	var keys []findingKey
+	rules := map[string]bool{}
+	for _, r := range log.Runs[0].Results {
+		loc := r.Locations[0].PhysicalLocation
+		keys = append(keys, findingKey{loc.ArtifactLocation.URI, loc.Region.StartLine, loc.Region.StartColumn, r.RuleID})
+		rules[r.RuleID] = true
+	}
+	if len(rules) < 5 {
+		t.Errorf("SARIF: results from rules %v; the fixture set should give at least 5", rules)
+	}
+	for i := 1; i < len(keys); i++ {
+		if keys[i].less(keys[i-1]) {
+			t.Errorf("SARIF results out of order: %v before %v", keys[i-1], keys[i])
+		}
+	}
+}

@@ -21,6 +21,8 @@ type T struct {
 	l     int //Guard:by mu // want `misspelled directive prefix: .*; write //guard:by mu`
 	m     int //guard:by	mu // want m:`guard\(by mu\)`
 	n     int //gard:nothing here, and no directive
+	p     int //guard:atomic because the request path bumps it and the metrics exporter reads it every second // want `^//guard:atomic takes no arguments; remove because the request path bumps it and the metrics exporter…$`
+	q     int //guard:by theLockThatACodeGeneratorNamedAfterEveryTypeAndFieldOnTheWayToIt // want `^//guard:by theLockThatACodeGeneratorNamedAfterEveryTypeAndFieldOnTheWa…: no field theLockThatACodeGeneratorNamedAfterEveryTypeAndFieldOnTheWa… in this struct`
 	o     int //nolint:unused
 }
 
