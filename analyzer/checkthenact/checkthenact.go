@@ -131,6 +131,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, f := range ls.Funcs {
 		c.check(f)
 		c.syncMap(f)
+		c.atomics(f)
 	}
 	var fns []*types.Func
 	for fn := range c.funcs {
@@ -196,10 +197,11 @@ func (c *checker) events(f *lockstate.Func) []event {
 			}
 			ev := event{field: op.Field, name: op.Name, sub: op.Sub, base: base, write: op.Write, rechecked: op.Rechecked,
 				section: call.Node.Pos(), node: call.Node, helper: types.ExprString(call.Node.Fun), state: call.State}
-			// A lock of the written object that the helper requires
+			// A lock of the written object, or of an object that contains
+			// it (e.mu guarding e.mu.state), that the helper requires
 			// held: every write through this helper holds it.
 			for _, l := range contract {
-				if owner(l) == base {
+				if o := owner(l); o == base || insideByValue(o, base) {
 					ev.requires = append(ev.requires, l)
 				}
 			}
@@ -216,15 +218,17 @@ func (c *checker) events(f *lockstate.Func) []event {
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].node.Pos() < out[j].node.Pos() })
-	// A write after a read of the same object's guarded state in the same
-	// section is a re-check under the lock that writes: setPTYTriple looks
-	// at attachClosed and ptmx before it installs, and bails out.
+	// A write after a read of the same field (the same part, the same map
+	// key) in the same section is a re-check under the lock that writes:
+	// setPTYTriple looks at ptmx again before it installs, and bails out.
+	// A read of some other field is not: it does not re-check what the
+	// decision was based on.
 	for i := range out {
 		if !out[i].write {
 			continue
 		}
 		for j := 0; j < i; j++ {
-			if !out[j].write && out[j].section == out[i].section && out[j].base == out[i].base {
+			if r := out[j]; !r.write && r.section == out[i].section && sameField(r, out[i]) {
 				out[i].rechecked = true
 			}
 		}
@@ -236,11 +240,10 @@ func (c *checker) events(f *lockstate.Func) []event {
 }
 
 // revalidated reports whether the write out[i], made directly in this
-// body, is guarded by a read made while its own lock is held, in the same
-// critical section: enqueue takes the queue lock, then the item's lock,
-// returns if the item is already queued, and only then pushes. The read
-// may be of another object under a nested lock; what matters is that the
-// write's precondition is checked under the lock that writes.
+// body, is guarded by a read of the same field made while its own lock is
+// held, in the same critical section (under a nested lock, too): the read
+// the write's branch or guard clause depends on re-checks what an earlier
+// section decided.
 func (c *checker) revalidated(f *lockstate.Func, parents *map[ast.Node]ast.Node, out []event, i int) bool {
 	w := out[i]
 	if w.helper != "" || !w.lock.Valid() {
@@ -248,7 +251,7 @@ func (c *checker) revalidated(f *lockstate.Func, parents *map[ast.Node]ast.Node,
 	}
 	for j := 0; j < i; j++ {
 		r := out[j]
-		if r.write || r.state == nil || r.node.Pos() >= w.node.Pos() {
+		if r.write || r.state == nil || r.node.Pos() >= w.node.Pos() || !sameField(r, w) {
 			continue
 		}
 		if v := r.state.Lock(w.lock); !v.Mode.Held() || v.Site != w.section {
@@ -284,7 +287,10 @@ func (c *checker) computeOps(fn *types.Func) *FieldOps {
 			if !ok {
 				continue
 			}
-			op := FieldOp{Field: e.field, Name: e.name, Sub: e.sub, Write: e.write, Rechecked: e.rechecked,
+			// A map key is an expression of this body, meaningless to a
+			// caller: the op is on the whole map.
+			sub, _, _ := strings.Cut(e.sub, "[")
+			op := FieldOp{Field: e.field, Name: e.name, Sub: sub, Write: e.write, Rechecked: e.rechecked,
 				Base: directives.LockRef{Kind: directives.Param, Param: i, Sel: e.base.Sel, Text: e.base.String()}}
 			// A lock held on entry (a //guard:holds function) is the
 			// caller's critical section: the access happens in it.
@@ -335,10 +341,14 @@ func (c *checker) check(f *lockstate.Func) {
 			continue
 		}
 		for _, r := range evs[:i] {
-			if r.write || r.field != w.field || r.base != w.base || r.section == w.section || disjoint(r.sub, w.sub) {
+			if r.write || r.field != w.field || r.base != w.base || r.section == w.section || disjoint(r.sub, w.sub) || consumed(evs, r) {
 				continue
 			}
-			if !c.dependsOn(f, parents, w.node, r.node) || heldAcross(r, w) {
+			// A guard clause on a direct read (if ok { return s }) decides
+			// whether the write runs as much as a branch around it. On a
+			// helper's read it is usually an error check, so not there.
+			guard := r.helper == "" && c.afterGuardClause(f, parents, w.node, r.node)
+			if !(guard || c.dependsOn(f, parents, w.node, r.node)) || heldAcross(r, w) {
 				continue
 			}
 			where := ""
@@ -353,6 +363,19 @@ func (c *checker) check(f *lockstate.Func) {
 			break
 		}
 	}
+}
+
+// consumed reports whether the section of read r also writes the field
+// after reading it: the value was taken out (dequeue reads the list head
+// and removes it), not looked at, so what the caller does with it later
+// acts on nothing stale.
+func consumed(evs []event, r event) bool {
+	for _, e := range evs {
+		if e.write && e.section == r.section && sameField(e, r) && e.node.Pos() >= r.node.Pos() {
+			return true
+		}
+	}
+	return false
 }
 
 // heldAcross reports whether a lock the write needs (a guard of the
@@ -374,6 +397,55 @@ func heldAcross(r, w event) bool {
 	return false
 }
 
+// insideByValue reports whether the object at path in is part of the
+// object at path o, by value: e.mu.state is inside e.mu when state is a
+// struct field of e.mu, not when a pointer leads elsewhere (ch.ln.aq is
+// the listener's, not ch's).
+func insideByValue(o, in lockpath.Path) bool {
+	if o.Root != in.Root || !strings.HasPrefix(in.Sel, o.Sel+".") {
+		return false
+	}
+	t := o.Root.Type()
+	for _, name := range strings.Split(strings.TrimPrefix(o.Sel, "."), ".") {
+		if name == "" {
+			break
+		}
+		if t = fieldType(t, name, true); t == nil {
+			return false
+		}
+	}
+	for _, name := range strings.Split(in.Sel[len(o.Sel)+1:], ".") {
+		if strings.Contains(name, "[") {
+			return false
+		}
+		if t = fieldType(t, name, false); t == nil {
+			return false
+		}
+	}
+	return true
+}
+
+// fieldType is the type of field name of struct type t, following a
+// pointer to the struct only when deref is set.
+func fieldType(t types.Type, name string, deref bool) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		if !deref {
+			return nil
+		}
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return nil
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Name() == name {
+			return st.Field(i).Type()
+		}
+	}
+	return nil
+}
+
 // owner is the object a lock belongs to: e for e.mu.
 func owner(p lockpath.Path) lockpath.Path {
 	if i := strings.LastIndex(p.Sel, "."); i >= 0 {
@@ -390,6 +462,13 @@ func owner(p lockpath.Path) lockpath.Path {
 func (c *checker) subPaths(parents map[ast.Node]ast.Node, n ast.Node) []string {
 	sub := ""
 	for {
+		if ix, ok := parents[n].(*ast.IndexExpr); ok && ix.X == n {
+			// One entry of a map: m[k] and m[j] are different entries
+			// when k and j are different expressions.
+			if _, isMap := c.pass.TypesInfo.TypeOf(n.(ast.Expr)).Underlying().(*types.Map); isMap {
+				return []string{sub + "[" + types.ExprString(ix.Index) + "]"}
+			}
+		}
 		p, ok := parents[n].(*ast.SelectorExpr)
 		if !ok || p.X != n {
 			return []string{sub}
@@ -499,13 +578,20 @@ func (c *checker) recvParts(fn *types.Func) *recvParts {
 	return p
 }
 
-// disjoint reports whether two parts of a struct-typed field do not
-// overlap: .capacity and .pending do, .q and .q.n do not.
+// disjoint reports whether two parts of a struct-typed field, or two
+// entries of a map, do not overlap: .capacity and .pending are disjoint,
+// .q and .q.n are not; [k] and [j] are, [k] and the whole map are not.
 func disjoint(a, b string) bool {
 	if a == "" || b == "" {
 		return false
 	}
-	return !strings.HasPrefix(a+".", b+".") && !strings.HasPrefix(b+".", a+".")
+	return !strings.HasPrefix(a+".", b+".") && !strings.HasPrefix(b+".", a+".") && a != b
+}
+
+// sameField reports whether two events touch the same part of the same
+// field instance.
+func sameField(a, b event) bool {
+	return a.field == b.field && a.base == b.base && !disjoint(a.sub, b.sub)
 }
 
 // dependsOn reports whether node w sits in a branch whose condition uses
@@ -687,7 +773,7 @@ func (c *checker) syncMap(f *lockstate.Func) {
 				if parents == nil {
 					parents = c.parentsOf(bodyOf(f))
 				}
-				if c.inBranchOn(f, parents, call.Node, load.Node) || c.afterGuardClause(f, parents, call.Node, load.Node) {
+				if c.inBranchOn(f, parents, call.Node, load.Node) || c.afterGuardClause(f, parents, call.Node, load.Node) || c.writesValueOf(f, parents, call.Node, load.Node) {
 					m := types.ExprString(call.Node.Fun.(*ast.SelectorExpr).X)
 					c.rep.Reportf(call.Node.Pos(), report.Related(load.Node.Pos(), m+".Load here"),
 						"check-then-act: %s.Store depends on an earlier %s.Load of the same key; another goroutine can store in between: use %s.LoadOrStore",
@@ -697,6 +783,185 @@ func (c *checker) syncMap(f *lockstate.Func) {
 			}
 		}
 	}
+}
+
+// atomicOp is a load or store of one variable through sync/atomic: a
+// method of an atomic type (x.Load(), x.Store(v)) or a function on its
+// address (atomic.LoadInt32(&x), atomic.StoreInt32(&x, v)).
+type atomicOp struct {
+	call   *lockstate.Call
+	target lockpath.Path
+	store  bool
+	value  ast.Expr   // the stored value
+	recv   types.Type // the atomic type, for methods; nil for functions
+}
+
+func atomicOpOf(f *lockstate.Func, call *lockstate.Call) (atomicOp, bool) {
+	fn := call.Callee
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" {
+		return atomicOp{}, false
+	}
+	sig := fn.Type().(*types.Signature)
+	op := atomicOp{call: call}
+	name := fn.Name()
+	if sig.Recv() != nil {
+		se, ok := ast.Unparen(call.Node.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return atomicOp{}, false
+		}
+		op.target, op.recv = f.Resolver.Of(se.X), sig.Recv().Type()
+		switch name {
+		case "Load":
+		case "Store":
+			if len(call.Node.Args) != 1 {
+				return atomicOp{}, false
+			}
+			op.store, op.value = true, call.Node.Args[0]
+		default:
+			return atomicOp{}, false
+		}
+	} else {
+		if len(call.Node.Args) == 0 {
+			return atomicOp{}, false
+		}
+		op.target = f.Resolver.Of(call.Node.Args[0])
+		switch {
+		case strings.HasPrefix(name, "Load"):
+		case strings.HasPrefix(name, "Store") && len(call.Node.Args) == 2:
+			op.store, op.value = true, call.Node.Args[1]
+		default:
+			return atomicOp{}, false
+		}
+	}
+	return op, op.target.Valid()
+}
+
+// atomics reports a sync/atomic store that depends on an earlier load of
+// the same variable: in a branch or after a guard clause on it
+// (CompareAndSwap does both at once), or storing a value computed from it
+// (Add does that). Each is atomic; the pair is not. Inside one critical
+// section of a lock held exclusively at both, the lock orders them.
+func (c *checker) atomics(f *lockstate.Func) {
+	var loads []atomicOp
+	var parents map[ast.Node]ast.Node
+	for _, call := range f.Calls {
+		op, ok := atomicOpOf(f, call)
+		if !ok {
+			continue
+		}
+		if !op.store {
+			loads = append(loads, op)
+			continue
+		}
+		// Only the latest load of the variable counts: a second load (under
+		// a lock, after a fast-path check) is the re-check.
+		for k := len(loads) - 1; k >= 0; k-- {
+			l := loads[k]
+			if l.target != op.target {
+				continue
+			}
+			if sameSection(l.call.State, op.call.State) {
+				break
+			}
+			if parents == nil {
+				parents = c.parentsOf(bodyOf(f))
+			}
+			x := types.ExprString(ast.Unparen(op.call.Node.Fun).(*ast.SelectorExpr).X)
+			loadCall, storeCall := types.ExprString(l.call.Node), types.ExprString(op.call.Node.Fun)
+			related := report.Related(l.call.Node.Pos(), loadCall+" here")
+			switch {
+			case c.memoHit(f, parents, op.call.Node, l.call.Node):
+				// if v := x.Load(); v != nil { return v }: a cache. Two
+				// goroutines may both fill it, with the same value.
+			case c.inBranchOn(f, parents, op.call.Node, l.call.Node) || c.afterGuardClause(f, parents, op.call.Node, l.call.Node):
+				c.rep.Reportf(op.call.Node.Pos(), related,
+					"check-then-act: %s runs only after %s said so, and another goroutine can store in between: use %s",
+					storeCall, loadCall, casOf(op, x))
+			case c.writesValueOf(f, parents, op.call.Node, l.call.Node):
+				fix := casOf(op, x) + " in a loop"
+				if add := addOf(f, op, l, x); add != "" {
+					fix = add
+				}
+				c.rep.Reportf(op.call.Node.Pos(), related,
+					"check-then-act: %s stores a value computed from %s, and an update another goroutine makes in between is lost: use %s",
+					storeCall, loadCall, fix)
+			default:
+				continue
+			}
+			break
+		}
+	}
+}
+
+// memoHit reports whether the store follows a guard clause on the load
+// whose early return hands back what was loaded: the load is a cache
+// lookup, and the store fills the cache.
+func (c *checker) memoHit(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node) bool {
+	for n := w; n != nil; n = parents[n] {
+		block, ok := parents[n].(*ast.BlockStmt)
+		if !ok {
+			continue
+		}
+		for _, stmt := range block.List {
+			if stmt.Pos() >= n.Pos() {
+				break
+			}
+			ifs, ok := stmt.(*ast.IfStmt)
+			if !ok || len(ifs.Body.List) == 0 {
+				continue
+			}
+			ret, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt)
+			if !ok || !(contains(ifs.Cond, r) || (ifs.Init != nil && contains(ifs.Init, r)) || c.usesValueOf(f, ifs.Cond, r)) {
+				continue
+			}
+			for _, res := range ret.Results {
+				if contains(res, r) || c.usesValueOf(f, res, r) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// sameSection reports whether some lock is held exclusively, from one
+// acquisition, at both points.
+func sameSection(a, b *lockstate.State) bool {
+	for _, p := range a.Held() {
+		if va, vb := a.Lock(p), b.Lock(p); va.Mode == lockstate.Exclusive && vb.Mode == lockstate.Exclusive && va.Site == vb.Site {
+			return true
+		}
+	}
+	return false
+}
+
+// casOf names the compare-and-swap that replaces a store.
+func casOf(op atomicOp, x string) string {
+	if op.recv != nil {
+		return x + ".CompareAndSwap"
+	}
+	name := op.call.Callee.Name()
+	return "atomic.CompareAndSwap" + strings.TrimPrefix(name, "Store")
+}
+
+// addOf names the Add that replaces a store of load ± delta, or "" when
+// the stored value is not that or the type has no Add.
+func addOf(f *lockstate.Func, op, load atomicOp, x string) string {
+	be, ok := ast.Unparen(op.value).(*ast.BinaryExpr)
+	if !ok || (be.Op != token.ADD && be.Op != token.SUB) {
+		return ""
+	}
+	if op.recv != nil {
+		if obj, _, _ := types.LookupFieldOrMethod(op.recv, true, nil, "Add"); obj == nil {
+			return ""
+		}
+		return x + ".Add"
+	}
+	name := strings.TrimPrefix(op.call.Callee.Name(), "Store")
+	if name == "Pointer" || name == "Value" {
+		return ""
+	}
+	return "atomic.Add" + name
 }
 
 func isSyncMap(fn *types.Func) bool {

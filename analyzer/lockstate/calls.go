@@ -92,6 +92,9 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 		// also care about callees that lock internally or block.
 		fa.rec.Calls = append(fa.rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: s.snapshot(), Forced: forced})
 	}
+	if !deferred {
+		fa.applyRetakes(call, callee, s)
+	}
 	if contract.Empty() && effects.Empty() {
 		return
 	}
@@ -1272,6 +1275,101 @@ func (fa *funcAnalysis) effects(exits []*State) *directives.Contract {
 		sortRefs(*refs)
 	}
 	return c
+}
+
+// retakes lists the caller's locks the body releases first (so its caller
+// holds them) and holds again at every return.
+func (fa *funcAnalysis) retakes(exits []*State) []directives.LockRef {
+	if len(exits) == 0 {
+		return nil
+	}
+	params := ParamIndex(fa.sig)
+	var out []directives.LockRef
+	for p, v := range fa.assumed {
+		if !v.Mode.Held() {
+			continue
+		}
+		i, isParam := params[p.Root]
+		if !isParam || !fa.res.Stable(p.Root.(*types.Var)) {
+			continue
+		}
+		held := true
+		for _, ex := range exits {
+			if !ex.Lock(p).Mode.Held() {
+				held = false
+			}
+		}
+		if held {
+			out = append(out, directives.LockRef{Kind: directives.Param, Param: i, Sel: p.Sel, Text: p.String()})
+		}
+	}
+	sortRefs(out)
+	return out
+}
+
+// applyRetakes starts a new critical section, at the call, for each lock
+// the callee releases and takes again: what was read before the call may
+// be stale after it. sync.Cond.Wait does this to the lock of the object
+// that owns the Cond (c.cond.Wait() with c.mu held), or to its L.
+func (fa *funcAnalysis) applyRetakes(call *ast.CallExpr, callee *types.Func, s *State) {
+	retake := func(p lockpath.Path) {
+		switch v := s.Lock(p); {
+		case v.Mode.Held():
+			s.set(p, LockVal{Mode: v.Mode, Site: call.Lparen})
+		case v.Mode == Unknown:
+			// Releasing a lock not held is fatal, so the caller holds it
+			// (as firstUse assumes for a plain Unlock).
+			fa.firstUse(s, p, LockVal{Mode: NotHeld})
+			s.set(p, LockVal{Mode: Exclusive, Site: call.Lparen})
+		}
+	}
+	if isCondWait(callee) {
+		se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return
+		}
+		cond := fa.res.Of(se.X)
+		if !cond.Valid() {
+			return
+		}
+		for _, p := range s.Held() {
+			if p.Root == cond.Root && (p.Sel == cond.Sel+".L" || Owner(p) == Owner(cond)) {
+				s.set(p, LockVal{Mode: s.Lock(p).Mode, Site: call.Lparen})
+			}
+		}
+		return
+	}
+	for _, r := range fa.a.retakesOf(callee) {
+		if p := fa.refAtCall(r, call, callee); p.Valid() {
+			retake(p)
+		}
+	}
+}
+
+// isCondWait reports whether fn is (*sync.Cond).Wait.
+func isCondWait(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "sync" || fn.Name() != "Wait" {
+		return false
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Name() == "Cond"
+}
+
+// Owner is the object a lock or field path belongs to: c for c.mu, c.in
+// for c.in.mu.
+func Owner(p lockpath.Path) lockpath.Path {
+	if i := strings.LastIndexAny(p.Sel, ".["); i >= 0 {
+		p.Sel = p.Sel[:i]
+	}
+	return p
 }
 
 func sortRefs(refs []directives.LockRef) {

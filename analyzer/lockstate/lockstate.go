@@ -53,6 +53,12 @@ type Effects struct {
 	// the new object it returns; FreshResult says it returns one.
 	IntoResult  []int
 	FreshResult bool
+	// Retakes lists the caller's locks the function releases and takes
+	// again before it returns (a helper that steps out of the lock for
+	// I/O, like sync.Cond.Wait): held before and after the call, but not
+	// throughout, so after the call its caller is in a new critical
+	// section.
+	Retakes []directives.LockRef
 }
 
 func (*Effects) AFact() {}
@@ -70,6 +76,9 @@ func (e *Effects) String() string {
 	}
 	if e.FreshResult {
 		s += " freshresult"
+	}
+	for _, r := range e.Retakes {
+		s += " retakes " + r.Text
 	}
 	return s
 }
@@ -280,6 +289,7 @@ type summary struct {
 	noEscape    []int
 	freshResult bool // returns a new object it has not published
 	intoResult  []int
+	retakes     []directives.LockRef
 	access      *AccessSummary
 	accState    uint8
 }
@@ -443,6 +453,7 @@ func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
 	exits := fa.analyse(fa.entryState(), nil)
 	s.access, s.accState = a.finishAccess(fn, fa.pacc), accDone
 	s.effects = fa.effects(exits)
+	s.retakes = fa.retakes(exits)
 	if a.fresh {
 		s.noEscape = fa.noEscape(exits)
 		s.freshResult = fa.returned && fa.freshResult
@@ -470,6 +481,21 @@ func (a *packageAnalysis) effectsOf(fn *types.Func) *directives.Contract {
 	return nil
 }
 
+// retakesOf returns the locks a callee releases and takes again.
+func (a *packageAnalysis) retakesOf(fn *types.Func) []directives.LockRef {
+	if fn.Pkg() == a.pass.Pkg {
+		a.summaryOf(fn)
+		if s := a.summaries[fn.Origin()]; s != nil {
+			return s.retakes
+		}
+		return nil
+	}
+	if e := a.imported[fn.Origin()]; e != nil {
+		return e.Retakes
+	}
+	return nil
+}
+
 // escapes reports whether fn may publish its parameter i (Receiver for the
 // receiver). Unknown functions may.
 func (a *packageAnalysis) escapes(fn *types.Func, i int) bool {
@@ -491,7 +517,7 @@ func (a *packageAnalysis) escapes(fn *types.Func, i int) bool {
 func (a *packageAnalysis) exportEffects() {
 	var fns []*types.Func
 	for fn, s := range a.summaries {
-		if (s.effects != nil && !s.effects.Empty()) || len(s.noEscape) > 0 || len(s.intoResult) > 0 || s.freshResult {
+		if (s.effects != nil && !s.effects.Empty()) || len(s.noEscape) > 0 || len(s.intoResult) > 0 || s.freshResult || len(s.retakes) > 0 {
 			fns = append(fns, fn)
 		}
 	}
@@ -513,6 +539,7 @@ func (a *packageAnalysis) exportEffects() {
 			e.NoEscape = s.noEscape
 			e.IntoResult = s.intoResult
 			e.FreshResult = s.freshResult
+			e.Retakes = s.retakes
 			if s.effects != nil {
 				e.Contract = *s.effects
 			}

@@ -20,7 +20,7 @@ func (f *Frag) releaseLocked(k int) { // want releaseLocked:`fieldops\(writes f\
 }
 
 // Check and act in one critical section, the act through the helper.
-func (f *Frag) Process(k int) { // want Process:`fieldops\(reads f\.m, rechecks-writes f\.m, rechecks-writes f\.size\)`
+func (f *Frag) Process(k int) { // want Process:`fieldops\(reads f\.m, rechecks-writes f\.m, writes f\.size\)`
 	f.mu.Lock()
 	_, ok := f.m[k]
 	if !ok {
@@ -37,7 +37,7 @@ func (f *Frag) ProcessSplit(k int) { // want ProcessSplit:`fieldops\(reads f\.m,
 	f.mu.Unlock()
 	if !ok {
 		f.mu.Lock()
-		f.releaseLocked(k) // want `check-then-act: f.m was read at line 36 and the lock released; this write, in a later critical section, depends on that read`
+		f.releaseLocked(k) // want `check-then-act: f.m\[k\] was read at line 36 and the lock released; this write, in a later critical section, depends on that read`
 		f.mu.Unlock()
 	}
 }
@@ -46,7 +46,7 @@ func (f *Frag) ProcessSplit(k int) { // want ProcessSplit:`fieldops\(reads f\.m,
 // section.
 //
 //guard:holds f.mu
-func (f *Frag) evictLocked(limit int) { // want evictLocked:`fieldops\(reads f\.size under held f\.mu, rechecks-writes f\.m under held f\.mu, rechecks-writes f\.size under held f\.mu\)`
+func (f *Frag) evictLocked(limit int) { // want evictLocked:`fieldops\(reads f\.size under held f\.mu, writes f\.m under held f\.mu, rechecks-writes f\.size under held f\.mu\)`
 	for f.size > limit {
 		f.releaseLocked(f.size)
 	}

@@ -118,3 +118,17 @@ func afterHelper(c *C) { // want afterHelper:`effects\(excludes c\.mu\) noescape
 	here() // state: c.mu=locked
 	c.mu.Unlock()
 }
+
+func pause(c *C) { // want pause:`effects\(\) noescape\[0\] retakes c\.mu`
+	c.mu.Unlock()
+	here() // state: c.mu=not held
+	c.mu.Lock()
+}
+
+func afterPause(c *C) { // want afterPause:`effects\(excludes c\.mu\) noescape\[0\]`
+	c.mu.Lock()
+	here() // state: c.mu=locked
+	pause(c)
+	here() // state: c.mu=locked
+	c.mu.Unlock()
+}
