@@ -43,6 +43,10 @@ type FieldOp struct {
 	Base      directives.LockRef
 	Write     bool
 	Rechecked bool // a write preceded by a read of the field in the same critical section
+	// Internal marks a read whose value reaches none of the function's
+	// results: a caller cannot decide anything from it (Connect reads a
+	// queue and returns an error that says nothing of it).
+	Internal bool
 	// Held marks an access under a lock the caller holds (Lock, rooted at
 	// a parameter or a package-level variable): it belongs to the
 	// caller's critical section, not to one the function opens.
@@ -60,6 +64,9 @@ func (f *FieldOps) String() string {
 	var parts []string
 	for _, op := range f.Ops {
 		verb := "reads"
+		if op.Internal {
+			verb = "reads-internally"
+		}
 		if op.Write {
 			verb = "writes"
 			if op.Rechecked {
@@ -84,6 +91,7 @@ type event struct {
 	base      lockpath.Path
 	write     bool
 	rechecked bool
+	internal  bool          // a helper's read that reaches none of its results
 	lock      lockpath.Path // the lock held, if known
 	section   token.Pos     // where the lock was taken (or the helper call)
 	node      ast.Node      // the access, or the helper call
@@ -195,7 +203,7 @@ func (c *checker) events(f *lockstate.Func) []event {
 			if !base.Valid() {
 				continue
 			}
-			ev := event{field: op.Field, name: op.Name, sub: op.Sub, base: base, write: op.Write, rechecked: op.Rechecked,
+			ev := event{field: op.Field, name: op.Name, sub: op.Sub, base: base, write: op.Write, rechecked: op.Rechecked, internal: op.Internal,
 				section: call.Node.Pos(), node: call.Node, helper: types.ExprString(call.Node.Fun), state: call.State}
 			// A lock of the written object, or of an object that contains
 			// it (e.mu guarding e.mu.state), that the helper requires
@@ -291,6 +299,7 @@ func (c *checker) computeOps(fn *types.Func) *FieldOps {
 			// caller: the op is on the whole map.
 			sub, _, _ := strings.Cut(e.sub, "[")
 			op := FieldOp{Field: e.field, Name: e.name, Sub: sub, Write: e.write, Rechecked: e.rechecked,
+				Internal: !e.write && (e.internal || !c.reachesResult(body, e.node)),
 				Base: directives.LockRef{Kind: directives.Param, Param: i, Sel: e.base.Sel, Text: e.base.String()}}
 			// A lock held on entry (a //guard:holds function) is the
 			// caller's critical section: the access happens in it.
@@ -317,6 +326,27 @@ func (c *checker) computeOps(fn *types.Func) *FieldOps {
 	return ops
 }
 
+// reachesResult reports whether the value read at n flows into a result
+// of the function: a return statement returns it, or a value computed
+// from it.
+func (c *checker) reachesResult(f *lockstate.Func, n ast.Node) bool {
+	found := false
+	ast.Inspect(bodyOf(f), func(x ast.Node) bool {
+		switch x := x.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			for _, res := range x.Results {
+				if contains(res, n) || c.usesValueOf(f, res, n) {
+					found = true
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
 // lockRef names a lock held on entry in the function's own terms: rooted
 // at a parameter or a package-level variable.
 func lockRef(p lockpath.Path, params map[types.Object]int) (directives.LockRef, bool) {
@@ -341,6 +371,9 @@ func (c *checker) check(f *lockstate.Func) {
 			continue
 		}
 		for _, r := range evs[:i] {
+			if r.internal {
+				continue // nothing the caller sees depends on it
+			}
 			if r.write || r.field != w.field || r.base != w.base || r.section == w.section || disjoint(r.sub, w.sub) || consumed(evs, r) {
 				continue
 			}
@@ -688,26 +721,48 @@ func (c *checker) inBranchOn(f *lockstate.Func, parents map[ast.Node]ast.Node, w
 	return false
 }
 
-// usesValueOf reports whether expression e mentions a local whose defining
-// expression contains r.
+// usesValueOf reports whether expression e mentions a local whose value
+// comes from r: defined from an expression that contains r, or from
+// another such local (v, _ := m.Load(k); s := v.(*T); ... s.id).
 func (c *checker) usesValueOf(f *lockstate.Func, e ast.Node, r ast.Node) bool {
+	return usesValue(f, e, r, map[types.Object]bool{})
+}
+
+func usesValue(f *lockstate.Func, e ast.Node, r ast.Node, seen map[types.Object]bool) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
 		if !ok || found {
 			return !found
 		}
-		if def := f.Resolver.Def(id); def != nil && contains(def, r) {
-			found = true
+		obj := f.Resolver.Info.Uses[id]
+		if obj == nil || seen[obj] || isError(obj.Type()) {
+			// An error says whether a step failed, not what the state
+			// was: branching on it is error handling, not a check.
+			return true
 		}
-		for _, rhs := range multiDefs(f, id) {
-			if contains(rhs, r) {
+		seen[obj] = true
+		var defs []ast.Node
+		if def := f.Resolver.Def(id); def != nil {
+			defs = append(defs, def)
+		}
+		defs = append(defs, multiDefs(f, id)...)
+		for _, def := range defs {
+			if contains(def, r) || usesValue(f, def, r, seen) {
 				found = true
 			}
 		}
 		return !found
 	})
 	return found
+}
+
+var errorType = types.Universe.Lookup("error").Type()
+
+// isError reports whether values of t are errors: error itself, or any
+// type with its Error method (tcpip.Error, *os.PathError).
+func isError(t types.Type) bool {
+	return types.Implements(t, errorType.Underlying().(*types.Interface))
 }
 
 // multiDefs returns the right-hand side of v, ok := call() style

@@ -192,8 +192,11 @@ func join(a, b *State) *State {
 
 func joinVal(a, b LockVal) LockVal {
 	if a.Mode == b.Mode && a.Read == b.Read {
-		// Keep the earliest site so the result does not depend on visit order.
-		if b.Site != token.NoPos && (a.Site == token.NoPos || b.Site < a.Site) {
+		// Keep the latest site, so the result does not depend on visit
+		// order, and so that where a lock may have been taken again on
+		// one path (a loop around sync.Cond.Wait), what follows the join
+		// is in that later critical section, not the first.
+		if b.Site != token.NoPos && (a.Site == token.NoPos || b.Site > a.Site) {
 			a.Site = b.Site
 		}
 		return a

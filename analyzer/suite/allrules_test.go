@@ -238,6 +238,7 @@ var fixturesWithEveryRule = []string{
 	"contracts/...",
 	"crosspkg/...",
 	"ctasections/...",
+	"ctashapes/...",
 	"deferbranch/...",
 	"deferpaths/...",
 	"escape/...",

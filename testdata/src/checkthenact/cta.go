@@ -26,7 +26,7 @@ func (s *Session) setPTYTriple(f *os.File) { // want setPTYTriple:`fieldops\(wri
 }
 
 // installIfNone re-checks under the lock it installs with.
-func (s *Session) installIfNone(f *os.File) bool { // want installIfNone:`fieldops\(reads s\.ptmx, rechecks\-writes s\.ptmx\)`
+func (s *Session) installIfNone(f *os.File) bool { // want installIfNone:`fieldops\(reads-internally s\.ptmx, rechecks-writes s\.ptmx\)`
 	s.ptmxMu.Lock()
 	defer s.ptmxMu.Unlock()
 	if s.ptmx != nil {
@@ -39,7 +39,7 @@ func (s *Session) installIfNone(f *os.File) bool { // want installIfNone:`fieldo
 func open() *os.File { return nil }
 
 // AttachToExisting: two callers can both see nil and both install.
-func (s *Session) AttachToExisting() { // want AttachToExisting:`fieldops\(reads s\.ptmx, writes s\.ptmx\)`
+func (s *Session) AttachToExisting() { // want AttachToExisting:`fieldops\(reads-internally s\.ptmx, writes s\.ptmx\)`
 	if s.lockedPTMX() == nil {
 		f := open()
 		s.setPTYTriple(f) // want `check-then-act: s.ptmx was read at line 43 \(in s.lockedPTMX\) and the lock released; this write, in a later critical section, depends on that read`
@@ -47,14 +47,14 @@ func (s *Session) AttachToExisting() { // want AttachToExisting:`fieldops\(reads
 }
 
 // Fixed: the helper that writes re-checks under its lock.
-func (s *Session) AttachToExistingFixed() { // want AttachToExistingFixed:`fieldops\(reads s\.ptmx, rechecks\-writes s\.ptmx\)`
+func (s *Session) AttachToExistingFixed() { // want AttachToExistingFixed:`fieldops\(reads-internally s\.ptmx, rechecks-writes s\.ptmx\)`
 	if s.lockedPTMX() == nil {
 		s.installIfNone(open())
 	}
 }
 
 // A write that does not depend on the read is not a check-then-act.
-func (s *Session) Replace(f *os.File) { // want Replace:`fieldops\(reads s\.ptmx, writes s\.ptmx\)`
+func (s *Session) Replace(f *os.File) { // want Replace:`fieldops\(reads-internally s\.ptmx, writes s\.ptmx\)`
 	old := s.lockedPTMX()
 	s.setPTYTriple(f)
 	_ = old
@@ -66,7 +66,7 @@ type Counter struct {
 }
 
 // Read in one section, written in another because of what was read.
-func (c *Counter) InitOnce() { // want InitOnce:`fieldops\(reads c\.n, writes c\.n\)`
+func (c *Counter) InitOnce() { // want InitOnce:`fieldops\(reads-internally c\.n, writes c\.n\)`
 	c.mu.Lock()
 	v := c.n
 	c.mu.Unlock()
@@ -78,7 +78,7 @@ func (c *Counter) InitOnce() { // want InitOnce:`fieldops\(reads c\.n, writes c\
 }
 
 // Fixed: check and act in one critical section.
-func (c *Counter) InitOnceFixed() { // want InitOnceFixed:`fieldops\(reads c\.n, rechecks\-writes c\.n\)`
+func (c *Counter) InitOnceFixed() { // want InitOnceFixed:`fieldops\(reads-internally c\.n, rechecks-writes c\.n\)`
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.n == 0 {
@@ -87,7 +87,7 @@ func (c *Counter) InitOnceFixed() { // want InitOnceFixed:`fieldops\(reads c\.n,
 }
 
 // Fixed differently: re-check under the lock that writes.
-func (c *Counter) InitOnceRecheck() { // want InitOnceRecheck:`fieldops\(reads c\.n, rechecks\-writes c\.n\)`
+func (c *Counter) InitOnceRecheck() { // want InitOnceRecheck:`fieldops\(reads-internally c\.n, rechecks-writes c\.n\)`
 	c.mu.Lock()
 	v := c.n
 	c.mu.Unlock()
@@ -101,7 +101,7 @@ func (c *Counter) InitOnceRecheck() { // want InitOnceRecheck:`fieldops\(reads c
 }
 
 // Two different counters: not the same instance.
-func Copy(a, b *Counter) { // want Copy:`fieldops\(reads a\.n, writes b\.n\)`
+func Copy(a, b *Counter) { // want Copy:`fieldops\(reads-internally a\.n, writes b\.n\)`
 	a.mu.Lock()
 	v := a.n
 	a.mu.Unlock()

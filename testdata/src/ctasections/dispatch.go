@@ -66,7 +66,7 @@ type Conn struct {
 
 var errReset = errors.New("reset")
 
-func (c *Conn) process(seg int) error { // want process:`fieldops\(reads c\.ln\.aq\.done, reads c\.ln\.aq\.capacity\)`
+func (c *Conn) process(seg int) error { // want process:`fieldops\(reads-internally c\.ln\.aq\.done, reads-internally c\.ln\.aq\.capacity\)`
 	if c.ln.queueFull() {
 		return nil
 	}
@@ -78,7 +78,7 @@ func (c *Conn) process(seg int) error { // want process:`fieldops\(reads c\.ln\.
 
 // The handshake's error decides, and the pending set is written: its
 // check read other parts of the queue.
-func (c *Conn) Handle(seg int) { // want Handle:`fieldops\(reads c\.ln\.aq\.done, reads c\.ln\.aq\.capacity, writes c\.ln\.aq\.pending\)`
+func (c *Conn) Handle(seg int) { // want Handle:`fieldops\(reads-internally c\.ln\.aq\.done, reads-internally c\.ln\.aq\.capacity, writes c\.ln\.aq\.pending\)`
 	if err := c.process(seg); err != nil {
 		c.ln.mu.Lock()
 		delete(c.ln.aq.pending, c.k)
@@ -88,14 +88,14 @@ func (c *Conn) Handle(seg int) { // want Handle:`fieldops\(reads c\.ln\.aq\.done
 }
 
 // Checking the pending set and then adding to it is a get-then-insert.
-func (c *Conn) Register() { // want Register:`fieldops\(reads c\.ln\.aq\.pending, writes c\.ln\.aq\.pending\)`
+func (c *Conn) Register() { // want Register:`fieldops\(reads-internally c\.ln\.aq\.pending, writes c\.ln\.aq\.pending\)`
 	if !c.ln.isPending(c.k) {
 		c.ln.addPending(c.k) // want `check-then-act: c.ln.aq.pending was read at line 92 \(in c.ln.isPending\) and the lock released`
 	}
 }
 
 // A method that hands the whole queue on reads all of it.
-func (c *Conn) RegisterIfEmpty() { // want RegisterIfEmpty:`fieldops\(reads c\.ln\.aq, writes c\.ln\.aq\.pending\)`
+func (c *Conn) RegisterIfEmpty() { // want RegisterIfEmpty:`fieldops\(reads-internally c\.ln\.aq, writes c\.ln\.aq\.pending\)`
 	if c.ln.String() == "" {
 		c.ln.addPending(c.k) // want `check-then-act: c.ln.aq was read at line 99 \(in c.ln.String\) and the lock released`
 	}
@@ -138,7 +138,7 @@ type WorkQ struct {
 	list itemList //guard:by mu
 }
 
-func (q *WorkQ) enqueue(it *Item) { // want enqueue:`fieldops\(reads it\.queued, writes q\.list\.tail, writes q\.list\.head, rechecks-writes it\.queued\)`
+func (q *WorkQ) enqueue(it *Item) { // want enqueue:`fieldops\(reads-internally it\.queued, writes q\.list\.tail, writes q\.list\.head, rechecks-writes it\.queued\)`
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	it.mu.Lock()
@@ -176,7 +176,7 @@ func (q *WorkQ) pushCounted(it *Item) int { // want pushCounted:`fieldops\(reads
 	return n
 }
 
-func (q *WorkQ) Run() { // want Run:`fieldops\(reads q\.list\.head, writes q\.list\.head, writes q\.list\.tail\)`
+func (q *WorkQ) Run() { // want Run:`fieldops\(reads-internally q\.list\.head, writes q\.list\.head, writes q\.list\.tail\)`
 	for {
 		it := q.dequeue()
 		if it == nil {
@@ -188,7 +188,7 @@ func (q *WorkQ) Run() { // want Run:`fieldops\(reads q\.list\.head, writes q\.li
 	}
 }
 
-func (q *WorkQ) RunUnchecked() { // want RunUnchecked:`fieldops\(reads q\.list\.head, writes q\.list\.head, writes q\.list\.tail\)`
+func (q *WorkQ) RunUnchecked() { // want RunUnchecked:`fieldops\(reads-internally q\.list\.head, writes q\.list\.head, writes q\.list\.tail\)`
 	for {
 		it := q.dequeue()
 		if it == nil {
@@ -223,7 +223,7 @@ func (t *Tally) set(v int) { // want set:`fieldops\(writes t\.n\)`
 	t.n = v
 }
 
-func (t *Tally) Incr() { // want Incr:`fieldops\(reads t\.n, writes t\.n\)`
+func (t *Tally) Incr() { // want Incr:`fieldops\(reads-internally t\.n, writes t\.n\)`
 	t.mu.Lock()
 	v := t.n
 	t.mu.Unlock()
@@ -232,7 +232,7 @@ func (t *Tally) Incr() { // want Incr:`fieldops\(reads t\.n, writes t\.n\)`
 	t.mu.Unlock()
 }
 
-func (t *Tally) IncrVia() { // want IncrVia:`fieldops\(reads t\.n, writes t\.n\)`
+func (t *Tally) IncrVia() { // want IncrVia:`fieldops\(reads-internally t\.n, writes t\.n\)`
 	v := t.get()
 	t.set(v + 1) // want `check-then-act: t.n was read at line 236 \(in t.get\) and the lock released`
 }
@@ -280,7 +280,7 @@ func (b *Binding) setPort(p int) { // want setPort:`fieldops\(writes b\.port\)`
 	b.port = p
 }
 
-func (b *Binding) Rebind() { // want Rebind:`fieldops\(reads b\.port, writes b\.port\)`
+func (b *Binding) Rebind() { // want Rebind:`fieldops\(reads-internally b\.port, writes b\.port\)`
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	p := b.info()
@@ -288,7 +288,7 @@ func (b *Binding) Rebind() { // want Rebind:`fieldops\(reads b\.port, writes b\.
 }
 
 // b.mu is held across, but another writer can go through setPort without it.
-func (b *Binding) RebindAny() { // want RebindAny:`fieldops\(reads b\.port, writes b\.port\)`
+func (b *Binding) RebindAny() { // want RebindAny:`fieldops\(reads-internally b\.port, writes b\.port\)`
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	p := b.info()
@@ -309,7 +309,7 @@ func (ch *Child) joinLocked() { // want joinLocked:`fieldops\(writes ch\.ln\.aq\
 	ch.ln.addPending(ch.k)
 }
 
-func (ch *Child) Join() { // want Join:`fieldops\(reads ch\.ln\.aq\.pending, writes ch\.ln\.aq\.pending\)`
+func (ch *Child) Join() { // want Join:`fieldops\(reads-internally ch\.ln\.aq\.pending, writes ch\.ln\.aq\.pending\)`
 	ch.mu.Lock()
 	defer ch.mu.Unlock()
 	if !ch.ln.isPending(ch.k) {

@@ -20,7 +20,7 @@ func (f *Frag) releaseLocked(k int) { // want releaseLocked:`fieldops\(writes f\
 }
 
 // Check and act in one critical section, the act through the helper.
-func (f *Frag) Process(k int) { // want Process:`fieldops\(reads f\.m, rechecks-writes f\.m, writes f\.size\)`
+func (f *Frag) Process(k int) { // want Process:`fieldops\(reads-internally f\.m, rechecks-writes f\.m, writes f\.size\)`
 	f.mu.Lock()
 	_, ok := f.m[k]
 	if !ok {
@@ -31,7 +31,7 @@ func (f *Frag) Process(k int) { // want Process:`fieldops\(reads f\.m, rechecks-
 }
 
 // The same with the lock released between check and act.
-func (f *Frag) ProcessSplit(k int) { // want ProcessSplit:`fieldops\(reads f\.m, writes f\.m, writes f\.size\)`
+func (f *Frag) ProcessSplit(k int) { // want ProcessSplit:`fieldops\(reads-internally f\.m, writes f\.m, writes f\.size\)`
 	f.mu.Lock()
 	_, ok := f.m[k]
 	f.mu.Unlock()
@@ -46,13 +46,13 @@ func (f *Frag) ProcessSplit(k int) { // want ProcessSplit:`fieldops\(reads f\.m,
 // section.
 //
 //guard:holds f.mu
-func (f *Frag) evictLocked(limit int) { // want evictLocked:`fieldops\(reads f\.size under held f\.mu, writes f\.m under held f\.mu, rechecks-writes f\.size under held f\.mu\)`
+func (f *Frag) evictLocked(limit int) { // want evictLocked:`fieldops\(reads-internally f\.size under held f\.mu, writes f\.m under held f\.mu, rechecks-writes f\.size under held f\.mu\)`
 	for f.size > limit {
 		f.releaseLocked(f.size)
 	}
 }
 
-func (f *Frag) Add(k, limit int) { // want Add:`fieldops\(writes f\.m, writes f\.size, reads f\.size\)`
+func (f *Frag) Add(k, limit int) { // want Add:`fieldops\(writes f\.m, writes f\.size, reads-internally f\.size\)`
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.m[k] = 1
@@ -106,21 +106,21 @@ func (l *Listener) reset() { // want reset:`fieldops\(writes l\.q\)`
 }
 
 // The capacity read decides; the pending set is written.
-func (l *Listener) Handle(k int) { // want Handle:`fieldops\(writes l\.q\.pending, reads l\.q\.capacity\)`
+func (l *Listener) Handle(k int) { // want Handle:`fieldops\(writes l\.q\.pending, reads-internally l\.q\.capacity\)`
 	if !l.deliver(k) {
 		l.forget(k)
 	}
 }
 
 // The capacity read decides the capacity written.
-func (l *Listener) Grow() { // want Grow:`fieldops\(reads l\.q\.capacity, writes l\.q\.capacity\)`
+func (l *Listener) Grow() { // want Grow:`fieldops\(reads-internally l\.q\.capacity, writes l\.q\.capacity\)`
 	if l.capacity() == 0 {
 		l.setCapacity(8) // want `check-then-act: l.q.capacity was read at line 117 \(in l.capacity\) and the lock released`
 	}
 }
 
 // ... and the whole queue written overlaps the part read.
-func (l *Listener) ResetIfEmpty() { // want ResetIfEmpty:`fieldops\(reads l\.q\.capacity, writes l\.q\)`
+func (l *Listener) ResetIfEmpty() { // want ResetIfEmpty:`fieldops\(reads-internally l\.q\.capacity, writes l\.q\)`
 	if l.capacity() == 0 {
 		l.reset() // want `check-then-act: l.q.capacity was read at line 124 \(in l.capacity\) and the lock released`
 	}
