@@ -300,7 +300,7 @@ func (c *checker) computeOps(fn *types.Func) *FieldOps {
 			sub, _, _ := strings.Cut(e.sub, "[")
 			op := FieldOp{Field: e.field, Name: e.name, Sub: sub, Write: e.write, Rechecked: e.rechecked,
 				Internal: !e.write && (e.internal || !c.reachesResult(body, e.node)),
-				Base: directives.LockRef{Kind: directives.Param, Param: i, Sel: e.base.Sel, Text: e.base.String()}}
+				Base:     directives.LockRef{Kind: directives.Param, Param: i, Sel: e.base.Sel, Text: e.base.String()}}
 			// A lock held on entry (a //guard:holds function) is the
 			// caller's critical section: the access happens in it.
 			if e.lock.Valid() && entry.Lock(e.lock).Mode.Held() {
