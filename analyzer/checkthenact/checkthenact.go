@@ -377,10 +377,10 @@ func (c *checker) check(f *lockstate.Func) {
 			if r.write || r.field != w.field || r.base != w.base || r.section == w.section || disjoint(r.sub, w.sub) || consumed(evs, r) {
 				continue
 			}
-			// A guard clause on a direct read (if ok { return s }) decides
-			// whether the write runs as much as a branch around it. On a
-			// helper's read it is usually an error check, so not there.
-			guard := r.helper == "" && c.afterGuardClause(f, parents, w.node, r.node)
+			// A guard clause on the read (if ok { return s }, or if f :=
+			// s.lockedPTMX(); f != nil { return f }) decides whether the
+			// write runs as much as a branch around it.
+			guard := c.afterGuardClause(f, parents, w.node, r.node)
 			if !(guard || c.dependsOn(f, parents, w.node, r.node)) || heldAcross(r, w) {
 				continue
 			}
@@ -671,8 +671,7 @@ func (c *checker) writesValueOf(f *lockstate.Func, parents map[ast.Node]ast.Node
 
 // afterGuardClause reports whether w follows an if statement that leaves
 // (return, break, ...) on a condition using r: if v, ok := m.Load(k); ok
-// { return v }. Used only for sync.Map, whose Load result is the check;
-// for helpers, such a clause is usually an error check.
+// { return v }. An error a helper returns is not a use (see condOn).
 func (c *checker) afterGuardClause(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node) bool {
 	for n := w; n != nil; n = parents[n] {
 		block, ok := parents[n].(*ast.BlockStmt)
@@ -687,12 +686,27 @@ func (c *checker) afterGuardClause(f *lockstate.Func, parents map[ast.Node]ast.N
 			if !ok || !terminates(ifs.Body) {
 				continue
 			}
-			if contains(ifs.Cond, r) || (ifs.Init != nil && contains(ifs.Init, r)) || c.usesValueOf(f, ifs.Cond, r) {
+			if c.condOn(f, ifs.Cond, ifs.Init, r) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// condOn reports whether a condition (with its init statement) depends on
+// the value read at r: it contains the read, or uses a local computed from
+// it. When r is a helper call, its error result does not count: branching
+// on it is error handling (if err := s.load(); err != nil { return err }).
+func (c *checker) condOn(f *lockstate.Func, cond ast.Node, init ast.Stmt, r ast.Node) bool {
+	call, isCall := r.(*ast.CallExpr)
+	if contains(cond, r) && !(isCall && isError(c.pass.TypesInfo.TypeOf(call))) {
+		return true
+	}
+	if init != nil && contains(init, r) && !isCall {
+		return true
+	}
+	return c.usesValueOf(f, cond, r)
 }
 
 // inBranchOn reports whether w sits in a branch (if, switch or loop body)
@@ -714,7 +728,7 @@ func (c *checker) inBranchOn(f *lockstate.Func, parents map[ast.Node]ast.Node, w
 		if cond == nil || contains(cond, w) {
 			continue
 		}
-		if contains(cond, r) || (init != nil && contains(init, r)) || c.usesValueOf(f, cond, r) {
+		if c.condOn(f, cond, init, r) {
 			return true
 		}
 	}

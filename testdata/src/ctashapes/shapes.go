@@ -3,6 +3,7 @@
 package ctashapes
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 )
@@ -28,7 +29,7 @@ func (r *Reg) GetOrCreate(k string) *Sess {
 	}
 	s = &Sess{}
 	r.mu.Lock()
-	r.m[k] = s // want `check-then-act: r.m\[k\] was read at line 24 and the lock released`
+	r.m[k] = s // want `check-then-act: r.m\[k\] was read at line 25 and the lock released`
 	r.mu.Unlock()
 	return s
 }
@@ -62,7 +63,7 @@ func (r *Reg) AddAll(ks []string) {
 			continue
 		}
 		r.mu.Lock()
-		r.m[k] = &Sess{} // want `check-then-act: r.m\[k\] was read at line 59 and the lock released`
+		r.m[k] = &Sess{} // want `check-then-act: r.m\[k\] was read at line 60 and the lock released`
 		r.mu.Unlock()
 	}
 }
@@ -85,7 +86,7 @@ func (r *Reg) Inc() {
 	v := r.n
 	r.mu.Unlock()
 	r.mu.Lock()
-	r.n = v + 1 // want `check-then-act: r.n was read at line 85 and the lock released`
+	r.n = v + 1 // want `check-then-act: r.n was read at line 86 and the lock released`
 	r.mu.Unlock()
 }
 
@@ -103,7 +104,7 @@ func (r *Reg) Bump(k string) {
 	s := r.m[k]
 	r.mu.Unlock()
 	r.mu.Lock()
-	r.m[k] = &Sess{id: s.id + 1} // want `check-then-act: r.m\[k\] was read at line 103 and the lock released`
+	r.m[k] = &Sess{id: s.id + 1} // want `check-then-act: r.m\[k\] was read at line 104 and the lock released`
 	r.mu.Unlock()
 }
 
@@ -120,7 +121,7 @@ func (r *Reg) Install() {
 			r.mu.Unlock()
 			return
 		}
-		r.p = np // want `check-then-act: r.p was read at line 114 and the lock released`
+		r.p = np // want `check-then-act: r.p was read at line 115 and the lock released`
 		r.mu.Unlock()
 	}
 }
@@ -176,7 +177,7 @@ func (r *Reg) addCount(d int) {
 
 func (r *Reg) IncHelpers() {
 	v := r.count()
-	r.setCount(v + 1) // want `check-then-act: r.n was read at line 178 \(in r.count\) and the lock released`
+	r.setCount(v + 1) // want `check-then-act: r.n was read at line 179 \(in r.count\) and the lock released`
 }
 
 // Twin: one helper reads and writes in its own critical section.
@@ -198,7 +199,7 @@ func (r *Reg) IncAcrossPause() {
 	r.mu.Lock()
 	v := r.n
 	r.pause()
-	r.n = v + 1 // want `check-then-act: r.n was read at line 199 and the lock released`
+	r.n = v + 1 // want `check-then-act: r.n was read at line 200 and the lock released`
 	r.mu.Unlock()
 }
 
@@ -223,7 +224,7 @@ func (q *Queue) TakeStale() {
 	for n == 0 {
 		q.cond.Wait()
 	}
-	q.items = n - 1 // want `check-then-act: q.items was read at line 222 and the lock released`
+	q.items = n - 1 // want `check-then-act: q.items was read at line 223 and the lock released`
 	q.mu.Unlock()
 }
 
@@ -344,4 +345,46 @@ func LoadComputeStore(k string) {
 func LoadOrStore(k string) *Sess {
 	s, _ := sessions.LoadOrStore(k, &Sess{})
 	return s.(*Sess)
+}
+
+// ---- a guard clause on a helper's result (Attach's get-or-create) ----
+
+func (r *Reg) current() *Sess {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.p
+}
+
+func (r *Reg) install(p *Sess) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.p = p
+}
+
+func (r *Reg) Attach() *Sess {
+	if p := r.current(); p != nil {
+		return p
+	}
+	np := &Sess{}
+	r.install(np) // want `check-then-act: r.p was read at line \d+ \(in r.current\) and the lock released`
+	return np
+}
+
+// Twin: an error a helper returns is error handling, even when it is
+// made from guarded state.
+func (r *Reg) validate() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.n > 10 {
+		return fmt.Errorf("too many: %d", r.n)
+	}
+	return nil
+}
+
+func (r *Reg) Reset() error {
+	if err := r.validate(); err != nil {
+		return err
+	}
+	r.setCount(0)
+	return nil
 }
