@@ -2,9 +2,11 @@ package checkthenact
 
 import (
 	_ "embed"
+	"fmt"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -47,6 +49,9 @@ type FieldOp struct {
 	// results: a caller cannot decide anything from it (Connect reads a
 	// queue and returns an error that says nothing of it).
 	Internal bool
+	// Results lists the results a read reaches (by index): a caller that
+	// uses only some of them depends only on those reads.
+	Results []int `json:",omitempty"`
 	// Held marks an access under a lock the caller holds (Lock, rooted at
 	// a parameter or a package-level variable): it belongs to the
 	// caller's critical section, not to one the function opens.
@@ -74,6 +79,9 @@ func (f *FieldOps) String() string {
 			}
 		}
 		part := verb + " " + op.Base.Text + "." + op.Name + op.Sub
+		if len(op.Results) > 0 && !(len(op.Results) == 1 && op.Results[0] == 0) {
+			part += fmt.Sprintf(" ->%v", op.Results)
+		}
 		if op.Held {
 			part += " under held " + op.Lock.Text
 		}
@@ -92,6 +100,7 @@ type event struct {
 	write     bool
 	rechecked bool
 	internal  bool          // a helper's read that reaches none of its results
+	results   []int         // the helper results a read reaches
 	lock      lockpath.Path // the lock held, if known
 	section   token.Pos     // where the lock was taken (or the helper call)
 	node      ast.Node      // the access, or the helper call
@@ -112,6 +121,9 @@ type checker struct {
 	// parents memoizes lockstate.Parents per body: several checks of one
 	// function look up the statements around its events.
 	parents map[ast.Node]map[ast.Node]ast.Node
+	// curResults, while a helper's read is being followed, lists the
+	// helper results that carry it (nil: any value the node has).
+	curResults []int
 }
 
 func (c *checker) parentsOf(root ast.Node) map[ast.Node]ast.Node {
@@ -203,7 +215,7 @@ func (c *checker) events(f *lockstate.Func) []event {
 			if !base.Valid() {
 				continue
 			}
-			ev := event{field: op.Field, name: op.Name, sub: op.Sub, base: base, write: op.Write, rechecked: op.Rechecked, internal: op.Internal,
+			ev := event{field: op.Field, name: op.Name, sub: op.Sub, base: base, write: op.Write, rechecked: op.Rechecked, internal: op.Internal, results: op.Results,
 				section: call.Node.Pos(), node: call.Node, helper: types.ExprString(call.Node.Fun), state: call.State}
 			// A lock of the written object, or of an object that contains
 			// it (e.mu guarding e.mu.state), that the helper requires
@@ -237,7 +249,14 @@ func (c *checker) events(f *lockstate.Func) []event {
 		}
 		for j := 0; j < i; j++ {
 			if r := out[j]; !r.write && r.section == out[i].section && sameField(r, out[i]) {
-				out[i].rechecked = true
+				if parents == nil {
+					parents = c.parentsOf(bodyOf(f))
+				}
+				// A re-read only on some paths to the write (in a branch
+				// the write is not in) does not re-check it.
+				if onEveryPathTo(parents, r.node, out[i].node) {
+					out[i].rechecked = true
+				}
 			}
 		}
 		if !out[i].rechecked && c.revalidated(f, &parents, out, i) {
@@ -245,6 +264,41 @@ func (c *checker) events(f *lockstate.Func) []event {
 		}
 	}
 	return out
+}
+
+// onEveryPathTo reports whether r, which comes before w, runs on every
+// path that reaches w, judged from the syntax: between r and the innermost
+// statement that encloses both, r is not inside a branch, a loop body, a
+// case or a closure that w is not in as well.
+func onEveryPathTo(parents map[ast.Node]ast.Node, r, w ast.Node) bool {
+	for n := r; n != nil; n = parents[n] {
+		if contains(n, w) {
+			return true
+		}
+		switch p := parents[n].(type) {
+		case *ast.IfStmt:
+			if n == p.Body || n == p.Else {
+				return false
+			}
+		case *ast.ForStmt:
+			// The post statement runs before every iteration but the
+			// first, which the init statement precedes.
+			if n == p.Body {
+				return false
+			}
+		case *ast.RangeStmt:
+			if n == p.Body {
+				return false
+			}
+		case *ast.CaseClause, *ast.CommClause, *ast.FuncLit:
+			return false
+		case *ast.BinaryExpr:
+			if n == p.Y && (p.Op == token.LAND || p.Op == token.LOR) {
+				return false
+			}
+		}
+	}
+	return false
 }
 
 // revalidated reports whether the write out[i], made directly in this
@@ -299,7 +353,8 @@ func (c *checker) computeOps(fn *types.Func) *FieldOps {
 			// caller: the op is on the whole map.
 			sub, _, _ := strings.Cut(e.sub, "[")
 			op := FieldOp{Field: e.field, Name: e.name, Sub: sub, Write: e.write, Rechecked: e.rechecked,
-				Internal: !e.write && (e.internal || !c.reachesResult(body, e.node)),
+				Internal: !e.write && (e.internal || len(c.reachedResults(body, e.node, e.results)) == 0),
+				Results:  c.reachedResults(body, e.node, e.results),
 				Base:     directives.LockRef{Kind: directives.Param, Param: i, Sel: e.base.Sel, Text: e.base.String()}}
 			// A lock held on entry (a //guard:holds function) is the
 			// caller's critical section: the access happens in it.
@@ -326,25 +381,36 @@ func (c *checker) computeOps(fn *types.Func) *FieldOps {
 	return ops
 }
 
-// reachesResult reports whether the value read at n flows into a result
-// of the function: a return statement returns it, or a value computed
-// from it.
-func (c *checker) reachesResult(f *lockstate.Func, n ast.Node) bool {
-	found := false
+// reachedResults lists the results of the function that the value read
+// at n flows into: a return statement returns it, or a value computed
+// from it. from, for a read inside a helper called at n, is the helper's
+// results that carry it.
+func (c *checker) reachedResults(f *lockstate.Func, n ast.Node, from []int) []int {
+	saved := c.curResults
+	c.curResults = from
+	defer func() { c.curResults = saved }()
+	var out []int
 	ast.Inspect(bodyOf(f), func(x ast.Node) bool {
 		switch x := x.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.ReturnStmt:
-			for _, res := range x.Results {
-				if contains(res, n) || c.usesValueOf(f, res, n) {
-					found = true
+			for k, res := range x.Results {
+				if !slices.Contains(out, k) && (c.containsValue(res, n) || c.usesValueOf(f, res, n)) {
+					out = append(out, k)
 				}
 			}
 		}
-		return !found
+		return true
 	})
-	return found
+	slices.Sort(out)
+	return out
+}
+
+// containsValue reports whether expression e contains the read r as a
+// value: for a helper call, only if its first result carries the read.
+func (c *checker) containsValue(e, r ast.Node) bool {
+	return contains(e, r) && (c.curResults == nil || slices.Contains(c.curResults, 0))
 }
 
 // lockRef names a lock held on entry in the function's own terms: rooted
@@ -379,9 +445,12 @@ func (c *checker) check(f *lockstate.Func) {
 			}
 			// A guard clause on the read (if ok { return s }, or if f :=
 			// s.lockedPTMX(); f != nil { return f }) decides whether the
-			// write runs as much as a branch around it.
-			guard := c.afterGuardClause(f, parents, w.node, r.node)
-			if !(guard || c.dependsOn(f, parents, w.node, r.node)) || heldAcross(r, w) {
+			// write runs as much as a branch around it. A helper's read
+			// counts only through the results it reaches.
+			c.curResults = r.results
+			depends := c.afterGuardClause(f, parents, w.node, r.node) || c.dependsOn(f, parents, w.node, r.node)
+			c.curResults = nil
+			if !depends || heldAcross(r, w) {
 				continue
 			}
 			where := ""
@@ -638,7 +707,7 @@ func (c *checker) dependsOn(f *lockstate.Func, parents map[ast.Node]ast.Node, w,
 // right-hand side of the assignment w is on the left of, or an argument
 // of the helper call w.
 func (c *checker) writesValueOf(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node) bool {
-	uses := func(e ast.Node) bool { return contains(e, r) || c.usesValueOf(f, e, r) }
+	uses := func(e ast.Node) bool { return c.containsValue(e, r) || c.usesValueOf(f, e, r) }
 	if call, ok := w.(*ast.CallExpr); ok {
 		for _, arg := range call.Args {
 			if uses(arg) {
@@ -700,7 +769,7 @@ func (c *checker) afterGuardClause(f *lockstate.Func, parents map[ast.Node]ast.N
 // on it is error handling (if err := s.load(); err != nil { return err }).
 func (c *checker) condOn(f *lockstate.Func, cond ast.Node, init ast.Stmt, r ast.Node) bool {
 	call, isCall := r.(*ast.CallExpr)
-	if contains(cond, r) && !(isCall && isError(c.pass.TypesInfo.TypeOf(call))) {
+	if c.containsValue(cond, r) && !(isCall && isError(c.pass.TypesInfo.TypeOf(call))) {
 		return true
 	}
 	if init != nil && contains(init, r) && !isCall {
@@ -739,10 +808,10 @@ func (c *checker) inBranchOn(f *lockstate.Func, parents map[ast.Node]ast.Node, w
 // comes from r: defined from an expression that contains r, or from
 // another such local (v, _ := m.Load(k); s := v.(*T); ... s.id).
 func (c *checker) usesValueOf(f *lockstate.Func, e ast.Node, r ast.Node) bool {
-	return usesValue(f, e, r, map[types.Object]bool{})
+	return c.usesValue(f, e, r, map[types.Object]bool{})
 }
 
-func usesValue(f *lockstate.Func, e ast.Node, r ast.Node, seen map[types.Object]bool) bool {
+func (c *checker) usesValue(f *lockstate.Func, e ast.Node, r ast.Node, seen map[types.Object]bool) bool {
 	found := false
 	ast.Inspect(e, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
@@ -756,13 +825,17 @@ func usesValue(f *lockstate.Func, e ast.Node, r ast.Node, seen map[types.Object]
 			return true
 		}
 		seen[obj] = true
-		var defs []ast.Node
-		if def := f.Resolver.Def(id); def != nil {
-			defs = append(defs, def)
+		if def := f.Resolver.Def(id); def != nil && (c.containsValue(def, r) || c.usesValue(f, def, r, seen)) {
+			found = true
 		}
-		defs = append(defs, multiDefs(f, id)...)
-		for _, def := range defs {
-			if contains(def, r) || usesValue(f, def, r, seen) {
+		for _, d := range multiDefs(f, id) {
+			// v, ok := call(): v carries the call's first result, ok
+			// its second.
+			if d.rhs == r {
+				if c.curResults == nil || slices.Contains(c.curResults, d.index) {
+					found = true
+				}
+			} else if c.containsValue(d.rhs, r) || c.usesValue(f, d.rhs, r, seen) {
 				found = true
 			}
 		}
@@ -779,22 +852,29 @@ func isError(t types.Type) bool {
 	return types.Implements(t, errorType.Underlying().(*types.Interface))
 }
 
-// multiDefs returns the right-hand side of v, ok := call() style
-// definitions of id, which Resolver.Def does not track.
-func multiDefs(f *lockstate.Func, id *ast.Ident) []ast.Node {
+// multiDef is one v, ok := call() style definition of a variable: the
+// right-hand side and the variable's position on the left.
+type multiDef struct {
+	rhs   ast.Node
+	index int
+}
+
+// multiDefs returns the v, ok := call() style definitions of id, which
+// Resolver.Def does not track.
+func multiDefs(f *lockstate.Func, id *ast.Ident) []multiDef {
 	v, ok := f.Resolver.Info.Uses[id].(*types.Var)
 	if !ok {
 		return nil
 	}
-	var out []ast.Node
+	var out []multiDef
 	ast.Inspect(bodyOf(f), func(n ast.Node) bool {
 		as, ok := n.(*ast.AssignStmt)
 		if !ok || len(as.Rhs) != 1 || len(as.Lhs) < 2 {
 			return true
 		}
-		for _, l := range as.Lhs {
+		for k, l := range as.Lhs {
 			if lid, ok := l.(*ast.Ident); ok && f.Resolver.Info.ObjectOf(lid) == v {
-				out = append(out, as.Rhs[0])
+				out = append(out, multiDef{ast.Unparen(as.Rhs[0]), k})
 			}
 		}
 		return true

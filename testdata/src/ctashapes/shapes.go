@@ -388,3 +388,43 @@ func (r *Reg) Reset() error {
 	r.setCount(0)
 	return nil
 }
+
+// ---- a helper with two results: only the one used decides ----
+
+func (r *Reg) both() (*Sess, int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.p, r.n
+}
+
+func (r *Reg) AttachCounting() *Sess {
+	if p, _ := r.both(); p != nil {
+		return p
+	}
+	r.setCount(0) // r.n came back in the result thrown away: no decision on it
+	np := &Sess{}
+	r.install(np) // want `check-then-act: r.p was read at line \d+ \(in r.both\) and the lock released`
+	return np
+}
+
+// ---- a loop that re-reads in its post statement ----
+
+type Backlog struct {
+	mu    sync.Mutex
+	items []int //guard:by mu
+}
+
+// The lock is dropped at the end of each iteration; the post statement
+// reads the queue again under the lock taken back, so each removal acts
+// on a fresh read (gVisor's tbf queue loop).
+func (b *Backlog) Drain(send func(int)) {
+	b.mu.Lock()
+	for n := len(b.items); n > 0; n = len(b.items) {
+		v := b.items[0]
+		b.items = b.items[1:]
+		b.mu.Unlock()
+		send(v)
+		b.mu.Lock()
+	}
+	b.mu.Unlock()
+}
