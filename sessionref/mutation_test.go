@@ -118,7 +118,7 @@ var mutations = []mutation{
 		return s.ptmx, false
 	}
 	s.ptmx, s.attachCmd, s.attachWaitOnce = t.ptmx, t.cmd, t.wait`,
-		new: `	s.ptmx, s.attachCmd, s.attachWaitOnce = t.ptmx, t.cmd, t.wait`,
+		new:  `	s.ptmx, s.attachCmd, s.attachWaitOnce = t.ptmx, t.cmd, t.wait`,
 		rule: "checkthenact",
 		want: `check-then-act: s.ptmx was read at line \d+ \(in s.lockedPTMX\) and the lock released`,
 	},
@@ -175,7 +175,7 @@ var mutations = []mutation{
 		name: "clearPTYTriple/closes under ptmxMu",
 		file: "pty.go",
 		old:  `	s.ptmx, s.attachCmd, s.attachWaitOnce = nil, nil, nil`,
-		new:  `	s.ptmx.Close()
+		new: `	s.ptmx.Close()
 	s.ptmx, s.attachCmd, s.attachWaitOnce = nil, nil, nil`,
 		rule: "noblock",
 		want: `s.ptmx.Close can block while s.ptmxMu is held`,
