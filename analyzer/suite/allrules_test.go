@@ -198,6 +198,8 @@ var fixturesWithEveryRule = []string{
 	"fresh/...",
 	"generics/...",
 	"globals/...",
+	"guarantee/...",
+	"guaranteeexceptions/...",
 	"ignores/...",
 	"importers/...",
 	"joinmodes/...",
