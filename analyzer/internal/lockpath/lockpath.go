@@ -221,7 +221,7 @@ func (r *Resolver) of(e ast.Expr, depth int) Path {
 		if !ok || v.IsField() {
 			return Path{}
 		}
-		if def, ok := r.defs[v]; ok && r.stable(v) {
+		if def, ok := r.defs[v]; ok && r.stable(v) && !ownsLock(v.Type()) {
 			if p := r.of(def, depth+1); p.Valid() && (isPackageLevel(p.Root) || r.stable(p.Root.(*types.Var))) {
 				return p
 			}
@@ -266,6 +266,28 @@ func (r *Resolver) of(e ast.Expr, depth int) Path {
 		}
 	}
 	return Path{}
+}
+
+// ownsLock reports whether a value of type t has a lock in its own storage:
+// it is a lock, or a struct or array with one inline (not behind a pointer
+// or an interface). A variable of such a type defined from another value
+// (mu := c.mu, d := *c) holds a copy of that lock, so it is not an alias:
+// locking the copy protects nothing in the original.
+func ownsLock(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		if lock, _ := locks.IsLock(t); lock {
+			return true
+		}
+		for i := 0; i < u.NumFields(); i++ {
+			if ownsLock(u.Field(i).Type()) {
+				return true
+			}
+		}
+	case *types.Array:
+		return ownsLock(u.Elem())
+	}
+	return false
 }
 
 // LockOf returns the normalised path of the lock operated on by a lock call.

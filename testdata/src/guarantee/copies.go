@@ -6,14 +6,14 @@ package guarantee
 func copyOfLockBad(c *C) {
 	mu := c.mu
 	mu.Lock()
-	c.n++ // not reported: mu := c.mu is taken for another name of c.mu
+	c.n++ // want `c.n written while c.mu is not known to be held`
 	mu.Unlock()
 }
 
 func copyOfStructBad(c *C) {
 	d := *c
 	d.mu.Lock()
-	c.n++ // not reported: d := *c is taken for another name of c
+	c.n++ // want `c.n written while c.mu is not known to be held`
 	d.mu.Unlock()
 }
 
