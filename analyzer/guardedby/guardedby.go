@@ -314,13 +314,13 @@ func (c *checker) shownAtCall(ref directives.LockRef, call *ast.CallExpr) string
 	if i := strings.IndexByte(ref.Text, '.'); i >= 0 {
 		rest = ref.Text[i:]
 	}
-	var base ast.Expr
-	if ref.Param == directives.Receiver {
-		if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-			base = se.X
+	recv, _, args := lockstate.CallOperands(c.pass.TypesInfo, call)
+	base := recv
+	if ref.Param != directives.Receiver {
+		base = nil
+		if ref.Param < len(args) {
+			base = args[ref.Param]
 		}
-	} else if ref.Param < len(call.Args) {
-		base = call.Args[ref.Param]
 	}
 	if base == nil {
 		return ref.Text

@@ -93,3 +93,13 @@ func embeddedBaseLockGood(d *Derived) {
 	d.n++
 	d.Base.mu.Unlock()
 }
+
+func promotedMethodExprBad(o *Outer) {
+	(*Outer).bumpLocked(o) // want `call to \(\*Outer\).bumpLocked needs o.mu locked`
+}
+
+func promotedMethodExprGood(o *Outer) {
+	o.mu.Lock()
+	(*Outer).bumpLocked(o)
+	o.mu.Unlock()
+}

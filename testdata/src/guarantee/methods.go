@@ -22,13 +22,19 @@ func methodValue(c *C) int {
 }
 
 func methodExprHoldsBad(c *C) {
-	(*C).incLocked(c) // not reported: the receiver of a method expression is its first argument, which the contract check does not look at
+	(*C).incLocked(c) // want `call to \(\*C\).incLocked needs c.mu locked`
 }
 
 func methodExprHoldsGood(c *C) {
 	c.mu.Lock()
 	(*C).incLocked(c)
 	c.mu.Unlock()
+}
+
+func goMethodExprBad(c *C) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	go (*C).incLocked(c) // want `go \(\*C\).incLocked runs in a new goroutine, which holds no locks, but it needs c.mu held`
 }
 
 func goMethodBad(c *C) {
