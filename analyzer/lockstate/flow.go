@@ -30,6 +30,10 @@ type funcAnalysis struct {
 	res   *lockpath.Resolver
 	entry *State
 
+	// rangeAssign holds the targets go/cfg lists as nodes of their own:
+	// a range statement's key and value (true when assigned with =), and
+	// the target of a select case's assignment (case x.f = <-ch), already
+	// recorded with its assignment statement (false).
 	rangeAssign map[ast.Expr]bool
 	commSelect  map[ast.Node]*ast.SelectStmt // channel ops that are a select's cases
 	rangeChan   map[ast.Expr]*ast.RangeStmt  // for v := range ch
@@ -216,6 +220,9 @@ func (fa *funcAnalysis) scanRanges() {
 			// the select, which blocks unless it has a default case.
 			for _, cc := range n.Body.List {
 				if comm := cc.(*ast.CommClause).Comm; comm != nil {
+					if as, ok := comm.(*ast.AssignStmt); ok && len(as.Lhs) > 0 {
+						fa.rangeAssign[as.Lhs[0]] = false
+					}
 					ast.Inspect(comm, func(m ast.Node) bool {
 						switch m.(type) {
 						case *ast.SendStmt, *ast.UnaryExpr:

@@ -66,7 +66,7 @@ func lockInLoopGood(c *C, xs []int) {
 
 func selectBad(c *C, in chan int, out chan int) {
 	select {
-	case c.n = <-in: // want `c.n written while c.mu is not known to be held` `c.n read while c.mu is not known to be held`
+	case c.n = <-in: // want `c.n written while c.mu is not known to be held`
 	case out <- c.n: // want `c.n read while c.mu is not known to be held`
 	default:
 		c.n = 0 // want `c.n written while c.mu is not known to be held`
