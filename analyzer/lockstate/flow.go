@@ -581,6 +581,11 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 		if assign, isRange := fa.rangeAssign[n]; isRange {
 			if assign {
 				fa.expr(n, s, useWrite)
+				// for _, c = range cs: c names another element each
+				// iteration.
+				if to := fa.res.Of(n); to.Valid() {
+					forgetLocks(s, to)
+				}
 			}
 			return
 		}
@@ -714,11 +719,7 @@ func (fa *funcAnalysis) rebind(n *ast.AssignStmt, s *State) {
 	}
 	old := maps.Clone(s.locks) // a, b = b, a reads the state before either store
 	for _, m := range moves {
-		for p := range s.locks {
-			if p.Root == m.to.Root && (p.Sel == m.to.Sel || strings.HasPrefix(p.Sel, m.to.Sel+".")) {
-				s.deleteLock(p)
-			}
-		}
+		forgetLocks(s, m.to)
 		if !m.from.Valid() {
 			continue
 		}
@@ -728,6 +729,16 @@ func (fa *funcAnalysis) rebind(n *ast.AssignStmt, s *State) {
 					s.set(fa.canon(moved), v)
 				}
 			}
+		}
+	}
+}
+
+// forgetLocks drops what is known of the locks inside the object at to,
+// which has just been made to name another object.
+func forgetLocks(s *State, to lockpath.Path) {
+	for p := range s.locks {
+		if p.Root == to.Root && (p.Sel == to.Sel || strings.HasPrefix(p.Sel, to.Sel+".")) {
+			s.deleteLock(p)
 		}
 	}
 }

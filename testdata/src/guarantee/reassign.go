@@ -23,7 +23,7 @@ func rangeAssignBad(cs []*C, c *C) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, c = range cs {
-		c.n++ // not reported: for _, c = range keeps what was known of the old c's locks
+		c.n++ // want `c.n written while c.mu is not known to be held`
 	}
 }
 
