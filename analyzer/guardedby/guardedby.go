@@ -230,11 +230,20 @@ func (c *checker) contractCall(fn *lockstate.Func, call *lockstate.Call) {
 	check := func(refs []directives.LockRef, verb string, ok func(lockstate.LockVal) bool, want, fix string) {
 		for _, ref := range refs {
 			lock := fn.RefAtCall(c.dirs, ref, call.Node, call.Callee)
-			if !lock.Valid() {
-				continue
-			}
 			v := call.State.Lock(lock)
 			if ok(v) {
+				continue
+			}
+			if !lock.Valid() {
+				// Reached through a call result or a computed index: like an
+				// access to a field there, not known to be held.
+				if call.Forced || call.Contract.Convention != "" {
+					continue
+				}
+				shown := c.shownAtCall(ref, call.Node)
+				c.rep.Reportf(call.Node.Lparen, nil,
+					"call to %s needs %s %s (//guard:%s %s), but %s is %s; keep the object in a local variable and lock it before the call",
+					callee, shown, want, verb, ref.Text, shown, stateText(v, lock))
 				continue
 			}
 			if call.Contract.Convention != "" && v.Mode == lockstate.Unknown {

@@ -96,5 +96,12 @@ func callResultFieldGood(get func() *C) {
 }
 
 func callResultContractBad(get func() *C) {
-	get().incLocked() // not reported: the contract check skips a lock it cannot name
+	get().incLocked() // want `call to get\(\).incLocked needs get\(\).mu locked \(//guard:holds c.mu\), but get\(\).mu is not known to be held \(it is reached through an expression guardvet cannot name\)`
+}
+
+func callResultContractGood(get func() *C) {
+	c := get()
+	c.mu.Lock()
+	c.incLocked()
+	c.mu.Unlock()
 }
