@@ -426,8 +426,12 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 			}
 		}
 		if kind != kindWrite {
-			if id, ok := ast.Unparen(arg).(*ast.Ident); ok && fa.a.escapes(callee, i) {
-				fa.publishIdent(id, s) // only read through, but kept where others can reach it
+			if fa.a.escapes(callee, i) {
+				if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
+					fa.publishIdent(id, s) // only read through, but kept where others can reach it
+				} else if x := addrOperand(fa.info, arg); x != nil {
+					fa.publishRoot(x, s)
+				}
 			}
 			fa.expr(arg, s, kind.use()) // the callee only reads through it
 			continue
@@ -437,6 +441,8 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 		}
 		if id, ok := ast.Unparen(arg).(*ast.Ident); ok && !fa.a.escapes(callee, i) {
 			fa.expr(id, s, useDeref) // the callee does not publish it, but may write through it
+		} else if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND && !fa.a.escapes(callee, i) {
+			fa.expr(u.X, s, useWrite) // &x: nor this one, so x stays unpublished
 		} else {
 			fa.expr(arg, s, useRead)
 		}
@@ -512,6 +518,9 @@ func (fa *funcAnalysis) receiver(se *ast.SelectorExpr, sel *types.Selection, s *
 		return
 	}
 	if !isPointer(recvT) { // x.f.m(): the address of x.f is taken
+		if fa.a.escapes(fn, directives.Receiver) {
+			fa.publishRoot(se.X, s) // and handed to a method that may keep it
+		}
 		if kind == kindWrite {
 			fa.expr(se.X, s, useWrite)
 		} else {

@@ -680,6 +680,8 @@ func (fa *funcAnalysis) assign(n *ast.AssignStmt, s *State) {
 				s.setFresh(v, false)
 				if len(n.Lhs) == len(n.Rhs) && fa.isAlloc(n.Rhs[i]) {
 					s.setFresh(v, true)
+				} else if len(n.Lhs) == len(n.Rhs) {
+					fa.pointInto(v, n.Rhs[i], s)
 				}
 				continue
 			}
@@ -815,6 +817,7 @@ func (fa *funcAnalysis) expr(e ast.Expr, s *State, u use) {
 				fa.expr(e.X, s, u)
 			default: // &x.f stored, returned or passed on: may be written through
 				fa.expr(e.X, s, useWrite)
+				fa.publishRoot(e.X, s) // and x is reachable through it
 			}
 			return
 		}
