@@ -30,6 +30,16 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 			return
 		}
 	}
+	if se, ok := fun.(*ast.SelectorExpr); ok {
+		if b, ok := fa.info.Uses[se.Sel].(*types.Builtin); ok { // unsafe.X
+			switch b.Name() {
+			case "Offsetof", "Sizeof", "Alignof": // constants: the operand is not evaluated
+			default:
+				fa.builtin(b.Name(), call, s)
+			}
+			return
+		}
+	}
 	lc, ok := locks.AsCall(fa.info, call)
 	if !ok {
 		lc, ok = fa.lockMethodCall(call)

@@ -8,6 +8,7 @@ package guarantee
 import (
 	"sync"
 	"sync/atomic"
+	"unsafe"
 )
 
 type C struct {
@@ -68,6 +69,11 @@ func holdsBad(c *C) {
 // //guard:by.
 func atomicOnLockedFieldBad(c *C) {
 	atomic.AddInt64(&c.n64, 1) // want `c.n64 written while c.mu is not known to be held`
+}
+
+// unsafe.Sizeof and Offsetof do not evaluate their operand.
+func sizeGood(c *C) uintptr {
+	return unsafe.Sizeof(c.n) + unsafe.Offsetof(c.n)
 }
 
 // ---- package-level variables, init included ----

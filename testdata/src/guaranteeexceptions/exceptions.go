@@ -22,7 +22,7 @@ func (c *C) incLocked() { c.n++ }
 // ---- code guardvet cannot follow: unsafe, reflect ----
 
 func viaUnsafe(c *C) {
-	p := (*int)(unsafe.Add(unsafe.Pointer(c), 8))
+	p := (*int)(unsafe.Add(unsafe.Pointer(c), unsafe.Offsetof(c.n)))
 	*p = 1 // exception: unsafe pointer arithmetic is not followed
 }
 
