@@ -34,3 +34,21 @@ func rangeAssignGood(cs []*C, c *C) {
 		c.mu.Unlock()
 	}
 }
+
+type holder struct{ p *C }
+
+// d := h.p does not make d another name for h.p when h.p changes.
+func storedPathBad(h *holder, other *C) {
+	d := h.p
+	h.p = other
+	h.p.mu.Lock()
+	d.n++ // want `d.n written while d.mu is not known to be held`
+	h.p.mu.Unlock()
+}
+
+func storedPathGood(h *holder) {
+	d := h.p
+	d.mu.Lock()
+	h.p.n++
+	d.mu.Unlock()
+}
