@@ -8,6 +8,7 @@ package guaranteeexceptions
 import (
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -65,6 +66,19 @@ func forced(c *C) {
 	c.n++ // exception: +checklocksforce makes the lock held from its line on
 }
 
+// ---- an atomic load of a field that is also //guard:atomic ----
+
+type A struct {
+	mu sync.Mutex
+	//guard:by mu
+	//guard:atomic
+	hits int64
+}
+
+func atomicRead(a *A) int64 {
+	return atomic.LoadInt64(&a.hits) // exception: an atomic load needs no lock
+}
+
 // ---- new objects before another goroutine can reach them ----
 
 func newC() *C {
@@ -104,6 +118,65 @@ type lockedIncer interface {
 
 func viaTypeParam[P lockedIncer](p P) {
 	p.incLocked() // not reported: nor methods called through a type parameter
+}
+
+// ---- lock operations and lock effects guardvet does not see ----
+
+func unlockThroughMethodValue(c *C) {
+	c.mu.Lock()
+	unlock := c.mu.Unlock
+	unlock()
+	c.n++ // not reported: an Unlock through a method value is not seen; c.mu is still taken as held
+}
+
+func run(f func()) { f() }
+
+func unlockPassedOn(c *C) {
+	c.mu.Lock()
+	run(c.mu.Unlock)
+	c.n++ // not reported: nor one passed to another function
+}
+
+func unlockThroughMethodExpr(c *C) {
+	c.mu.Lock()
+	(*sync.Mutex).Unlock(&c.mu)
+	c.n++ // not reported: nor one through a method expression
+}
+
+type releaser interface{ release() }
+
+func (c *C) release() { c.mu.Unlock() }
+
+func unlockThroughInterface(c *C) {
+	c.mu.Lock()
+	var r releaser = c
+	r.release()
+	c.n++ // not reported: the lock effect of a call through an interface is not known
+}
+
+func (c *C) unlockIf(b bool) {
+	if b {
+		c.mu.Unlock()
+	}
+}
+
+func unlockOnSomePaths(c *C, b bool) {
+	c.mu.Lock()
+	c.unlockIf(b)
+	c.n++ // not reported: a helper that unlocks on some paths only has no summary; c.mu is still taken as held
+}
+
+//guard:acquires c.mu
+func (c *C) lockIf(b bool) {
+	if b {
+		c.mu.Lock()
+	}
+}
+
+func contractOnSomePaths(c *C) {
+	c.lockIf(false)
+	c.n++ // not reported: lockIf keeps its //guard:acquires on some paths only, and callers trust the contract
+	c.mu.Unlock()
 }
 
 // ---- package-level initialisers ----
@@ -148,6 +221,28 @@ func reassignedInClosure(c, other *C) {
 	func() { c = other }()
 	c.n++ // not reported: the closure changes c; what was known of the old c's locks is kept
 	c.mu.Unlock()
+}
+
+type H struct{ p *C }
+
+func (h *H) swap(other *C) { h.p = other }
+
+func changedByCallee(h *H, other *C) {
+	h.p.mu.Lock()
+	h.swap(other)
+	h.p.n++ // not reported: swap changes h.p; guardvet assumes the objects along a lock path stay put
+	h.p.mu.Unlock()
+}
+
+// +checklocksalias:a.mu=b.mu
+type Pair struct {
+	a, b *C
+}
+
+func aliasTrusted(p *Pair) {
+	p.a.mu.Lock()
+	p.b.n++ // exception: +checklocksalias says p.b.mu is p.a.mu, and guardvet trusts it
+	p.a.mu.Unlock()
 }
 
 // ---- whole-struct copies ----
