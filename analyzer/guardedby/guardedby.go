@@ -246,11 +246,20 @@ func (c *checker) contractCall(fn *lockstate.Func, call *lockstate.Call) {
 	check := func(refs []directives.LockRef, verb string, ok func(lockstate.LockVal) bool, want, fix string) {
 		for _, ref := range refs {
 			lock := fn.RefAtCall(c.dirs, ref, call.Node, call.Callee)
-			if !lock.Valid() {
-				continue
-			}
 			v := call.State.Lock(lock)
 			if ok(v) {
+				continue
+			}
+			if !lock.Valid() {
+				// Reached through a call result or a computed index: like an
+				// access to a field there, not known to be held.
+				if call.Forced || call.Contract.Convention != "" {
+					continue
+				}
+				shown := c.shownAtCall(ref, call.Node)
+				c.rep.Reportf(call.Node.Lparen, nil,
+					"call to %s needs %s %s (//guard:%s %s), but %s is %s; keep the object in a local variable and lock it before the call",
+					callee, shown, want, verb, ref.Text, shown, stateText(v, lock))
 				continue
 			}
 			if call.Contract.Convention != "" && v.Mode == lockstate.Unknown {
@@ -330,13 +339,13 @@ func (c *checker) shownAtCall(ref directives.LockRef, call *ast.CallExpr) string
 	if i := strings.IndexByte(ref.Text, '.'); i >= 0 {
 		rest = ref.Text[i:]
 	}
-	var base ast.Expr
-	if ref.Param == directives.Receiver {
-		if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-			base = se.X
+	recv, _, args := lockstate.CallOperands(c.pass.TypesInfo, call)
+	base := recv
+	if ref.Param != directives.Receiver {
+		base = nil
+		if ref.Param < len(args) {
+			base = args[ref.Param]
 		}
-	} else if ref.Param < len(call.Args) {
-		base = call.Args[ref.Param]
 	}
 	if base == nil {
 		return ref.Text

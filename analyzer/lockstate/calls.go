@@ -30,6 +30,16 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 			return
 		}
 	}
+	if se, ok := fun.(*ast.SelectorExpr); ok {
+		if b, ok := fa.info.Uses[se.Sel].(*types.Builtin); ok { // unsafe.X
+			switch b.Name() {
+			case "Offsetof", "Sizeof", "Alignof": // constants: the operand is not evaluated
+			default:
+				fa.builtin(b.Name(), call, s)
+			}
+			return
+		}
+	}
 	lc, ok := locks.AsCall(fa.info, call)
 	if !ok {
 		lc, ok = fa.lockMethodCall(call)
@@ -379,7 +389,20 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 	}
 	atomicFunc := callee != nil && callee.Pkg() != nil && callee.Pkg().Path() == "sync/atomic" && callee.Type().(*types.Signature).Recv() == nil
 	sync := isSynchronousCallback(callee)
-	for i, arg := range call.Args {
+	methodExpr := false
+	if se, ok := fun.(*ast.SelectorExpr); ok {
+		if sel := fa.info.Selections[se]; sel != nil && sel.Kind() == types.MethodExpr {
+			methodExpr = true
+		}
+	}
+	for arg0, arg := range call.Args {
+		i := arg0 // the callee's parameter index
+		if methodExpr {
+			i-- // (*T).m(x, a): x is the receiver
+			if i < 0 {
+				i = directives.Receiver
+			}
+		}
 		if lit, ok := ast.Unparen(arg).(*ast.FuncLit); ok {
 			if sync {
 				fa.closure(lit, s, Inline)
@@ -407,7 +430,7 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 			continue // stored only in the new object the call returns, which stays unpublished
 		}
 		kind := kindWrite
-		if callee != nil && i < callee.Type().(*types.Signature).Params().Len() && isPointer(fa.info.TypeOf(arg)) && fa.kindMatters(arg, false) {
+		if callee != nil && (i == directives.Receiver || i < callee.Type().(*types.Signature).Params().Len()) && isPointer(fa.info.TypeOf(arg)) && fa.kindMatters(arg, false) {
 			kind = fa.a.paramKindOf(callee, i)
 		}
 		if kind == kindAtomicRead || kind == kindAtomicWrite {
@@ -416,8 +439,12 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 			}
 		}
 		if kind != kindWrite {
-			if id, ok := ast.Unparen(arg).(*ast.Ident); ok && fa.a.escapes(callee, i) {
-				fa.publishIdent(id, s) // only read through, but kept where others can reach it
+			if fa.a.escapes(callee, i) {
+				if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
+					fa.publishIdent(id, s) // only read through, but kept where others can reach it
+				} else if x := addrOperand(fa.info, arg); x != nil {
+					fa.publishRoot(x, s)
+				}
 			}
 			fa.expr(arg, s, kind.use()) // the callee only reads through it
 			continue
@@ -427,6 +454,8 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 		}
 		if id, ok := ast.Unparen(arg).(*ast.Ident); ok && !fa.a.escapes(callee, i) {
 			fa.expr(id, s, useDeref) // the callee does not publish it, but may write through it
+		} else if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND && !fa.a.escapes(callee, i) {
+			fa.expr(u.X, s, useWrite) // &x: nor this one, so x stays unpublished
 		} else {
 			fa.expr(arg, s, useRead)
 		}
@@ -502,6 +531,9 @@ func (fa *funcAnalysis) receiver(se *ast.SelectorExpr, sel *types.Selection, s *
 		return
 	}
 	if !isPointer(recvT) { // x.f.m(): the address of x.f is taken
+		if fa.a.escapes(fn, directives.Receiver) {
+			fa.publishRoot(se.X, s) // and handed to a method that may keep it
+		}
 		if kind == kindWrite {
 			fa.expr(se.X, s, useWrite)
 		} else {
@@ -1049,23 +1081,42 @@ func (fa *funcAnalysis) rawRefAtCall(r directives.LockRef, call *ast.CallExpr, c
 		}
 	case directives.Param:
 		var base lockpath.Path
+		recv, sel, args := CallOperands(fa.info, call)
 		if r.Param == directives.Receiver {
-			se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-			if !ok {
+			if recv == nil {
 				return lockpath.Path{}
 			}
-			base = fa.res.Of(se.X)
-			if sel := fa.info.Selections[se]; sel != nil && base.Valid() {
+			base = fa.res.Of(recv)
+			if base.Valid() {
 				base = base.Field(locks.ImplicitFields(sel)...)
 			}
-		} else if r.Param < len(call.Args) && r.Param < callee.Type().(*types.Signature).Params().Len() {
-			base = fa.res.Of(call.Args[r.Param])
+		} else if r.Param < len(args) && r.Param < callee.Type().(*types.Signature).Params().Len() {
+			base = fa.res.Of(args[r.Param])
 		}
 		if base.Valid() {
 			return lockpath.Path{Root: base.Root, Sel: base.Sel + r.Sel}
 		}
 	}
 	return lockpath.Path{}
+}
+
+// CallOperands returns the receiver and the arguments of a call as the
+// callee sees them: x and (a) for x.m(a), and also for the method
+// expression call (*T).m(x, a), whose first argument is the receiver. sel
+// is the method's selection; recv and sel are nil when the call is not a
+// method call.
+func CallOperands(info *types.Info, call *ast.CallExpr) (recv ast.Expr, sel *types.Selection, args []ast.Expr) {
+	if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if sel := info.Selections[se]; sel != nil {
+			switch {
+			case sel.Kind() == types.MethodVal:
+				return se.X, sel, call.Args
+			case sel.Kind() == types.MethodExpr && len(call.Args) > 0:
+				return call.Args[0], sel, call.Args[1:]
+			}
+		}
+	}
+	return nil, nil, call.Args
 }
 
 // RefAtCall is refAtCall for rules: it resolves a callee's contract path at

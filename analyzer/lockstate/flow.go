@@ -30,6 +30,10 @@ type funcAnalysis struct {
 	res   *lockpath.Resolver
 	entry *State
 
+	// rangeAssign holds the targets go/cfg lists as nodes of their own:
+	// a range statement's key and value (true when assigned with =), and
+	// the target of a select case's assignment (case x.f = <-ch), already
+	// recorded with its assignment statement (false).
 	rangeAssign map[ast.Expr]bool
 	commSelect  map[ast.Node]*ast.SelectStmt // channel ops that are a select's cases
 	rangeChan   map[ast.Expr]*ast.RangeStmt  // for v := range ch
@@ -216,6 +220,9 @@ func (fa *funcAnalysis) scanRanges() {
 			// the select, which blocks unless it has a default case.
 			for _, cc := range n.Body.List {
 				if comm := cc.(*ast.CommClause).Comm; comm != nil {
+					if as, ok := comm.(*ast.AssignStmt); ok && len(as.Lhs) > 0 {
+						fa.rangeAssign[as.Lhs[0]] = false
+					}
 					ast.Inspect(comm, func(m ast.Node) bool {
 						switch m.(type) {
 						case *ast.SendStmt, *ast.UnaryExpr:
@@ -574,6 +581,11 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 		if assign, isRange := fa.rangeAssign[n]; isRange {
 			if assign {
 				fa.expr(n, s, useWrite)
+				// for _, c = range cs: c names another element each
+				// iteration.
+				if to := fa.res.Of(n); to.Valid() {
+					forgetLocks(s, to)
+				}
 			}
 			return
 		}
@@ -668,6 +680,8 @@ func (fa *funcAnalysis) assign(n *ast.AssignStmt, s *State) {
 				s.setFresh(v, false)
 				if len(n.Lhs) == len(n.Rhs) && fa.isAlloc(n.Rhs[i]) {
 					s.setFresh(v, true)
+				} else if len(n.Lhs) == len(n.Rhs) {
+					fa.pointInto(v, n.Rhs[i], s)
 				}
 				continue
 			}
@@ -707,11 +721,7 @@ func (fa *funcAnalysis) rebind(n *ast.AssignStmt, s *State) {
 	}
 	old := maps.Clone(s.locks) // a, b = b, a reads the state before either store
 	for _, m := range moves {
-		for p := range s.locks {
-			if p.Root == m.to.Root && (p.Sel == m.to.Sel || strings.HasPrefix(p.Sel, m.to.Sel+".")) {
-				s.deleteLock(p)
-			}
-		}
+		forgetLocks(s, m.to)
 		if !m.from.Valid() {
 			continue
 		}
@@ -721,6 +731,16 @@ func (fa *funcAnalysis) rebind(n *ast.AssignStmt, s *State) {
 					s.set(fa.canon(moved), v)
 				}
 			}
+		}
+	}
+}
+
+// forgetLocks drops what is known of the locks inside the object at to,
+// which has just been made to name another object.
+func forgetLocks(s *State, to lockpath.Path) {
+	for p := range s.locks {
+		if p.Root == to.Root && (p.Sel == to.Sel || strings.HasPrefix(p.Sel, to.Sel+".")) {
+			s.deleteLock(p)
 		}
 	}
 }
@@ -797,6 +817,7 @@ func (fa *funcAnalysis) expr(e ast.Expr, s *State, u use) {
 				fa.expr(e.X, s, u)
 			default: // &x.f stored, returned or passed on: may be written through
 				fa.expr(e.X, s, useWrite)
+				fa.publishRoot(e.X, s) // and x is reachable through it
 			}
 			return
 		}

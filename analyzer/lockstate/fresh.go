@@ -55,8 +55,130 @@ func (fa *funcAnalysis) publish(s *State, v *types.Var) {
 	}
 }
 
+// publishRoot publishes the local that e (x, x.f, x.arr[i], p.f) is
+// inside, when its address is handed on and a field guarded by a lock can
+// be reached through it: whoever gets &x.n can touch x.n. (The address of
+// a part without such fields, like a reference counter handed to a leak
+// checker, leaves the rest of x unpublished.)
+func (fa *funcAnalysis) publishRoot(e ast.Expr, s *State) {
+	if !fa.holdsGuarded(e) {
+		return
+	}
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		case *ast.Ident:
+			if v, ok := fa.info.Uses[x].(*types.Var); ok && !isPackageLevel(v) {
+				fa.publish(s, v)
+			}
+			return
+		default:
+			return
+		}
+	}
+}
+
+// holdsGuarded reports whether the location e (x, x.f, x.arr[i]) is or
+// holds a field guarded by a lock: one on the way to it, or one inside
+// it by value.
+func (fa *funcAnalysis) holdsGuarded(e ast.Expr) bool {
+	if fa.typeHoldsGuarded(fa.info.TypeOf(e), 0) {
+		return true
+	}
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			if sel := fa.info.Selections[x]; sel != nil && sel.Kind() == types.FieldVal {
+				if g := fa.a.dirs.Guard(sel.Obj().(*types.Var)); g != nil && len(g.By) > 0 {
+					return true
+				}
+			}
+			e = x.X
+		case *ast.IndexExpr:
+			e = x.X
+		case *ast.StarExpr:
+			e = x.X
+		default:
+			return false
+		}
+	}
+}
+
+// typeHoldsGuarded reports whether a value of type t has a field guarded
+// by a lock in its own storage.
+func (fa *funcAnalysis) typeHoldsGuarded(t types.Type, depth int) bool {
+	if t == nil || depth > 8 {
+		return false
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if g := fa.a.dirs.Guard(u.Field(i)); g != nil && len(g.By) > 0 {
+				return true
+			}
+			if fa.typeHoldsGuarded(u.Field(i).Type(), depth+1) {
+				return true
+			}
+		}
+	case *types.Array:
+		return fa.typeHoldsGuarded(u.Elem(), depth+1)
+	}
+	return false
+}
+
+// pointInto makes p := &x (or &x.f, &x.arr[i], with x a fresh local) as
+// fresh as x when a guarded field can be reached through it: each is
+// published when the other is.
+func (fa *funcAnalysis) pointInto(p *types.Var, rhs ast.Expr, s *State) {
+	if v := fa.addrRoot(rhs); v != nil && v != p && s.fresh[v] && !isPackageLevel(v) && !fa.isParam(v) && fa.holdsGuarded(ast.Unparen(rhs).(*ast.UnaryExpr).X) {
+		s.setFresh(p, true)
+		fa.link(p, v)
+		fa.link(v, p)
+	}
+}
+
+// addrRoot returns x when e is &x, &x.f or &x.arr[i] (value steps only,
+// or fields of what the pointer x points to): an address inside the
+// object x names. Not through a pointer field or a slice: what they lead
+// to is another object.
+func (fa *funcAnalysis) addrRoot(e ast.Expr) *types.Var {
+	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return nil
+	}
+	e = u.X
+	for {
+		switch x := ast.Unparen(e).(type) {
+		case *ast.SelectorExpr:
+			if sel := fa.info.Selections[x]; sel == nil || sel.Kind() != types.FieldVal {
+				return nil
+			}
+			if _, isIdent := ast.Unparen(x.X).(*ast.Ident); isPointer(fa.info.TypeOf(x.X)) && !isIdent {
+				return nil
+			}
+			e = x.X
+		case *ast.IndexExpr:
+			if !isArray(fa.info.TypeOf(x.X)) {
+				return nil
+			}
+			e = x.X
+		case *ast.Ident:
+			v, _ := fa.info.Uses[x].(*types.Var)
+			return v
+		default:
+			return nil
+		}
+	}
+}
+
 // freshVar returns the fresh local (or parameter, while summarising) e
-// names, or a fresh local whose method value e is (x.m holds x).
+// names, a fresh local whose method value e is (x.m holds x), or one e
+// is an address inside (&x.mu).
 func (fa *funcAnalysis) freshVar(e ast.Expr, s *State) *types.Var {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.Ident:
@@ -66,6 +188,10 @@ func (fa *funcAnalysis) freshVar(e ast.Expr, s *State) *types.Var {
 	case *ast.SelectorExpr:
 		if sel := fa.info.Selections[e]; sel != nil && sel.Kind() == types.MethodVal {
 			return fa.freshVar(e.X, s)
+		}
+	case *ast.UnaryExpr:
+		if v := fa.addrRoot(e); v != nil && s.fresh[v] && !isPackageLevel(v) {
+			return v
 		}
 	}
 	return nil

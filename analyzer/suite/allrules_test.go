@@ -247,6 +247,8 @@ var fixturesWithEveryRule = []string{
 	"fresh/...",
 	"generics/...",
 	"globals/...",
+	"guarantee/...",
+	"guaranteeexceptions/...",
 	"ignores/...",
 	"ignoresguarded/...",
 	"ignoresinfer/...",

@@ -7,9 +7,11 @@
 package lockpath
 
 import (
+	"cmp"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
@@ -78,12 +80,18 @@ func isPackageLevel(obj types.Object) bool {
 
 // Resolver computes paths inside one function body. It substitutes local
 // aliases: a variable defined once from a path whose own root is never
-// reassigned is replaced by that path.
+// reassigned, and that the body never stores into (nor into a path it
+// goes through), is replaced by that path.
 type Resolver struct {
 	Info    *types.Info
 	assigns map[*types.Var]int      // definitions + assignments; &v counts as many
 	defs    map[*types.Var]ast.Expr // the defining expression of single-assignment vars
 	tuples  map[*types.Var]*ast.AssignStmt
+	// stores are the assignment targets other than plain variables
+	// (h.p = x, *q = x, m[k] = x): a path through one of them may name
+	// another object after the store.
+	stores []ast.Expr
+	alias  map[*types.Var]Path // the variables that stand for a path, and the path (see aliases)
 }
 
 // NewResolver scans body (and params, which count as defined once).
@@ -110,6 +118,7 @@ func NewResolver(info *types.Info, body *ast.BlockStmt) *Resolver {
 			for i, lhs := range n.Lhs {
 				id, ok := ast.Unparen(lhs).(*ast.Ident)
 				if !ok {
+					r.stores = append(r.stores, lhs)
 					continue
 				}
 				var rhs ast.Expr
@@ -154,6 +163,7 @@ func NewResolver(info *types.Info, body *ast.BlockStmt) *Resolver {
 		}
 		return true
 	})
+	r.aliases()
 	return r
 }
 
@@ -208,10 +218,12 @@ func (r *Resolver) Def(id *ast.Ident) ast.Expr {
 // Of returns the path of e, or an invalid Path when e is not a path
 // (a call result, a map lookup with a computed key, ...).
 func (r *Resolver) Of(e ast.Expr) Path {
-	return r.of(e, 0)
+	return r.of(e, 0, false)
 }
 
-func (r *Resolver) of(e ast.Expr, depth int) Path {
+// of computes e's path. With basic, aliases are substituted without
+// asking whether the body stores into what they stand for (see aliases).
+func (r *Resolver) of(e ast.Expr, depth int, basic bool) Path {
 	if depth > 16 {
 		return Path{}
 	}
@@ -221,10 +233,14 @@ func (r *Resolver) of(e ast.Expr, depth int) Path {
 		if !ok || v.IsField() {
 			return Path{}
 		}
-		if def, ok := r.defs[v]; ok && r.stable(v) {
-			if p := r.of(def, depth+1); p.Valid() && (isPackageLevel(p.Root) || r.stable(p.Root.(*types.Var))) {
+		if !basic {
+			if p, ok := r.alias[v]; ok {
 				return p
 			}
+			return Path{Root: v}
+		}
+		if q := r.defPath(v, depth, true); q.Valid() {
+			return q
 		}
 		return Path{Root: v}
 	case *ast.SelectorExpr:
@@ -240,19 +256,19 @@ func (r *Resolver) of(e ast.Expr, depth int) Path {
 		if sel == nil || sel.Kind() != types.FieldVal {
 			return Path{}
 		}
-		base := r.of(e.X, depth+1)
+		base := r.of(e.X, depth+1, basic)
 		if !base.Valid() {
 			return Path{}
 		}
 		return base.Field(locks.ImplicitFields(sel)...).Field(e.Sel.Name)
 	case *ast.StarExpr:
-		return r.of(e.X, depth+1)
+		return r.of(e.X, depth+1, basic)
 	case *ast.UnaryExpr:
 		if e.Op == token.AND {
-			return r.of(e.X, depth+1)
+			return r.of(e.X, depth+1, basic)
 		}
 	case *ast.IndexExpr:
-		base := r.of(e.X, depth+1)
+		base := r.of(e.X, depth+1, basic)
 		if !base.Valid() {
 			return Path{}
 		}
@@ -266,6 +282,80 @@ func (r *Resolver) of(e ast.Expr, depth int) Path {
 		}
 	}
 	return Path{}
+}
+
+// ownsLock reports whether a value of type t has a lock in its own storage:
+// it is a lock, or a struct or array with one inline (not behind a pointer
+// or an interface). A variable of such a type defined from another value
+// (mu := c.mu, d := *c) holds a copy of that lock, so it is not an alias:
+// locking the copy protects nothing in the original.
+func ownsLock(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		if lock, _ := locks.IsLock(t); lock {
+			return true
+		}
+		for i := 0; i < u.NumFields(); i++ {
+			if ownsLock(u.Field(i).Type()) {
+				return true
+			}
+		}
+	case *types.Array:
+		return ownsLock(u.Elem())
+	}
+	return false
+}
+
+// defPath returns the path v was defined from, when v can stand for it:
+// v is defined once, from a path whose root is never reassigned, and v's
+// value does not hold a lock of its own (see ownsLock). It returns an
+// invalid Path otherwise.
+func (r *Resolver) defPath(v *types.Var, depth int, basic bool) Path {
+	def, ok := r.defs[v]
+	if !ok || !r.stable(v) || ownsLock(v.Type()) {
+		return Path{}
+	}
+	q := r.of(def, depth+1, basic)
+	if !q.Valid() || !(isPackageLevel(q.Root) || r.stable(q.Root.(*types.Var))) {
+		return Path{}
+	}
+	return q
+}
+
+// aliases decides, once, the path each variable defined from a path
+// stands for. A variable is not an alias when the body stores into the
+// path it was defined from, or into a path that one goes through
+// (d := h.p with h.p = other elsewhere): d may then name another object
+// than h.p does. Variables are decided in source order, so a definition
+// sees the decisions for the variables it uses.
+func (r *Resolver) aliases() {
+	vars := make([]*types.Var, 0, len(r.defs))
+	for v := range r.defs {
+		vars = append(vars, v)
+	}
+	slices.SortFunc(vars, func(a, b *types.Var) int { return cmp.Compare(a.Pos(), b.Pos()) })
+	r.alias = map[*types.Var]Path{}
+	for _, v := range vars {
+		q := r.defPath(v, 0, false)
+		if !q.Valid() {
+			continue
+		}
+		if b := r.defPath(v, 0, true); b.Valid() && r.stored(b) {
+			continue
+		}
+		r.alias[v] = q
+	}
+}
+
+// stored reports whether the body stores into p or into a path p goes
+// through.
+func (r *Resolver) stored(p Path) bool {
+	for _, lhs := range r.stores {
+		if q := r.of(lhs, 0, true); q.Valid() && p.HasPrefix(q) {
+			return true
+		}
+	}
+	return false
 }
 
 // LockOf returns the normalised path of the lock operated on by a lock call.

@@ -1,0 +1,13 @@
+// Package nodirectives has no directives of its own: only accesses to
+// imported guarded fields are checked here (README, "Where the rules
+// apply"), and the escape rule is off.
+package nodirectives
+
+import "guaranteeexceptions/lib"
+
+func Escape(t *lib.T) {
+	t.Lock()
+	m := t.M
+	t.Unlock()
+	m["x"] = 1 // exception: the escape rule does not run in a package without directives (-directives.allrules turns it on)
+}
