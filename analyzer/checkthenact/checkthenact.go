@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -459,9 +460,18 @@ func (c *checker) check(f *lockstate.Func) {
 			}
 			p := c.pass.Fset.Position(r.node.Pos())
 			shownField := w.base.Local(c.pass.Pkg) + "." + w.name + r.sub
+			// Name the writing section: the lock taken again, or the
+			// helper that takes it.
+			section := "opened by " + w.helper
+			if w.lock.Valid() {
+				section = w.lock.Local(c.pass.Pkg) + " locked again at line " + strconv.Itoa(c.pass.Fset.Position(w.section).Line)
+				if w.helper != "" && w.section == w.node.Pos() {
+					section = w.lock.Local(c.pass.Pkg) + " taken inside " + w.helper
+				}
+			}
 			c.rep.Reportf(w.node.Pos(), report.Related(r.node.Pos(), shownField+" read here, in an earlier critical section"),
-				"check-then-act: %s was read at line %d%s and the lock released; this write, in a later critical section, depends on that read, so two callers can both act on the old value: re-check %s under the lock that writes, or keep check and write in one critical section",
-				shownField, p.Line, where, shownField)
+				"check-then-act: %s was read at line %d%s and the lock released; this write, in a later critical section (%s), depends on that read, so two callers can both act on the old value: re-check %s under the lock that writes, or keep check and write in one critical section",
+				shownField, p.Line, where, section, shownField)
 			break
 		}
 	}

@@ -18,20 +18,27 @@ detector cannot see this, because no access is unprotected:
 	}
 
 The rule reports the write when it sits in a branch whose condition uses
-the earlier read, or stores a value computed from it (v := c.n; unlock;
-lock; c.n = v + 1), directly or through a variable assigned from it. It
-follows helpers that lock internally, through facts that record which
-guarded fields a function reads and writes under which lock. For a
-struct-typed field the part used counts, and a method of the package
-called on the field uses the receiver fields it selects. Accepted: a write
-preceded by a re-check of the same object's state in the section that
-writes, or guarded by a check made while the writing lock is held (of
-another object under a nested lock too); one whole critical section around
-check and write; and an outer lock that every writer must hold (a guard of
-the field, or a lock of the written object the writing helper requires),
-held exclusively from one acquisition across both sections.
+the earlier read, follows a guard clause on it (if ok { return s }), or
+stores a value, or writes a map key, computed from it (v := c.n; unlock;
+lock; c.n = v + 1), directly or through locals. It follows helpers that
+lock internally, through facts that record which guarded fields a
+function reads and writes under which lock, and which results each read
+reaches; an error a helper returns is error handling, not a check. A
+helper that releases the caller's lock and takes it again, and
+sync.Cond.Wait, start a new critical section.
 
-It also reports (*sync.Map).Load followed by Store of the same key in a
-branch that depends on the Load: use LoadOrStore.
+A write is accepted when the same field (the same part, the same map key)
+is read again, on every path to it, in the section that writes; when
+check and write are one critical section; when the read's own section
+also wrote the field (the value was taken out, not looked at); and when an
+outer lock every writer must hold (a guard of the field, or a lock the
+writing helper requires, of the written object or of one that contains it
+by value) is held exclusively from one acquisition across both sections.
+
+It also reports (*sync.Map).Load followed by Store of the same key that
+depends on it (use LoadOrStore), and a sync/atomic Store that depends on
+the latest Load of the same variable: in a branch or after a guard clause
+on it (use CompareAndSwap; a guard clause that returns what was loaded is
+a cache and is left alone) or storing a value computed from it (use Add).
 */
 package checkthenact

@@ -37,7 +37,7 @@ func (f *Frag) ProcessSplit(k int) { // want ProcessSplit:`fieldops\(reads-inter
 	f.mu.Unlock()
 	if !ok {
 		f.mu.Lock()
-		f.releaseLocked(k) // want `check-then-act: f.m\[k\] was read at line 36 and the lock released; this write, in a later critical section, depends on that read`
+		f.releaseLocked(k) // want `check-then-act: f.m\[k\] was read at line 36 and the lock released; this write, in a later critical section \(.*\), depends on that read`
 		f.mu.Unlock()
 	}
 }
