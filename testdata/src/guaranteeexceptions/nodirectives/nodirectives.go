@@ -9,5 +9,5 @@ func Escape(t *lib.T) {
 	t.Lock()
 	m := t.M
 	t.Unlock()
-	m["x"] = 1 // exception: the escape rule does not run in a package without directives (-directives.allrules turns it on)
+	m["x"] = 1 // exception: the escape rule does not run in a package without directives (-config.allrules turns it on)
 }
