@@ -125,6 +125,10 @@ type checker struct {
 	// curResults, while a helper's read is being followed, lists the
 	// helper results that carry it (nil: any value the node has).
 	curResults []int
+	// defs and rets index each body's multi-value definitions and return
+	// statements.
+	defs map[*ast.BlockStmt]map[*types.Var][]multiDef
+	rets map[*ast.BlockStmt][]*ast.ReturnStmt
 }
 
 func (c *checker) parentsOf(root ast.Node) map[ast.Node]ast.Node {
@@ -140,7 +144,8 @@ func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
 		funcs: map[*types.Func][]*lockstate.Func{}, parts: map[*types.Func]*recvParts{},
-		parents: map[ast.Node]map[ast.Node]ast.Node{}}
+		parents: map[ast.Node]map[ast.Node]ast.Node{},
+		defs:    map[*ast.BlockStmt]map[*types.Var][]multiDef{}, rets: map[*ast.BlockStmt][]*ast.ReturnStmt{}}
 	c.ops = lockstate.NewSummaries(pass, c.computeOps)
 	if !ls.Dirs.Active() {
 		return c.rep.Flush(), nil
@@ -391,19 +396,13 @@ func (c *checker) reachedResults(f *lockstate.Func, n ast.Node, from []int) []in
 	c.curResults = from
 	defer func() { c.curResults = saved }()
 	var out []int
-	ast.Inspect(bodyOf(f), func(x ast.Node) bool {
-		switch x := x.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			for k, res := range x.Results {
-				if !slices.Contains(out, k) && (c.containsValue(res, n) || c.usesValueOf(f, res, n)) {
-					out = append(out, k)
-				}
+	for _, ret := range c.returns(f) {
+		for k, res := range ret.Results {
+			if !slices.Contains(out, k) && (c.containsValue(res, n) || c.usesValueOf(f, res, n)) {
+				out = append(out, k)
 			}
 		}
-		return true
-	})
+	}
 	slices.Sort(out)
 	return out
 }
@@ -838,7 +837,7 @@ func (c *checker) usesValue(f *lockstate.Func, e ast.Node, r ast.Node, seen map[
 		if def := f.Resolver.Def(id); def != nil && (c.containsValue(def, r) || c.usesValue(f, def, r, seen)) {
 			found = true
 		}
-		for _, d := range multiDefs(f, id) {
+		for _, d := range c.multiDefs(f, id) {
 			// v, ok := call(): v carries the call's first result, ok
 			// its second.
 			if d.rhs == r {
@@ -870,26 +869,53 @@ type multiDef struct {
 }
 
 // multiDefs returns the v, ok := call() style definitions of id, which
-// Resolver.Def does not track.
-func multiDefs(f *lockstate.Func, id *ast.Ident) []multiDef {
+// Resolver.Def does not track. They are indexed once per body.
+func (c *checker) multiDefs(f *lockstate.Func, id *ast.Ident) []multiDef {
 	v, ok := f.Resolver.Info.Uses[id].(*types.Var)
 	if !ok {
 		return nil
 	}
-	var out []multiDef
-	ast.Inspect(bodyOf(f), func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok || len(as.Rhs) != 1 || len(as.Lhs) < 2 {
-			return true
-		}
-		for k, l := range as.Lhs {
-			if lid, ok := l.(*ast.Ident); ok && f.Resolver.Info.ObjectOf(lid) == v {
-				out = append(out, multiDef{ast.Unparen(as.Rhs[0]), k})
+	body := bodyOf(f)
+	defs, ok := c.defs[body]
+	if !ok {
+		defs = map[*types.Var][]multiDef{}
+		ast.Inspect(body, func(n ast.Node) bool {
+			as, ok := n.(*ast.AssignStmt)
+			if !ok || len(as.Rhs) != 1 || len(as.Lhs) < 2 {
+				return true
 			}
-		}
-		return true
-	})
-	return out
+			for k, l := range as.Lhs {
+				if lid, ok := l.(*ast.Ident); ok {
+					if lv, ok := f.Resolver.Info.ObjectOf(lid).(*types.Var); ok {
+						defs[lv] = append(defs[lv], multiDef{ast.Unparen(as.Rhs[0]), k})
+					}
+				}
+			}
+			return true
+		})
+		c.defs[body] = defs
+	}
+	return defs[v]
+}
+
+// returns lists the return statements of a body, not those of the
+// function literals in it; indexed once per body.
+func (c *checker) returns(f *lockstate.Func) []*ast.ReturnStmt {
+	body := bodyOf(f)
+	rs, ok := c.rets[body]
+	if !ok {
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				rs = append(rs, n)
+			}
+			return true
+		})
+		c.rets[body] = rs
+	}
+	return rs
 }
 
 func contains(outer, inner ast.Node) bool {
