@@ -75,7 +75,7 @@ func checkCommand(cmd string) error {
 // table at all; if it did, a new approval could get a fresh lock while the
 // old one is still held, and two approvals for one id could run at once.
 type approvalTable struct {
-	mu sync.Mutex
+	mu sync.Mutex //guard:noblock
 	//guard:by mu
 	locks map[string]*sync.Mutex
 	//guard:by mu

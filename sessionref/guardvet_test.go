@@ -1,14 +1,11 @@
 package sessionref_test
 
 import (
-	"path/filepath"
 	"testing"
 
-	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
-	"github.com/guardvet/guardvet/analyzer/guardedby"
 	"github.com/guardvet/guardvet/analyzer/suite"
 )
 
@@ -41,9 +38,6 @@ func TestGuardvetClean(t *testing.T) {
 	}
 }
 
-// TestGuardvetTwin runs the guardedby rule over sessionref's buggy twin,
-// whose every racy site carries a // want comment.
-func TestGuardvetTwin(t *testing.T) {
-	testdata, _ := filepath.Abs("../testdata")
-	analysistest.Run(t, testdata, guardedby.Analyzer, "sessiontwin")
-}
+// The buggy twin, testdata/src/sessiontwin, is checked with every rule on
+// by analyzer/suite's TestFixturesWithEveryRule: each of its seven
+// patterns carries the findings it must get as // want comments.

@@ -51,7 +51,7 @@ type Manager struct {
 	// open? then insert; present? then remove) happens in one critical
 	// section, so Create, Delete and Close are atomic with respect to each
 	// other.
-	mu sync.Mutex
+	mu sync.Mutex //guard:noblock
 	//guard:by mu
 	sessions map[string]*Session
 	//guard:by mu

@@ -54,7 +54,7 @@ func (r *ring) snapshot() []byte {
 type output struct {
 	subBuf int // chunks a subscriber may queue before it is disconnected
 
-	mu sync.Mutex
+	mu sync.Mutex //guard:noblock
 	//guard:by mu
 	ring ring
 	//guard:by mu
@@ -175,7 +175,7 @@ type Subscription struct {
 	onDrop func()      // set at construction, never reassigned
 	ch     chan []byte // set at construction, never reassigned
 
-	mu sync.Mutex
+	mu sync.Mutex //guard:noblock
 	//guard:by mu
 	closed bool // ch has been closed; nothing may be sent on it
 	//guard:by mu

@@ -79,6 +79,8 @@ func (s *Session) setPTYTriple(t ptyTriple) (cur *os.File, installed bool) {
 // attachment whose client is owner (serveAttachment must not clear a newer one).
 // If final is set, no attachment may be installed afterwards. Callers hold
 // detachMu, so a cleared triple is always torn down before the next clear.
+//
+//guard:holds s.detachMu
 func (s *Session) clearPTYTriple(owner *exec.Cmd, final bool) ptyTriple {
 	s.ptmxMu.Lock()
 	defer s.ptmxMu.Unlock()

@@ -81,7 +81,7 @@ type Session struct {
 	// Pattern 6: the lifecycle state and exit code are written by the wait
 	// goroutine (and by start and shutdown) and read by callers, all under
 	// stateMu. master and child are published under stateMu by start.
-	stateMu sync.Mutex
+	stateMu sync.Mutex //guard:noblock
 	//guard:by stateMu
 	state Status // never StatusDetached: Status derives that from the attachment
 	//guard:by stateMu
@@ -134,7 +134,7 @@ type Session struct {
 	// final Wait in waitChild never races an Add.
 	attachers sync.WaitGroup
 
-	logMu sync.Mutex
+	logMu sync.Mutex //guard:noblock
 	//guard:by logMu
 	decisions []Decision
 }

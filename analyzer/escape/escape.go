@@ -56,7 +56,21 @@ func returned(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, f
 				e, addr = ast.Unparen(u.X), true
 			}
 			acc := f.AccessAt(e)
-			if acc == nil || (!addr && !lockstate.IsContainer(acc.Var.Type())) {
+			// A map or slice inside a guarded struct-typed field, by value
+			// (o.ring.buf with o.ring guarded), is guarded state too.
+			for inner := e; acc == nil; {
+				se, ok := inner.(*ast.SelectorExpr)
+				if !ok {
+					break
+				}
+				if _, isPtr := pass.TypesInfo.TypeOf(se.X).Underlying().(*types.Pointer); isPtr {
+					break
+				}
+				inner = ast.Unparen(se.X)
+				acc = f.AccessAt(inner)
+			}
+			t := pass.TypesInfo.TypeOf(e)
+			if acc == nil || (!addr && !lockstate.IsContainer(t)) {
 				continue
 			}
 			for _, ref := range acc.Guard.By {
@@ -64,10 +78,10 @@ func returned(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, f
 				if !lock.Valid() || !acc.State.Lock(lock).Mode.Held() || ret.Exit.Lock(lock).Mode.Held() {
 					continue // not covered at the access (guardedby's report), or still held for the caller
 				}
-				name := types.ExprString(acc.Node)
+				name := types.ExprString(e)
 				rep.Reportf(r.Pos(), report.Related(ret.Exit.Lock(lock).Site, shown+" released here"),
 					"returns %s, the guarded %s itself, to callers that will use it after %s is released; return a copy made under the lock%s",
-					types.ExprString(r), what(name, addr, acc.Var.Type()), shown, copyHint(acc.Var.Type(), name, addr))
+					types.ExprString(r), what(name, addr, t), shown, copyHint(t, name, addr))
 				break
 			}
 		}

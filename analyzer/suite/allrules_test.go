@@ -222,7 +222,6 @@ func parseWants(c *ast.Comment) ([]*regexp.Regexp, error) {
 //   - guardinfersuggest: its wants are inference's suggestions, and in
 //     -suggest mode the command prints nothing else (guardedby's report of
 //     a ...Locked call on it is not shown);
-//   - sessiontwin: its noblock and checkthenact findings have no want yet.
 var fixturesWithEveryRule = []string{
 	"atomicasm/...",
 	"atomiccopy/...",
@@ -265,6 +264,7 @@ var fixturesWithEveryRule = []string{
 	"reassign/...",
 	"retake/...",
 	"retakeorder/...",
+	"sessiontwin/...",
 	"trylockwrap/...",
 	"wrappers/...",
 }

@@ -86,3 +86,27 @@ func (r *Registry) PutLocked(k string) {
 	m := r.byID
 	m[k] = 1
 }
+
+// A slice inside a guarded struct-typed field is guarded state too.
+type ring struct {
+	buf  []byte
+	next *ring
+}
+
+type Output struct {
+	mu   sync.Mutex
+	ring ring //guard:by mu
+}
+
+func (o *Output) Raw() []byte {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.ring.buf // want `returns o.ring.buf, the guarded slice itself, to callers that will use it after o.mu is released`
+}
+
+// Through a pointer it is another object's, not part of the field.
+func (o *Output) NextRaw() []byte {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.ring.next.buf
+}

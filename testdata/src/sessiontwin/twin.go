@@ -1,6 +1,7 @@
-// Package sessiontwin is sessionref's buggy twin: the pre-fix shape of its
-// patterns 1, 2 and 4, annotated the same way. guardvet reports every racy
-// site; sessionref, the fixed design, is clean.
+// Package sessiontwin is sessionref's buggy twin: one buggy shape of each
+// of its seven patterns (sessionref/doc.go), annotated the same way.
+// guardvet reports every racy site, with every rule on; sessionref, the
+// fixed design, is clean.
 package sessiontwin
 
 import (
@@ -74,7 +75,7 @@ func (s *Session) closePTYAndAttachCmd() {
 	s.ptmxMu.Lock()
 	if s.attachCmd != nil { // want `s.attachCmd may only be touched`
 		s.attachCmd.Process.Kill()                         // want `s.attachCmd may only be touched`
-		s.attachWaitOnce.Do(func() { s.attachCmd.Wait() }) // want `s.attachWaitOnce may only be touched` `s.attachCmd may only be touched`
+		s.attachWaitOnce.Do(func() { s.attachCmd.Wait() }) // want `s.attachWaitOnce may only be touched` `s.attachCmd may only be touched` `s.attachCmd.Wait can block while s.ptmxMu is held`
 		s.attachCmd = nil                                  // want `s.attachCmd may only be touched`
 	}
 	s.ptmxMu.Unlock()
@@ -139,7 +140,51 @@ func (m *Manager) Approve(id string, run func()) {
 func (s *Session) AttachToExisting(start func() (*os.File, *exec.Cmd)) *os.File {
 	if s.lockedPTMX() == nil {
 		f, cmd := start()
-		s.setPTYTriple(f, cmd)
+		s.setPTYTriple(f, cmd) // want `check-then-act: s.ptmx was read at line 141 \(in s.lockedPTMX\) and the lock released`
 	}
 	return s.lockedPTMX()
+}
+
+// Pattern 3: lock order detachMu before ptmxMu. Reattach takes them the
+// other way round.
+func (s *Session) Reattach() {
+	s.ptmxMu.Lock()
+	defer s.ptmxMu.Unlock()
+	s.detachMu.Lock() // want `Session.detachMu acquired while Session.ptmxMu is held`
+	defer s.detachMu.Unlock()
+}
+
+// Pattern 5: the output ring and its subscribers. write sends to each
+// subscriber while holding the output lock: one stalled reader stalls the
+// pump, and every other caller of the lock.
+type output struct {
+	mu   sync.Mutex    //guard:noblock
+	ring []byte        //guard:by mu
+	subs []chan []byte //guard:by mu
+}
+
+func (o *output) write(p []byte) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.ring = append(o.ring, p...)
+	for _, ch := range o.subs {
+		ch <- p // want `channel send can block while o.mu is held`
+	}
+}
+
+// Pattern 6: status written by the wait goroutine and read by callers.
+// Status reads it bare.
+type Proc struct {
+	stateMu sync.Mutex
+	state   int //guard:by stateMu
+}
+
+func (p *Proc) exited(code int) {
+	p.stateMu.Lock()
+	p.state = code
+	p.stateMu.Unlock()
+}
+
+func (p *Proc) Status() int {
+	return p.state // want `p.state read while p.stateMu is not known to be held`
 }
