@@ -17,4 +17,3 @@ func (t *T) releaseSometimes(b bool) {
 		t.mu.Unlock()
 	}
 } // gap: `releaseSometimes returns with t.mu held on some paths only, breaking its //guard:releases t.mu contract`
-
