@@ -103,18 +103,20 @@ const wantBad = "use/use.go:12:11: c.N read while c.mu is not known to be held"
 
 func TestStandaloneExitCodes(t *testing.T) {
 	dir := writeModule(t)
-	_, stderr, code := run(t, dir, guardvet, "./...")
+	stdout, stderr, code := run(t, dir, guardvet, "./...")
 	if code != 1 {
 		t.Errorf("findings: exit %d, want 1\n%s", code, stderr)
 	}
-	if !strings.Contains(stderr, wantBad) {
-		t.Errorf("findings: missing %q in\n%s", wantBad, stderr)
+	// Findings are the output (stdout, so guardvet ./... | grep works),
+	// each naming its rule; stderr stays empty.
+	if !strings.Contains(stdout, wantBad) || !strings.HasSuffix(stdout, " (guardedby)\n") {
+		t.Errorf("findings: missing %q, with its rule, on stdout:\n%s", wantBad, stdout)
 	}
-	if strings.Count(stderr, "\n") != 1 {
-		t.Errorf("findings: want exactly one diagnostic (the helper Lock/Unlock must be understood), got\n%s", stderr)
+	if strings.Count(stdout, "\n") != 1 || stderr != "" {
+		t.Errorf("findings: want exactly one diagnostic (the helper Lock/Unlock must be understood) and no stderr, got\n%s\nstderr:\n%s", stdout, stderr)
 	}
-	if _, stderr, code := run(t, dir, guardvet, "./clean"); code != 0 || stderr != "" {
-		t.Errorf("clean package: exit %d, output %q; want 0 and nothing", code, stderr)
+	if stdout, stderr, code := run(t, dir, guardvet, "./clean"); code != 0 || stdout+stderr != "" {
+		t.Errorf("clean package: exit %d, output %q; want 0 and nothing", code, stdout+stderr)
 	}
 	if _, stderr, code := run(t, dir, guardvet, "-guardedby=false", "./..."); code != 0 {
 		t.Errorf("-guardedby=false: exit %d, want 0\n%s", code, stderr)
@@ -182,11 +184,21 @@ func TestGoVet(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
-	_, stderr, code := run(t, t.TempDir(), guardvet, "-help")
-	for _, want := range []string{"Usage:", "go vet -vettool", "guardedby", "-sarif", "Exit codes:"} {
-		if !strings.Contains(stderr, want) {
-			t.Errorf("-help does not mention %q:\n%s", want, stderr)
+	stdout, stderr, code := run(t, t.TempDir(), guardvet, "-help")
+	for _, want := range []string{"Usage:", "go vet -vettool", "guardedby", "-sarif", "Exit codes:", "-config.infer"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("-help does not mention %q on stdout:\n%s", want, stdout)
 		}
+	}
+	if stderr != "" {
+		t.Errorf("-help wrote to stderr:\n%s", stderr)
+	}
+	if strings.Contains(stdout, "enable the config rule") {
+		t.Errorf("-help lists config, which is options, as a rule")
+	}
+	// A bad flag is an error: it and the usage go to stderr, exit 2.
+	if stdout, stderr, code := run(t, t.TempDir(), guardvet, "-nosuchflag"); code != 2 || stdout != "" || !strings.Contains(stderr, "nosuchflag") || !strings.Contains(stderr, "Usage:") {
+		t.Errorf("bad flag: exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
 	}
 	if code != 0 {
 		t.Errorf("-help: exit %d, want 0", code)
@@ -558,7 +570,7 @@ func TestInferSuggestFixThenCheck(t *testing.T) {
 	if _, stderr, code := run(t, dir, guardvet, "./..."); code != 0 {
 		t.Fatalf("without directives guardvet must be silent; exit %d\n%s", code, stderr)
 	}
-	_, stderr, code := run(t, dir, guardvet, "-infer", "./...")
+	stderr, _, code := run(t, dir, guardvet, "-infer", "./...") // findings: stdout
 	for _, want := range []string{
 		"reg/reg.go:80:13: r.workers is accessed with r.mu held at 9 of 10 sites",
 		"reg/reg.go:84:41: r.gen is documented as guarded by mu",
@@ -590,7 +602,7 @@ func TestInferSuggestFixThenCheck(t *testing.T) {
 		}
 	}
 	// Plain guardvet now checks the fields and the contract itself.
-	_, stderr, code = run(t, dir, guardvet, "./...")
+	stderr, _, code = run(t, dir, guardvet, "./...") // findings: stdout
 	for _, want := range []string{"r.workers", "r.gen", "call to r.bumpLocked"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("after the fix, plain guardvet does not report %s:\n%s", want, stderr)
@@ -644,9 +656,7 @@ func TestOutputIsDeterministic(t *testing.T) {
 			}
 			out1, err1 := runFixtures(t, nil, args...)
 			out2, err2 := runFixtures(t, []string{"GOMAXPROCS=1"}, args...)
-			if mode == "text" {
-				out1, out2 = err1, err2 // text findings go to stderr
-			} else if err1 != "" || err2 != "" {
+			if err1 != "" || err2 != "" {
 				t.Errorf("%s: unexpected stderr:\n%s\n%s", mode, err1, err2)
 			}
 			if out1 != out2 {

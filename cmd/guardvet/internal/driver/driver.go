@@ -55,6 +55,7 @@ type options struct {
 	suggest                                bool
 	tags, cpuprofile, memprofile           string
 	enable                                 map[string]*triState
+	flags                                  *flag.FlagSet // for the usage text
 }
 
 // triState is an enable flag that remembers whether it was set.
@@ -81,6 +82,7 @@ func (t *triState) Set(s string) error {
 func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
 	opts, patterns, err := parseFlags(args, analyzers, stderr)
 	if err == flag.ErrHelp {
+		usage(opts.flags, analyzers, stdout) // asked for: the output
 		return ExitClean
 	}
 	if err != nil {
@@ -165,11 +167,31 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 
 	switch {
 	case opts.fix || opts.diff:
-		if err := applyFixes(findings, opts.diff, stdout); err != nil {
+		fixed, err := applyFixes(findings, opts.diff, stdout)
+		if err != nil {
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
 			return ExitError
 		}
-		return code // fixes applied: findings are not failures
+		// What could not be fixed is still a finding: say so, list it, and
+		// fail, so that -fix is never mistaken for a clean run.
+		var left []Finding
+		for _, f := range findings {
+			if len(f.Diag.SuggestedFixes) == 0 {
+				left = append(left, f)
+			}
+		}
+		verb := "applied"
+		if opts.diff {
+			verb = "shown"
+		}
+		fmt.Fprintf(stderr, "guardvet: %d suggested fixes %s; %d findings have no fix\n", fixed, verb, len(left))
+		if len(left) > 0 {
+			printText(stderr, left)
+			if code == ExitClean {
+				code = ExitFindings
+			}
+		}
+		return code
 	case opts.json:
 		if err := graph.PrintJSON(stdout); err != nil {
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
@@ -183,10 +205,14 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 	case opts.suggest:
 		// Suggestions are the output asked for, not findings.
 		printText(stdout, findings)
-		fmt.Fprintf(stderr, "guardvet: %d directives suggested; guardvet -suggest -fix writes them, -suggest -diff shows them as a diff\n", len(findings))
+		if len(findings) == 0 {
+			fmt.Fprintln(stderr, "guardvet: no directives to suggest")
+		} else {
+			fmt.Fprintf(stderr, "guardvet: %d directives suggested; guardvet -suggest -fix writes them, -suggest -diff shows them as a diff\n", len(findings))
+		}
 		return code
 	default:
-		printText(stderr, findings)
+		printText(stdout, findings) // findings are the output; errors go to stderr
 	}
 	if len(findings) > 0 && code == ExitClean {
 		code = ExitFindings
@@ -235,9 +261,25 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
 		})
 	}
-	fs.Usage = func() { usage(fs, analyzers, stderr) }
+	o.flags = fs
+	// -help prints the usage to stdout (Main does it); a bad flag prints
+	// the error and the usage to stderr.
+	helpAsked := false
+	for _, a := range args {
+		if a == "--" || !strings.HasPrefix(a, "-") {
+			break
+		}
+		if n := strings.TrimLeft(a, "-"); n == "h" || n == "help" {
+			helpAsked = true
+		}
+	}
+	fs.Usage = func() {
+		if !helpAsked {
+			usage(fs, analyzers, stderr)
+		}
+	}
 	if err := fs.Parse(args); err != nil {
-		return nil, nil, err
+		return o, nil, err
 	}
 	return o, fs.Args(), nil
 }
@@ -259,7 +301,10 @@ Rules (each on by default; -NAME=false turns one off, -NAME runs only the named)
 		}
 	}
 	fmt.Fprint(w, "\nFlags:\n")
+	out := fs.Output()
+	fs.SetOutput(w)
 	fs.PrintDefaults()
+	fs.SetOutput(out)
 	fmt.Fprint(w, `
 Exit codes:
   0  no findings
@@ -328,7 +373,9 @@ func sortFindings(fs []Finding) []Finding {
 
 func printText(w io.Writer, findings []Finding) {
 	for _, f := range findings {
-		fmt.Fprintf(w, "%s: %s\n", relPosition(f.Posn), f.Diag.Message)
+		// The rule that fired, as staticcheck names its checks: the
+		// name -RULE=false turns off.
+		fmt.Fprintf(w, "%s: %s (%s)\n", relPosition(f.Posn), f.Diag.Message, f.Analyzer.Name)
 		for _, r := range f.Diag.Related {
 			fmt.Fprintf(w, "\t%s: %s\n", relPosition(f.Fset.Position(r.Pos)), r.Message)
 		}

@@ -18,13 +18,16 @@ type edit struct {
 
 // applyFixes applies the first suggested fix of every finding. With diff,
 // it prints a unified diff and leaves the files alone. Overlapping edits
-// are an error that names the file; nothing is written then.
-func applyFixes(findings []Finding, diff bool, stdout io.Writer) error {
+// are an error that names the file; nothing is written then. It returns
+// the number of findings whose fix was applied (or shown).
+func applyFixes(findings []Finding, diff bool, stdout io.Writer) (int, error) {
 	byFile := map[string][]edit{}
+	fixed := 0
 	for _, f := range findings {
 		if len(f.Diag.SuggestedFixes) == 0 {
 			continue
 		}
+		fixed++
 		for _, e := range f.Diag.SuggestedFixes[0].TextEdits {
 			tf := f.Fset.File(e.Pos)
 			if tf == nil {
@@ -46,11 +49,11 @@ func applyFixes(findings []Finding, diff bool, stdout io.Writer) error {
 	for _, name := range files {
 		src, err := os.ReadFile(name)
 		if err != nil {
-			return err
+			return 0, err
 		}
 		out, err := apply(src, byFile[name])
 		if err != nil {
-			return fmt.Errorf("%s: %v", relPath(name), err)
+			return 0, fmt.Errorf("%s: %v", relPath(name), err)
 		}
 		if formatted, err := format.Source(out); err == nil {
 			out = formatted
@@ -63,20 +66,20 @@ func applyFixes(findings []Finding, diff bool, stdout io.Writer) error {
 			}
 			text, err := difflib.GetUnifiedDiffString(ud)
 			if err != nil {
-				return err
+				return 0, err
 			}
 			fmt.Fprint(stdout, text)
 		}
 	}
 	if diff {
-		return nil
+		return fixed, nil
 	}
 	for _, name := range files {
 		if err := os.WriteFile(name, results[name], 0o644); err != nil {
-			return err
+			return 0, err
 		}
 	}
-	return nil
+	return fixed, nil
 }
 
 func apply(src []byte, edits []edit) ([]byte, error) {
