@@ -127,6 +127,14 @@ func TestStandaloneExitCodes(t *testing.T) {
 	if _, stderr, code := run(t, dir, guardvet); code != 2 || !strings.Contains(stderr, "no packages given") {
 		t.Errorf("no arguments: exit %d, want 2 and a hint\n%s", code, stderr)
 	}
+	// -C runs in a module below the working directory, as a pre-commit
+	// hook at a repository's root must for a module in a subdirectory.
+	if stdout, stderr, code := run(t, filepath.Dir(dir), guardvet, "-C", dir, "./..."); code != 1 || !strings.Contains(stdout, wantBad) {
+		t.Errorf("-C: exit %d, want 1 and the finding, relative to the module\n%s%s", code, stdout, stderr)
+	}
+	if _, stderr, code := run(t, dir, guardvet, "-C", "nosuchdir", "./..."); code != 2 || !strings.Contains(stderr, "-C") {
+		t.Errorf("-C to a missing directory: exit %d, want 2\n%s", code, stderr)
+	}
 	if _, stderr, code := run(t, dir, guardvet, "-unusedignore", "./..."); code != 0 {
 		t.Errorf("-unusedignore alone: exit %d, want 0 (only that rule runs)\n%s", code, stderr)
 	}

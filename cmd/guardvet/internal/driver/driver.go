@@ -53,7 +53,7 @@ type Finding struct {
 type options struct {
 	json, sarif, fix, diff, tests, version bool
 	suggest                                bool
-	tags, cpuprofile, memprofile           string
+	tags, cpuprofile, memprofile, dir      string
 	enable                                 map[string]*triState
 	flags                                  *flag.FlagSet // for the usage text
 }
@@ -91,6 +91,12 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 	if opts.version {
 		fmt.Fprintln(stdout, "guardvet", version())
 		return ExitClean
+	}
+	if opts.dir != "" {
+		if err := os.Chdir(opts.dir); err != nil {
+			fmt.Fprintf(stderr, "guardvet: -C: %v\n", err)
+			return ExitError
+		}
 	}
 	if len(patterns) == 0 {
 		fmt.Fprintln(stderr, "guardvet: no packages given; try guardvet ./... (guardvet -help for usage)")
@@ -240,6 +246,7 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	fs.BoolVar(&o.diff, "diff", false, "print suggested fixes as a unified diff instead of applying them")
 	fs.BoolVar(&o.tests, "test", true, "also check test files")
 	fs.StringVar(&o.tags, "tags", "", "comma-separated build tags, as for go build")
+	fs.StringVar(&o.dir, "C", "", "change to `dir` before doing anything else, as go -C does (a module in a subdirectory of a repository)")
 	fs.BoolVar(&o.version, "V", false, "print the version and exit")
 	configFlag := func(name string) func(string) error {
 		return func(s string) error { return config.Analyzer.Flags.Set(name, s) }
