@@ -42,6 +42,7 @@ import (
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/suite"
 )
 
@@ -164,9 +165,11 @@ func newPlugin(conf any, analyzers []*analysis.Analyzer) (*plugin, error) {
 		return nil, fmt.Errorf("%s settings: %w (valid keys: %s)", Name, err, strings.Join(settingKeys, ", "))
 	}
 
-	var names []string
+	var names []string // the rules: config holds options and reports nothing
 	for _, a := range analyzers {
-		names = append(names, a.Name)
+		if a != config.Analyzer {
+			names = append(names, a.Name)
+		}
 	}
 	off := map[string]bool{}
 	for _, d := range s.Disable {
@@ -177,7 +180,7 @@ func newPlugin(conf any, analyzers []*analysis.Analyzer) (*plugin, error) {
 	}
 	p := &plugin{}
 	for _, a := range analyzers {
-		if !off[a.Name] {
+		if !off[a.Name] && a != config.Analyzer { // config runs through Requires
 			p.analyzers = append(p.analyzers, a)
 		}
 	}

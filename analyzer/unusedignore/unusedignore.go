@@ -41,6 +41,7 @@ const Category = "unusedignore"
 
 func run(pass *analysis.Pass) (any, error) {
 	dirs := pass.ResultOf[directives.Analyzer].(*directives.Result)
+	var weighed map[*types.Var]bool // computed on first need
 	for _, ig := range dirs.Ignores {
 		if ig.Dialect {
 			continue // checklocks code carries many; not reporting them keeps the switch a one-line change
@@ -51,7 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 				used = true
 			}
 		}
-		if used || (!dirs.Config.Infer() && inferenceMightUse(pass, dirs, ig)) {
+		if used || (!dirs.Config.Infer() && inferenceMightUse(pass, dirs, ig, &weighed)) {
 			continue
 		}
 		from, to := extent(pass, ig.Pos)
@@ -100,9 +101,13 @@ func extent(pass *analysis.Pass, pos token.Pos) (token.Pos, token.Pos) {
 // inferenceMightUse reports whether guard inference, which is off in this
 // run, could have a finding under ig: an ignore written for it (as its
 // findings advise) is not unused just because it is off. Inference weighs
-// accesses to fields without directives in structs that hold a lock, and
-// calls of ...Locked methods.
-func inferenceMightUse(pass *analysis.Pass, dirs *directives.Result, ig *directives.Ignore) bool {
+// accesses to fields without directives in structs that hold a lock, when
+// the package touches the field somewhere with that lock taken, and calls
+// of ...Locked methods.
+func inferenceMightUse(pass *analysis.Pass, dirs *directives.Result, ig *directives.Ignore, weighed *map[*types.Var]bool) bool {
+	if *weighed == nil {
+		*weighed = weighedFields(pass)
+	}
 	covers := func(n ast.Node) bool {
 		if ig.From.IsValid() {
 			return ig.From <= n.Pos() && n.Pos() < ig.To
@@ -124,7 +129,7 @@ func inferenceMightUse(pass *analysis.Pass, dirs *directives.Result, ig *directi
 			switch {
 			case s == nil:
 			case s.Kind() == types.FieldVal:
-				if v, _ := s.Obj().(*types.Var); v != nil && dirs.Guard(v) == nil && lockstate.OwnerHasLock(s) {
+				if v, _ := s.Obj().(*types.Var); v != nil && dirs.Guard(v) == nil && (*weighed)[v] {
 					might = true
 				}
 			case strings.HasSuffix(sel.Sel.Name, "Locked"):
@@ -134,4 +139,75 @@ func inferenceMightUse(pass *analysis.Pass, dirs *directives.Result, ig *directi
 		})
 	}
 	return might
+}
+
+// weighedFields lists the fields without directives that guard inference
+// has evidence about: fields of a struct holding a lock, accessed in some
+// function that also takes a lock of that struct type.
+func weighedFields(pass *analysis.Pass) map[*types.Var]bool {
+	out := map[*types.Var]bool{}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			locked := map[types.Type]bool{} // owner struct types whose lock is taken here
+			var fields []*types.Selection
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				sel, ok := n.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				s := pass.TypesInfo.Selections[sel]
+				if s == nil {
+					return true
+				}
+				switch s.Kind() {
+				case types.FieldVal:
+					if lockstate.OwnerHasLock(s) {
+						fields = append(fields, s)
+					}
+				case types.MethodVal:
+					if name := sel.Sel.Name; name == "Lock" || name == "RLock" {
+						if inner, ok := ast.Unparen(sel.X).(*ast.SelectorExpr); ok {
+							if is := pass.TypesInfo.Selections[inner]; is != nil && is.Kind() == types.FieldVal {
+								locked[ownerType(is)] = true
+							}
+						} else if rs := s.Recv(); rs != nil {
+							locked[deref(rs)] = true // an embedded lock: c.Lock()
+						}
+					}
+				}
+				return true
+			})
+			for _, s := range fields {
+				if locked[ownerType(s)] {
+					out[s.Obj().(*types.Var)] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// ownerType is the (named) type whose struct declares the selected field.
+func ownerType(s *types.Selection) types.Type {
+	t := deref(s.Recv())
+	idx := s.Index()
+	for _, i := range idx[:len(idx)-1] {
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			break
+		}
+		t = deref(st.Field(i).Type())
+	}
+	return t
+}
+
+func deref(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
 }

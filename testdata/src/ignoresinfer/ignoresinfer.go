@@ -79,3 +79,14 @@ type Plain struct{ n int }
 func (p *Plain) Get() int {
 	return p.n //guard:ignore stale // want `//guard:ignore suppresses nothing here; remove it`
 }
+
+// Term's rows is never touched with its lock taken: inference has no
+// evidence about it, so the ignore can serve no rule and is reported.
+type Term struct {
+	mu   sync.Mutex
+	rows int
+}
+
+func (t *Term) Resize(r int) {
+	t.rows = r //guard:ignore rows is not guarded // want `//guard:ignore suppresses nothing here; remove it`
+}
