@@ -20,6 +20,16 @@
 // (Subscribe); Write and Resize act on the master directly. A wait goroutine
 // reaps the child, lets the pump drain, and publishes the exit code.
 //
+// Because the child is a session leader, its pid is also the id of its
+// process group, which its descendants join unless they leave it. The wait
+// goroutine first waits for the child's exit without reaping it (waitid
+// with WNOWAIT), so the id stays allocated, then kills what is left of the
+// group, marks it gone under stateMu and only then reaps. Delete and Close
+// kill the group through the same path (signalGroup, under stateMu), so a
+// descendant that ignores the hang-up does not outlive its session, and no
+// signal can reach a group that has reused the id. Processes that start a
+// new session or group of their own are not followed.
+//
 // Attaching works like a tmux client. Attach opens a second, user-facing
 // PTY, puts it in raw mode with stty, and starts an attach client on its
 // slave side: a small /bin/sh script (relayScript in pty.go) running two

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/creack/pty"
 )
@@ -92,6 +93,12 @@ type Session struct {
 	child *exec.Cmd
 	//guard:by stateMu
 	size pty.Winsize
+	// groupGone: the wait goroutine has seen the child exit and killed
+	// what was left of its process group. Until then the child is not
+	// reaped, so its pid, which is also its process group id, cannot be
+	// reused and signalling the group is safe; afterwards it never is.
+	//guard:by stateMu
+	groupGone bool
 
 	// Attachment (see pty.go). detachMu serializes attachment teardown and
 	// may be held across blocking calls; ptmxMu only guards the pointers
@@ -310,11 +317,13 @@ func (s *Session) start() error {
 	ws := s.currentSize()
 	// The child becomes a session leader with the PTY as its controlling
 	// terminal, so it and its job get SIGHUP when the terminal goes away.
+	// Its pid is therefore also the id of its process group (and session),
+	// which holds its descendants unless they leave it.
 	master, err := pty.StartWithSize(cmd, &ws)
 	if err == nil {
 		master, err = pollable(master)
 		if err != nil {
-			_ = cmd.Process.Kill()
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // not reaped yet: the group id is ours
 			_ = cmd.Wait()
 		}
 	}
@@ -380,10 +389,15 @@ func (s *Session) pump(master *os.File, done chan<- struct{}) {
 	}
 }
 
-// waitChild is the session's wait goroutine: it reaps the child, lets the
+// waitChild is the session's wait goroutine: it waits for the child to
+// exit, kills what is left of its process group, reaps the child, lets the
 // pump drain, tears down any attachment and publishes the exit status.
 func (s *Session) waitChild(cmd *exec.Cmd, master *os.File, pumpDone <-chan struct{}) {
-	_ = cmd.Wait() // the status is read from ProcessState below
+	// Wait for the exit without reaping: while the child is a zombie its
+	// pid stays allocated, so the group id cannot name anyone else's group.
+	waitExit(cmd.Process.Pid)
+	s.endGroup(cmd.Process.Pid)
+	_ = cmd.Wait() // reaps; the status is read from ProcessState below
 	code := exitCodeOf(cmd.ProcessState)
 
 	timer := time.NewTimer(drainGrace)
@@ -402,6 +416,49 @@ func (s *Session) waitChild(cmd *exec.Cmd, master *os.File, pumpDone <-chan stru
 	close(s.done)
 }
 
+// endGroup kills whatever is left of the child's process group (its
+// descendants, unless they left the group) and marks the group gone, so no
+// later signal can reach a group that reuses the id. The child has exited
+// but is not reaped yet. kill(2) does not block.
+func (s *Session) endGroup(pgid int) {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	s.groupGone = true
+}
+
+// signalGroup sends sig to the child's process group. It fails with
+// ErrExited once the child has exited and ErrClosed if it never started.
+func (s *Session) signalGroup(sig syscall.Signal) error {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	if s.child == nil || s.child.Process == nil {
+		return ErrClosed
+	}
+	if s.groupGone {
+		return ErrExited
+	}
+	// The child is not reaped (groupGone is set before that, under this
+	// lock), so the group exists and its id is still the child's pid.
+	return syscall.Kill(-s.child.Process.Pid, sig)
+}
+
+// waitExit blocks until process pid has exited, without reaping it
+// (waitid with WNOWAIT), so that os/exec can still reap it with Wait.
+func waitExit(pid int) {
+	var info [128]byte // siginfo_t; only the wait matters here
+	for {
+		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pWaitPID, uintptr(pid),
+			uintptr(unsafe.Pointer(&info[0])), syscall.WEXITED|syscall.WNOWAIT, 0, 0)
+		if errno != syscall.EINTR {
+			return // exited, or an error (ECHILD) that cmd.Wait will report
+		}
+	}
+}
+
+// pWaitPID is P_PID for waitid(2).
+const pWaitPID = 1
+
 func (s *Session) setExited(code int) {
 	s.stateMu.Lock()
 	defer s.stateMu.Unlock()
@@ -417,10 +474,11 @@ func (s *Session) setExited(code int) {
 func (s *Session) shutdown() {
 	s.markClosed()
 	<-s.ready // start has published child and master, or failed
-	child, master := s.handles()
-	if child != nil {
-		_ = child.Process.Kill() // safe after the wait goroutine reaped it: os.Process tracks that
-	}
+	master := s.handle()
+	// Kill the child's whole process group, so descendants (even ones that
+	// ignore the hang-up) go too. After the child has exited this is
+	// ErrExited: the wait goroutine has already killed the group.
+	_ = s.signalGroup(syscall.SIGKILL)
 	if master != nil {
 		_ = master.Close() // hangs up the terminal and unblocks the pump and any Write
 	}
@@ -433,10 +491,10 @@ func (s *Session) markClosed() {
 	s.state = StatusClosed
 }
 
-func (s *Session) handles() (*exec.Cmd, *os.File) {
+func (s *Session) handle() *os.File {
 	s.stateMu.Lock()
 	defer s.stateMu.Unlock()
-	return s.child, s.master
+	return s.master
 }
 
 func (s *Session) lockedState() Status {
