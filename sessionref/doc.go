@@ -28,7 +28,9 @@
 // kill the group through the same path (signalGroup, under stateMu), so a
 // descendant that ignores the hang-up does not outlive its session, and no
 // signal can reach a group that has reused the id. Processes that start a
-// new session or group of their own are not followed.
+// new session or group of their own are not followed. Signal sends any
+// signal to the group through that path too, and Stop sends SIGTERM, waits
+// for the session to be done until its context ends, then sends SIGKILL.
 //
 // Attaching works like a tmux client. Attach opens a second, user-facing
 // PTY, puts it in raw mode with stty, and starts an attach client on its

@@ -2,6 +2,7 @@ package sessionref_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"os"
 	"regexp"
@@ -96,4 +97,104 @@ func TestExitKillsProcessGroup(t *testing.T) {
 		t.Fatalf("exit code %d, want 5", code)
 	}
 	waitGone(t, pid)
+}
+
+// TestSignalReachesTheGroup sends SIGUSR1: it kills the sleeping
+// descendant (the group gets it) and runs the shell's trap.
+func TestSignalReachesTheGroup(t *testing.T) {
+	m := newManager(t, sessionref.Options{})
+	s := create(t, m, "/bin/sh", "-c", `trap 'echo got-usr1; exit 7' USR1; echo ready; while :; do sleep 0.1; done`)
+	waitOutput(t, s, "ready")
+	if err := s.Signal(syscall.Signal(0)); err != nil {
+		t.Fatalf("Signal(0): %v", err)
+	}
+	if err := s.Signal(syscall.SIGUSR1); err != nil {
+		t.Fatalf("Signal(SIGUSR1): %v", err)
+	}
+	if code := waitDone(t, s); code != 7 {
+		t.Fatalf("exit code %d, want 7 (the trap)", code)
+	}
+	if err := s.Signal(syscall.SIGTERM); !errors.Is(err, sessionref.ErrExited) {
+		t.Fatalf("Signal after exit: %v, want ErrExited", err)
+	}
+	if err := s.Signal(os.Interrupt); !errors.Is(err, sessionref.ErrExited) {
+		t.Fatalf("Signal(os.Interrupt) after exit: %v, want ErrExited", err)
+	}
+}
+
+type fakeSignal struct{}
+
+func (fakeSignal) String() string { return "fake" }
+func (fakeSignal) Signal()        {}
+
+// TestSignalErrors: a signal that is not a syscall.Signal, or out of
+// range, is ErrInvalidSignal and the child is untouched; after Delete,
+// Signal and Stop fail with ErrClosed.
+func TestSignalErrors(t *testing.T) {
+	m := newManager(t, sessionref.Options{})
+	s := create(t, m, "/bin/sh", "-c", "echo ready; exec sleep 60")
+	waitOutput(t, s, "ready")
+	if err := s.Signal(fakeSignal{}); !errors.Is(err, sessionref.ErrInvalidSignal) {
+		t.Fatalf("Signal(fake): %v, want ErrInvalidSignal", err)
+	}
+	if err := s.Signal(syscall.Signal(1000)); !errors.Is(err, sessionref.ErrInvalidSignal) {
+		t.Fatalf("Signal(1000): %v, want ErrInvalidSignal", err)
+	}
+	if st := s.Status(); st != sessionref.StatusRunning {
+		t.Fatalf("status %v after invalid signals", st)
+	}
+	if err := m.Delete(s.ID()); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Signal(syscall.SIGTERM); !errors.Is(err, sessionref.ErrClosed) {
+		t.Fatalf("Signal after Delete: %v, want ErrClosed", err)
+	}
+	if err := s.Stop(context.Background()); !errors.Is(err, sessionref.ErrClosed) {
+		t.Fatalf("Stop after Delete: %v, want ErrClosed", err)
+	}
+}
+
+// TestStopOnTerm stops a child that exits on SIGTERM: Stop returns as soon
+// as it is done, without needing the deadline.
+func TestStopOnTerm(t *testing.T) {
+	m := newManager(t, sessionref.Options{})
+	s := create(t, m, spawner...)
+	pid := descendant(t, s)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	start := time.Now()
+	if err := s.Stop(ctx); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if d := time.Since(start); d > 5*time.Second {
+		t.Fatalf("Stop took %v", d)
+	}
+	if code, err := s.ExitCode(); err != nil || code != 128+15 {
+		t.Fatalf("ExitCode = %d, %v; want 143 (SIGTERM)", code, err)
+	}
+	waitGone(t, pid)
+	if err := s.Stop(ctx); err != nil {
+		t.Fatalf("second Stop: %v", err)
+	}
+}
+
+// TestStopKillsTermIgnorer stops a child that ignores SIGTERM: Stop waits
+// until the deadline and then kills the group.
+func TestStopKillsTermIgnorer(t *testing.T) {
+	m := newManager(t, sessionref.Options{})
+	s := create(t, m, "/bin/sh", "-c", `trap "" TERM; echo ready; sleep 1000 & wait`)
+	waitOutput(t, s, "ready")
+	const grace = 300 * time.Millisecond
+	ctx, cancel := context.WithTimeout(context.Background(), grace)
+	defer cancel()
+	start := time.Now()
+	if err := s.Stop(ctx); err != nil {
+		t.Fatalf("Stop: %v", err)
+	}
+	if d := time.Since(start); d < grace || d > grace+5*time.Second {
+		t.Fatalf("Stop took %v, want just over %v", d, grace)
+	}
+	if code, err := s.ExitCode(); err != nil || code != 128+9 {
+		t.Fatalf("ExitCode = %d, %v; want 137 (SIGKILL)", code, err)
+	}
 }

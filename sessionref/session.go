@@ -1,6 +1,7 @@
 package sessionref
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -292,6 +293,46 @@ func (s *Session) ExitCode() (int, error) {
 	return s.exitCode, nil
 }
 
+// Signal sends sig to the child's process group: the child and every
+// descendant that has not left the group. sig must be a syscall.Signal.
+// Signal 0 checks that the group can be signalled. It fails with ErrExited
+// once the child has exited (its group has then been killed) and with
+// ErrClosed after Delete.
+func (s *Session) Signal(sig os.Signal) error {
+	ss, ok := sig.(syscall.Signal)
+	if !ok {
+		return fmt.Errorf("%w: %v is not a syscall.Signal", ErrInvalidSignal, sig)
+	}
+	<-s.ready
+	if err := s.signalGroup(ss, false); err != nil {
+		if errors.Is(err, syscall.EINVAL) {
+			return fmt.Errorf("%w: %v: %w", ErrInvalidSignal, sig, err)
+		}
+		return err
+	}
+	return nil
+}
+
+// Stop ends the child gracefully: it sends SIGTERM to the child's process
+// group and waits for the session to be done; if ctx ends first, it sends
+// SIGKILL and waits for that. It returns nil once the session is done,
+// however the child ended (ExitStatus tells), and ErrClosed after Delete.
+// With a ctx that never ends, Stop waits as long as the child ignores
+// SIGTERM.
+func (s *Session) Stop(ctx context.Context) error {
+	if err := s.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, ErrExited) {
+		return err
+	}
+	select {
+	case <-s.done:
+		return nil
+	case <-ctx.Done():
+	}
+	_ = s.signalGroup(syscall.SIGKILL, true) // ErrExited if it ended meanwhile
+	<-s.done
+	return nil
+}
+
 // Decisions returns the approval decisions taken for this session, in the
 // order they were taken.
 func (s *Session) Decisions() []Decision {
@@ -428,11 +469,12 @@ func (s *Session) endGroup(pgid int) {
 }
 
 // signalGroup sends sig to the child's process group. It fails with
-// ErrExited once the child has exited and ErrClosed if it never started.
-func (s *Session) signalGroup(sig syscall.Signal) error {
+// ErrClosed if the child never started or, unless evenClosed, if the
+// session was deleted, and with ErrExited once the child has exited.
+func (s *Session) signalGroup(sig syscall.Signal, evenClosed bool) error {
 	s.stateMu.Lock()
 	defer s.stateMu.Unlock()
-	if s.child == nil || s.child.Process == nil {
+	if s.child == nil || s.child.Process == nil || (s.state == StatusClosed && !evenClosed) {
 		return ErrClosed
 	}
 	if s.groupGone {
@@ -478,7 +520,7 @@ func (s *Session) shutdown() {
 	// Kill the child's whole process group, so descendants (even ones that
 	// ignore the hang-up) go too. After the child has exited this is
 	// ErrExited: the wait goroutine has already killed the group.
-	_ = s.signalGroup(syscall.SIGKILL)
+	_ = s.signalGroup(syscall.SIGKILL, true)
 	if master != nil {
 		_ = master.Close() // hangs up the terminal and unblocks the pump and any Write
 	}
