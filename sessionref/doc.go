@@ -31,6 +31,8 @@
 // new session or group of their own are not followed. Signal sends any
 // signal to the group through that path too, and Stop sends SIGTERM, waits
 // for the session to be done until its context ends, then sends SIGKILL.
+// Wait takes a context and returns an ExitStatus: the exit code, or the
+// signal that killed the child (from its syscall.WaitStatus).
 //
 // Attaching works like a tmux client. Attach opens a second, user-facing
 // PTY, puts it in raw mode with stty, and starts an attach client on its
@@ -102,7 +104,7 @@
 //     A subscriber that falls behind is disconnected (ErrSlowSubscriber),
 //     never waited for.
 //  6. Status and exit code written by the wait goroutine and read by
-//     callers (session.go): Session.state and exitCode are //guard:by
+//     callers (session.go): Session.state and exit are //guard:by
 //     stateMu.
 //  7. Get-or-create that re-checks under the installing lock (pty.go:
 //     Attach). Attach returns the current terminal if there is one;

@@ -198,3 +198,85 @@ func TestStopKillsTermIgnorer(t *testing.T) {
 		t.Fatalf("ExitCode = %d, %v; want 137 (SIGKILL)", code, err)
 	}
 }
+
+// TestWaitExitCode: a child that exits 3 is reported as exit status 3, not
+// signalled.
+func TestWaitExitCode(t *testing.T) {
+	m := newManager(t, sessionref.Options{})
+	s := create(t, m, "/bin/sh", "-c", "exit 3")
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	st, err := s.Wait(ctx)
+	if err != nil {
+		t.Fatalf("Wait: %v", err)
+	}
+	want := sessionref.ExitStatus{Code: 3}
+	if st != want || st.Signaled() || st.ShellCode() != 3 || st.String() != "exit status 3" {
+		t.Fatalf("Wait = %+v (%v), want %+v", st, st, want)
+	}
+	// Once done, Wait returns the status even with a context that has ended.
+	cancel()
+	if st2, err := s.Wait(ctx); err != nil || st2 != st {
+		t.Fatalf("Wait after done with an ended ctx = %+v, %v", st2, err)
+	}
+}
+
+// TestWaitKilledBySignal: a child killed by SIGKILL reports the signal.
+func TestWaitKilledBySignal(t *testing.T) {
+	m := newManager(t, sessionref.Options{})
+	s := create(t, m, "/bin/sh", "-c", "echo ready; exec sleep 60")
+	waitOutput(t, s, "ready")
+	if err := s.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	defer cancel()
+	st, err := s.Wait(ctx)
+	if err != nil {
+		t.Fatalf("Wait: %v", err)
+	}
+	if !st.Signaled() || st.Signal != syscall.SIGKILL || st.Code != -1 || st.ShellCode() != 137 {
+		t.Fatalf("Wait = %+v (%v), want killed by SIGKILL", st, st)
+	}
+	if code, err := s.ExitCode(); err != nil || code != 137 {
+		t.Fatalf("ExitCode = %d, %v; want 137", code, err)
+	}
+}
+
+// TestWaitCancelled: Wait on a running child returns ctx.Err() when the
+// context is cancelled or times out, and the session is unaffected (the
+// leak checks show nothing is left waiting).
+func TestWaitCancelled(t *testing.T) {
+	m := newManager(t, sessionref.Options{})
+	s := create(t, m, "/bin/sh", "-c", "echo ready; exec sleep 60")
+	waitOutput(t, s, "ready")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	res := make(chan error, 1)
+	go func() {
+		_, err := s.Wait(ctx)
+		res <- err
+	}()
+	time.Sleep(50 * time.Millisecond)
+	cancel()
+	select {
+	case err := <-res:
+		if !errors.Is(err, context.Canceled) {
+			t.Fatalf("Wait after cancel: %v, want context.Canceled", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Wait did not return after cancel")
+	}
+
+	tctx, tcancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer tcancel()
+	if _, err := s.Wait(tctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Wait with a deadline: %v, want context.DeadlineExceeded", err)
+	}
+	if st := s.Status(); st != sessionref.StatusRunning {
+		t.Fatalf("status %v after cancelled Waits", st)
+	}
+	if _, err := s.ExitCode(); !errors.Is(err, sessionref.ErrNotExited) {
+		t.Fatalf("ExitCode: %v, want ErrNotExited", err)
+	}
+}

@@ -87,7 +87,7 @@ type Session struct {
 	//guard:by stateMu
 	state Status // never StatusDetached: Status derives that from the attachment
 	//guard:by stateMu
-	exitCode int
+	exit ExitStatus
 	//guard:by stateMu
 	master *os.File // the child's PTY master, owned by the session
 	//guard:by stateMu
@@ -273,24 +273,70 @@ func (s *Session) Subscribe() *Subscription { return s.out.subscribe(nil) }
 // output has been drained and every attachment torn down.
 func (s *Session) Done() <-chan struct{} { return s.done }
 
-// Wait blocks until Done is closed and returns the exit code.
-func (s *Session) Wait() (int, error) {
-	<-s.done
-	return s.ExitCode()
+// ExitStatus is how the child ended.
+type ExitStatus struct {
+	// Code is the code the child passed to exit, or -1 if a signal killed it.
+	Code int
+	// Signal is the signal that killed the child, or 0 if it exited.
+	Signal syscall.Signal
+	// CoreDumped reports whether the child dumped core when Signal killed it.
+	CoreDumped bool
+}
+
+// Signaled reports whether a signal killed the child.
+func (e ExitStatus) Signaled() bool { return e.Signal != 0 }
+
+// ShellCode returns Code, or 128+n if signal n killed the child, as a shell
+// reports it in $?.
+func (e ExitStatus) ShellCode() int {
+	if e.Signaled() {
+		return 128 + int(e.Signal)
+	}
+	return e.Code
+}
+
+func (e ExitStatus) String() string {
+	switch {
+	case e.CoreDumped:
+		return fmt.Sprintf("killed by signal %d (%v, core dumped)", int(e.Signal), e.Signal)
+	case e.Signaled():
+		return fmt.Sprintf("killed by signal %d (%v)", int(e.Signal), e.Signal)
+	}
+	return fmt.Sprintf("exit status %d", e.Code)
+}
+
+// Wait blocks until Done is closed and returns how the child ended. If ctx
+// ends first it returns ctx.Err() and leaves the session running; nothing
+// is left waiting behind it.
+func (s *Session) Wait(ctx context.Context) (ExitStatus, error) {
+	select {
+	case <-s.done:
+	default:
+		select {
+		case <-s.done:
+		case <-ctx.Done():
+			return ExitStatus{}, ctx.Err()
+		}
+	}
+	return s.exitStatus(), nil
 }
 
 // ExitCode returns the child's exit status, or 128+n if it was killed by
-// signal n, as a shell reports it. Before the session is done it returns
-// ErrNotExited.
+// signal n, as a shell reports it (ExitStatus.ShellCode). Before the
+// session is done it returns ErrNotExited.
 func (s *Session) ExitCode() (int, error) {
 	select {
 	case <-s.done:
 	default:
 		return 0, ErrNotExited
 	}
+	return s.exitStatus().ShellCode(), nil
+}
+
+func (s *Session) exitStatus() ExitStatus {
 	s.stateMu.Lock()
 	defer s.stateMu.Unlock()
-	return s.exitCode, nil
+	return s.exit
 }
 
 // Signal sends sig to the child's process group: the child and every
@@ -439,7 +485,7 @@ func (s *Session) waitChild(cmd *exec.Cmd, master *os.File, pumpDone <-chan stru
 	waitExit(cmd.Process.Pid)
 	s.endGroup(cmd.Process.Pid)
 	_ = cmd.Wait() // reaps; the status is read from ProcessState below
-	code := exitCodeOf(cmd.ProcessState)
+	status := exitStatusOf(cmd.ProcessState)
 
 	timer := time.NewTimer(drainGrace)
 	select {
@@ -453,7 +499,7 @@ func (s *Session) waitChild(cmd *exec.Cmd, master *os.File, pumpDone <-chan stru
 	s.detachFinal()
 	s.attachers.Wait() // safe: detachFinal forbade further Adds
 
-	s.setExited(code)
+	s.setExited(status)
 	close(s.done)
 }
 
@@ -501,10 +547,10 @@ func waitExit(pid int) {
 // pWaitPID is P_PID for waitid(2).
 const pWaitPID = 1
 
-func (s *Session) setExited(code int) {
+func (s *Session) setExited(status ExitStatus) {
 	s.stateMu.Lock()
 	defer s.stateMu.Unlock()
-	s.exitCode = code
+	s.exit = status
 	if s.state != StatusClosed {
 		s.state = StatusExited
 	}
@@ -581,14 +627,14 @@ func (s *Session) ioErr(err error) error {
 	return err
 }
 
-func exitCodeOf(ps *os.ProcessState) int {
+func exitStatusOf(ps *os.ProcessState) ExitStatus {
 	if ps == nil {
-		return -1
+		return ExitStatus{Code: -1}
 	}
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal())
+		return ExitStatus{Code: -1, Signal: ws.Signal(), CoreDumped: ws.CoreDump()}
 	}
-	return ps.ExitCode()
+	return ExitStatus{Code: ps.ExitCode()}
 }
 
 func winsize(rows, cols int) (pty.Winsize, error) {
