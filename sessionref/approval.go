@@ -67,7 +67,8 @@ func checkCommand(cmd string) error {
 }
 
 // approvalTable holds one lock per session id (pattern 4). The map of locks
-// is itself guarded by mu.
+// is itself guarded by mu. The zero value is ready to use: ref makes the
+// maps on first use.
 //
 // Entries are reference counted: refs counts the holder and the waiters of
 // an id's lock, and an entry is removed only when refs drops to zero. So an
@@ -80,13 +81,6 @@ type approvalTable struct {
 	locks map[string]*sync.Mutex
 	//guard:by mu
 	refs map[string]int
-}
-
-func newApprovalTable() *approvalTable {
-	return &approvalTable{
-		locks: make(map[string]*sync.Mutex),
-		refs:  make(map[string]int),
-	}
 }
 
 // acquire locks id's approval lock and returns the function that releases
@@ -104,6 +98,10 @@ func (t *approvalTable) acquire(id string) (release func()) {
 func (t *approvalTable) ref(id string) *sync.Mutex {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.locks == nil {
+		t.locks = make(map[string]*sync.Mutex)
+		t.refs = make(map[string]int)
+	}
 	l, ok := t.locks[id]
 	if !ok {
 		l = new(sync.Mutex)

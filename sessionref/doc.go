@@ -9,8 +9,9 @@
 //
 // # Design
 //
-// A Manager holds sessions by id. Create reserves the id, starts the child
-// and returns a *Session; Delete and Close kill the child and release
+// A Manager holds sessions by id; the zero Manager is ready to use, with
+// the default Options (its map is made under Manager.mu by the first
+// Create). Create reserves the id, starts the child and returns a *Session; Delete and Close kill the child and release
 // everything (file descriptors, goroutines, processes) before returning.
 //
 // Each Session owns one PTY for its whole life. The child runs on the slave

@@ -280,3 +280,69 @@ func TestWaitCancelled(t *testing.T) {
 		t.Fatalf("ExitCode: %v, want ErrNotExited", err)
 	}
 }
+
+// TestZeroManager: a zero Manager works, with the default options (the
+// scrollback keeps output), through the whole lifecycle.
+func TestZeroManager(t *testing.T) {
+	sessionref.VerifyNoLeaks(t)
+	var m sessionref.Manager
+	if _, err := m.Get("x"); !errors.Is(err, sessionref.ErrNotFound) {
+		t.Fatalf("Get on a zero Manager: %v, want ErrNotFound", err)
+	}
+	if err := m.Delete("x"); !errors.Is(err, sessionref.ErrNotFound) {
+		t.Fatalf("Delete on a zero Manager: %v, want ErrNotFound", err)
+	}
+	if n := len(m.List()); n != 0 {
+		t.Fatalf("List on a zero Manager: %d sessions", n)
+	}
+	if err := m.Approve("x", "true"); !errors.Is(err, sessionref.ErrNotFound) {
+		t.Fatalf("Approve on a zero Manager: %v, want ErrNotFound", err)
+	}
+	s, err := m.Create(context.Background(), sessionref.Spec{ID: "z", Argv: rawCat, Rows: 24, Cols: 80})
+	if err != nil {
+		t.Fatalf("Create: %v", err)
+	}
+	waitOutput(t, s, ready)
+	if err := m.Approve("z", "hello"); err != nil {
+		t.Fatalf("Approve: %v", err)
+	}
+	waitOutput(t, s, "hello")
+	sub := s.Subscribe()
+	if got := collectUntil(t, sub, "hello"); !bytes.Contains(got, []byte(ready)) {
+		t.Fatalf("subscription backlog %q lacks the scrollback", got)
+	}
+	_ = sub.Close()
+	if g, err := m.Get("z"); err != nil || g != s {
+		t.Fatalf("Get: %v, %v", g, err)
+	}
+	if err := m.Close(); err != nil {
+		t.Fatalf("Close: %v", err)
+	}
+	if err := m.Close(); !errors.Is(err, sessionref.ErrClosed) {
+		t.Fatalf("second Close: %v, want ErrClosed", err)
+	}
+	var fresh sessionref.Manager
+	if err := fresh.Close(); err != nil {
+		t.Fatalf("Close of an unused zero Manager: %v", err)
+	}
+}
+
+// collectUntil reads sub until what it has read contains want.
+func collectUntil(t *testing.T, sub *sessionref.Subscription, want string) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	timer := time.NewTimer(10 * time.Second)
+	defer timer.Stop()
+	for !bytes.Contains(b.Bytes(), []byte(want)) {
+		select {
+		case chunk, ok := <-sub.C():
+			if !ok {
+				t.Fatalf("subscription ended before %q: %q", want, b.Bytes())
+			}
+			b.Write(chunk)
+		case <-timer.C:
+			t.Fatalf("no %q in %q", want, b.Bytes())
+		}
+	}
+	return b.Bytes()
+}

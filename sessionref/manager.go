@@ -42,9 +42,11 @@ type Spec struct {
 }
 
 // Manager owns a set of sessions. All methods are safe for concurrent use.
+// The zero Manager is ready to use, with the default Options; NewManager
+// sets other ones. A Manager must not be copied after first use.
 type Manager struct {
-	opts      Options
-	approvals *approvalTable
+	opts      Options // set by NewManager, read-only afterwards; defaults applied per session
+	approvals approvalTable
 
 	// Pattern 1: the session map, the closed flag and the id counter are
 	// guarded by mu. Every check-and-change of the map (id free? manager
@@ -62,17 +64,18 @@ type Manager struct {
 
 // NewManager returns an empty manager.
 func NewManager(opts Options) *Manager {
-	if opts.Scrollback <= 0 {
-		opts.Scrollback = defaultScrollback
+	return &Manager{opts: opts.withDefaults()}
+}
+
+// withDefaults returns o with every zero or negative field set to its default.
+func (o Options) withDefaults() Options {
+	if o.Scrollback <= 0 {
+		o.Scrollback = defaultScrollback
 	}
-	if opts.SubscriberBuffer <= 0 {
-		opts.SubscriberBuffer = defaultSubscriberBuffer
+	if o.SubscriberBuffer <= 0 {
+		o.SubscriberBuffer = defaultSubscriberBuffer
 	}
-	return &Manager{
-		opts:      opts,
-		approvals: newApprovalTable(),
-		sessions:  make(map[string]*Session),
-	}
+	return o
 }
 
 // Create starts a session running spec.Argv on a new terminal of the given
@@ -93,6 +96,7 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Session, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	m.lazyInit()
 	s, err := m.reserve(spec, ws)
 	if err != nil {
 		return nil, err
@@ -107,6 +111,17 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Session, error) {
 		return nil, fmt.Errorf("%w %q: %w", ErrStart, spec.Argv[0], err)
 	}
 	return s, nil
+}
+
+// lazyInit makes the session map of a zero Manager. It is the only place
+// that inserts need it: reading, deleting from and clearing a nil map are
+// all fine, and once made the map is never set back to nil.
+func (m *Manager) lazyInit() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.sessions == nil {
+		m.sessions = make(map[string]*Session)
+	}
 }
 
 // reserve checks that the manager is open and the id is free, and inserts

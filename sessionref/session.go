@@ -148,6 +148,7 @@ type Session struct {
 }
 
 func newSession(id string, seq uint64, spec Spec, ws pty.Winsize, opts Options) *Session {
+	opts = opts.withDefaults() // a zero Manager has zero Options
 	return &Session{
 		id:    id,
 		seq:   seq,
