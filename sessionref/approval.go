@@ -22,6 +22,9 @@ type Decision struct {
 // Errors: ErrInvalidCommand (empty or multi-line cmd), ErrNotFound,
 // ErrExited, ErrClosed.
 func (m *Manager) Approve(id, cmd string) error {
+	if err := lookupID(id); err != nil {
+		return err
+	}
 	if err := checkCommand(cmd); err != nil {
 		return err
 	}
@@ -43,6 +46,9 @@ func (m *Manager) Approve(id, cmd string) error {
 // Deny records that cmd was refused for session id, for the given reason.
 // Nothing is sent to the child. It is serialized with Approve.
 func (m *Manager) Deny(id, cmd, reason string) error {
+	if err := lookupID(id); err != nil {
+		return err
+	}
 	if err := checkCommand(cmd); err != nil {
 		return err
 	}

@@ -11,8 +11,9 @@
 //
 // A Manager holds sessions by id; the zero Manager is ready to use, with
 // the default Options (its map is made under Manager.mu by the first
-// Create). Create reserves the id, starts the child and returns a *Session; Delete and Close kill the child and release
-// everything (file descriptors, goroutines, processes) before returning.
+// Create). Create reserves the id, starts the child and returns a
+// *Session; Delete and Close kill the child and release everything (file
+// descriptors, goroutines, processes) before returning.
 //
 // Each Session owns one PTY for its whole life. The child runs on the slave
 // side as a session leader with that PTY as its controlling terminal. The
@@ -118,6 +119,10 @@
 // Bad input and calls on a session in the wrong state return errors that
 // wrap the exported sentinels (ErrNotFound, ErrClosed, ErrExited,
 // ErrInvalidSize, ...), testable with errors.Is, and leave nothing behind.
+//
+// Session ids are checked (at most MaxIDLen bytes of UTF-8, no control
+// characters; ErrInvalidID), and an error quotes at most a short prefix of
+// an id, so a caller-supplied id cannot flood logs.
 //
 // The package needs Linux (or another system creack/pty supports) with
 // /bin/sh, cat and stty.

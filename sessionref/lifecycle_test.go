@@ -346,3 +346,81 @@ func collectUntil(t *testing.T, sub *sessionref.Subscription, want string) []byt
 	}
 	return b.Bytes()
 }
+
+// TestIDValidation: Create rejects ids that are too long, not UTF-8 or
+// contain control characters, starting nothing; Get, Delete, Approve and
+// Deny reject them (and the empty id) as not found; no error message
+// quotes more than a bounded prefix of an id.
+func TestIDValidation(t *testing.T) {
+	m := newManager(t, sessionref.Options{})
+	huge := strings.Repeat("é", 1<<16) // 128 KiB
+	bad := map[string]string{
+		"too long":       strings.Repeat("a", sessionref.MaxIDLen+1),
+		"huge":           huge,
+		"newline":        "a\nb",
+		"escape":         "\x1b[31mred",
+		"nul":            "a\x00",
+		"del":            "a\x7f",
+		"C1 control":     "a\u0085",
+		"invalid UTF-8":  "a\xff",
+		"huge with ctrl": huge + "\n",
+	}
+	const maxMsg = 300
+	for name, id := range bad {
+		_, err := m.Create(context.Background(), sessionref.Spec{ID: id, Argv: []string{"true"}, Rows: 24, Cols: 80})
+		if !errors.Is(err, sessionref.ErrInvalidID) || !errors.Is(err, sessionref.ErrInvalidSpec) {
+			t.Errorf("%s: Create: %v, want ErrInvalidID and ErrInvalidSpec", name, err)
+		} else if len(err.Error()) > maxMsg {
+			t.Errorf("%s: Create error is %d bytes long", name, len(err.Error()))
+		}
+	}
+	for name, id := range bad {
+		for op, call := range map[string]func() error{
+			"Get":     func() error { _, err := m.Get(id); return err },
+			"Delete":  func() error { return m.Delete(id) },
+			"Approve": func() error { return m.Approve(id, "true") },
+			"Deny":    func() error { return m.Deny(id, "true", "no") },
+		} {
+			err := call()
+			if !errors.Is(err, sessionref.ErrInvalidID) || !errors.Is(err, sessionref.ErrNotFound) {
+				t.Errorf("%s: %s: %v, want ErrInvalidID and ErrNotFound", name, op, err)
+			} else if len(err.Error()) > maxMsg {
+				t.Errorf("%s: %s error is %d bytes long", name, op, len(err.Error()))
+			}
+		}
+	}
+	if _, err := m.Get(""); !errors.Is(err, sessionref.ErrInvalidID) {
+		t.Errorf("Get(\"\"): %v, want ErrInvalidID", err)
+	}
+	if n := len(m.List()); n != 0 {
+		t.Fatalf("%d sessions after invalid Creates", n)
+	}
+
+	// The longest valid id, with non-ASCII and spaces, works; the empty one
+	// still means "generate".
+	long := strings.Repeat("ü", sessionref.MaxIDLen/2)
+	for _, id := range []string{long, "with space", ""} {
+		s, err := m.Create(context.Background(), sessionref.Spec{ID: id, Argv: []string{"cat"}, Rows: 24, Cols: 80})
+		if err != nil {
+			t.Fatalf("Create(%q): %v", id, err)
+		}
+		if g, err := m.Get(s.ID()); err != nil || g != s {
+			t.Fatalf("Get(%q): %v, %v", s.ID(), g, err)
+		}
+	}
+	_, err := m.Create(context.Background(), sessionref.Spec{ID: long, Argv: []string{"cat"}, Rows: 24, Cols: 80})
+	if !errors.Is(err, sessionref.ErrExists) {
+		t.Fatalf("Create of a taken id: %v, want ErrExists", err)
+	}
+	// A valid but unknown id of any length is quoted in full only up to a
+	// bounded prefix, cut at a rune boundary.
+	_, err = m.Get(strings.Repeat("ü", 60))
+	if !errors.Is(err, sessionref.ErrNotFound) || errors.Is(err, sessionref.ErrInvalidID) {
+		t.Fatalf("Get of an unknown id: %v, want only ErrNotFound", err)
+	}
+	if msg := err.Error(); len(msg) > 120 || !strings.Contains(msg, "(120 bytes)") || !utf8Valid(msg) {
+		t.Fatalf("Get of an unknown id: message %q", msg)
+	}
+}
+
+func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }

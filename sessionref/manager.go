@@ -7,7 +7,10 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/creack/pty"
 )
@@ -28,7 +31,9 @@ const (
 
 // Spec describes the session to create.
 type Spec struct {
-	// ID names the session. If empty, Create generates one.
+	// ID names the session. If empty, Create generates one. Otherwise it
+	// must be valid UTF-8 of at most MaxIDLen bytes, without control
+	// characters.
 	ID string
 	// Argv is the command and its arguments; Argv[0] is looked up in PATH.
 	Argv []string
@@ -39,6 +44,51 @@ type Spec struct {
 	Dir string
 	// Rows and Cols are the initial terminal size; both must be in 1..65535.
 	Rows, Cols int
+}
+
+// MaxIDLen is the longest session id, in bytes.
+const MaxIDLen = 128
+
+// idInMessages is how many bytes of an id an error message quotes at most.
+const idInMessages = 40
+
+// checkID reports whether id can name a session: 1 to MaxIDLen bytes of
+// valid UTF-8 without control characters. Its errors quote at most
+// idInMessages bytes of id.
+func checkID(id string) error {
+	switch {
+	case id == "":
+		return fmt.Errorf("%w: empty", ErrInvalidID)
+	case len(id) > MaxIDLen:
+		return fmt.Errorf("%w: %d bytes, more than %d: %s", ErrInvalidID, len(id), MaxIDLen, quoteID(id))
+	case !utf8.ValidString(id):
+		return fmt.Errorf("%w: not UTF-8: %s", ErrInvalidID, quoteID(id))
+	case strings.IndexFunc(id, unicode.IsControl) >= 0:
+		return fmt.Errorf("%w: contains a control character: %s", ErrInvalidID, quoteID(id))
+	}
+	return nil
+}
+
+// quoteID quotes id for an error message, cut to idInMessages bytes (at a
+// rune boundary) with its length noted if it is longer.
+func quoteID(id string) string {
+	if len(id) <= idInMessages {
+		return strconv.Quote(id)
+	}
+	cut := idInMessages
+	for cut > 0 && !utf8.RuneStart(id[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%q... (%d bytes)", id[:cut], len(id))
+}
+
+// lookupID checks an id given to Get, Delete, Approve or Deny. An invalid
+// id cannot name a session, so the error wraps ErrNotFound as well.
+func lookupID(id string) error {
+	if err := checkID(id); err != nil {
+		return fmt.Errorf("%w: %w", ErrNotFound, err)
+	}
+	return nil
 }
 
 // Manager owns a set of sessions. All methods are safe for concurrent use.
@@ -82,12 +132,18 @@ func (o Options) withDefaults() Options {
 // size and returns it in StatusRunning. ctx is checked before starting; the
 // session's lifetime is not tied to it.
 //
-// On failure nothing is left behind. Errors: ErrInvalidSpec, ErrInvalidSize,
+// On failure nothing is left behind. Errors: ErrInvalidSpec (also
+// ErrInvalidID for a bad Spec.ID), ErrInvalidSize,
 // ErrExists, ErrClosed (manager closed, or the session was deleted while it
 // started), or ErrStart wrapping the reason the command could not start.
 func (m *Manager) Create(ctx context.Context, spec Spec) (*Session, error) {
 	if len(spec.Argv) == 0 || spec.Argv[0] == "" {
 		return nil, fmt.Errorf("%w: empty argv", ErrInvalidSpec)
+	}
+	if spec.ID != "" {
+		if err := checkID(spec.ID); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrInvalidSpec, err)
+		}
 	}
 	ws, err := winsize(spec.Rows, spec.Cols)
 	if err != nil {
@@ -163,8 +219,16 @@ func (m *Manager) forget(s *Session) {
 	}
 }
 
-// Get returns the session with the given id.
+// Get returns the session with the given id. An invalid id (see
+// Spec.ID) is ErrNotFound and ErrInvalidID.
 func (m *Manager) Get(id string) (*Session, error) {
+	if err := lookupID(id); err != nil {
+		return nil, err
+	}
+	return m.get(id)
+}
+
+func (m *Manager) get(id string) (*Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -172,7 +236,7 @@ func (m *Manager) Get(id string) (*Session, error) {
 	}
 	s, ok := m.sessions[id]
 	if !ok {
-		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, quoteID(id))
 	}
 	return s, nil
 }
@@ -195,6 +259,9 @@ func (m *Manager) List() []*Session {
 // an Attach, an output stream or an approval on the session is in progress;
 // those return ErrClosed (or end their stream).
 func (m *Manager) Delete(id string) error {
+	if err := lookupID(id); err != nil {
+		return err
+	}
 	s, err := m.take(id)
 	if err != nil {
 		return err
@@ -213,7 +280,7 @@ func (m *Manager) take(id string) (*Session, error) {
 	}
 	s, ok := m.sessions[id]
 	if !ok {
-		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, quoteID(id))
 	}
 	delete(m.sessions, id)
 	return s, nil
