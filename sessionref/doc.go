@@ -105,6 +105,9 @@
 //     to each subscriber outside it, with a select that has a default case.
 //     A subscriber that falls behind is disconnected (ErrSlowSubscriber),
 //     never waited for.
+//     The ring drops old output only up to a safe point, tracked by a small
+//     escape-sequence parser, so a replay never starts inside a UTF-8
+//     sequence or an escape sequence.
 //  6. Status and exit code written by the wait goroutine and read by
 //     callers (session.go): Session.state and exit are //guard:by
 //     stateMu.

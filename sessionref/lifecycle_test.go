@@ -424,3 +424,45 @@ func TestIDValidation(t *testing.T) {
 }
 
 func utf8Valid(s string) bool { return strings.ToValidUTF8(s, "\uFFFD") == s }
+
+// TestScrollbackReplayStartsClean fills a small scrollback with coloured
+// two-byte runes through a real terminal: the scrollback and a late
+// subscriber's backlog must consist of whole tokens, never a cut escape
+// sequence or half a rune.
+func TestScrollbackReplayStartsClean(t *testing.T) {
+	m := newManager(t, sessionref.Options{Scrollback: 61})
+	s := create(t, m, "/bin/sh", "-c",
+		`i=0; while [ $i -lt 200 ]; do printf '\033[31m\303\251\033[0m'; i=$((i+1)); done; echo; echo END; exec sleep 60`)
+	waitOutput(t, s, "END")
+	tokens := []string{"\x1b[31m", "\x1b[0m", "é", "\r\n", "END"}
+	whole := func(b []byte) bool {
+		for len(b) > 0 {
+			n := 0
+			for _, tok := range tokens {
+				if bytes.HasPrefix(b, []byte(tok)) {
+					n = len(tok)
+					break
+				}
+			}
+			if n == 0 {
+				return false
+			}
+			b = b[n:]
+		}
+		return true
+	}
+	out := s.Output()
+	if len(out) > 61 || len(out) < 61-6 || !whole(out) {
+		t.Fatalf("scrollback %q (%d bytes) does not start at a whole token", out, len(out))
+	}
+	sub := s.Subscribe()
+	defer sub.Close()
+	select {
+	case backlog := <-sub.C():
+		if !bytes.Equal(backlog, out) {
+			t.Fatalf("backlog %q, scrollback %q", backlog, out)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no backlog")
+	}
+}

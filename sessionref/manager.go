@@ -17,7 +17,10 @@ import (
 
 // Options configures a Manager. Zero fields take their defaults.
 type Options struct {
-	// Scrollback is the number of output bytes kept per session (default 256 KiB).
+	// Scrollback is the most output bytes kept per session (default
+	// 256 KiB). The oldest bytes are dropped up to a point where a terminal
+	// can start reading: never inside a UTF-8 sequence or an escape
+	// sequence, so a little less may be kept.
 	Scrollback int
 	// SubscriberBuffer is the number of output chunks a subscriber may have
 	// queued before it is disconnected as too slow (default 256).

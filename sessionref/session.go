@@ -261,7 +261,7 @@ func (s *Session) resizeChild(ws pty.Winsize) error {
 }
 
 // Output returns a copy of the scrollback: the last Options.Scrollback bytes
-// the child wrote. It stays available after the child exits or the session
+// (or a few fewer, see Options.Scrollback) the child wrote. It stays available after the child exits or the session
 // is deleted.
 func (s *Session) Output() []byte { return s.out.snapshot() }
 
