@@ -77,6 +77,9 @@
 // Every other lock is a leaf, held for a few statements with nothing else
 // acquired inside: Manager.mu, approvalTable.mu, Session.stateMu,
 // Session.logMu, output.mu and Subscription.mu.
+// Session.stateMu is also held across kill(2) in signalGroup and endGroup:
+// kill does not block, and holding the lock there is what keeps a signal
+// from racing the reap of the child.
 //
 // # Patterns
 //
