@@ -22,6 +22,9 @@ type Decision struct {
 // Errors: ErrInvalidCommand (empty or multi-line cmd), ErrNotFound,
 // ErrExited, ErrClosed.
 func (m *Manager) Approve(id, cmd string) error {
+	if err := lookupID(id); err != nil {
+		return err
+	}
 	if err := checkCommand(cmd); err != nil {
 		return err
 	}
@@ -43,6 +46,9 @@ func (m *Manager) Approve(id, cmd string) error {
 // Deny records that cmd was refused for session id, for the given reason.
 // Nothing is sent to the child. It is serialized with Approve.
 func (m *Manager) Deny(id, cmd, reason string) error {
+	if err := lookupID(id); err != nil {
+		return err
+	}
 	if err := checkCommand(cmd); err != nil {
 		return err
 	}
@@ -67,7 +73,8 @@ func checkCommand(cmd string) error {
 }
 
 // approvalTable holds one lock per session id (pattern 4). The map of locks
-// is itself guarded by mu.
+// is itself guarded by mu. The zero value is ready to use: ref makes the
+// maps on first use.
 //
 // Entries are reference counted: refs counts the holder and the waiters of
 // an id's lock, and an entry is removed only when refs drops to zero. So an
@@ -80,13 +87,6 @@ type approvalTable struct {
 	locks map[string]*sync.Mutex
 	//guard:by mu
 	refs map[string]int
-}
-
-func newApprovalTable() *approvalTable {
-	return &approvalTable{
-		locks: make(map[string]*sync.Mutex),
-		refs:  make(map[string]int),
-	}
 }
 
 // acquire locks id's approval lock and returns the function that releases
@@ -104,6 +104,10 @@ func (t *approvalTable) acquire(id string) (release func()) {
 func (t *approvalTable) ref(id string) *sync.Mutex {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if t.locks == nil {
+		t.locks = make(map[string]*sync.Mutex)
+		t.refs = make(map[string]int)
+	}
 	l, ok := t.locks[id]
 	if !ok {
 		l = new(sync.Mutex)

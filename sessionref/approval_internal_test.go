@@ -20,7 +20,7 @@ func (t *approvalTable) refCount(id string) int {
 // TestApprovalTableExclusive hammers the table: for every id, at most one
 // holder at a time, and no entries left once everyone has released.
 func TestApprovalTableExclusive(t *testing.T) {
-	tbl := newApprovalTable()
+	tbl := new(approvalTable)
 	ids := []string{"a", "b", "c"}
 	var inside [3]atomic.Int32
 	var wg sync.WaitGroup
@@ -50,7 +50,7 @@ func TestApprovalTableExclusive(t *testing.T) {
 // session: a waiter for the same id waits for the holder even though, in
 // between, the manager forgot the session.
 func TestApprovalTableKeepsHeldEntry(t *testing.T) {
-	tbl := newApprovalTable()
+	tbl := new(approvalTable)
 	release := tbl.acquire("x")
 	got := make(chan struct{})
 	go func() {

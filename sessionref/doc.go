@@ -9,9 +9,11 @@
 //
 // # Design
 //
-// A Manager holds sessions by id. Create reserves the id, starts the child
-// and returns a *Session; Delete and Close kill the child and release
-// everything (file descriptors, goroutines, processes) before returning.
+// A Manager holds sessions by id; the zero Manager is ready to use, with
+// the default Options (its map is made under Manager.mu by the first
+// Create). Create reserves the id, starts the child and returns a
+// *Session; Delete and Close kill the child and release everything (file
+// descriptors, goroutines, processes) before returning.
 //
 // Each Session owns one PTY for its whole life. The child runs on the slave
 // side as a session leader with that PTY as its controlling terminal. The
@@ -19,6 +21,20 @@
 // writes into a bounded scrollback (Output) and to live subscribers
 // (Subscribe); Write and Resize act on the master directly. A wait goroutine
 // reaps the child, lets the pump drain, and publishes the exit code.
+//
+// Because the child is a session leader, its pid is also the id of its
+// process group, which its descendants join unless they leave it. The wait
+// goroutine first waits for the child's exit without reaping it (waitid
+// with WNOWAIT), so the id stays allocated, then kills what is left of the
+// group, marks it gone under stateMu and only then reaps. Delete and Close
+// kill the group through the same path (signalGroup, under stateMu), so a
+// descendant that ignores the hang-up does not outlive its session, and no
+// signal can reach a group that has reused the id. Processes that start a
+// new session or group of their own are not followed. Signal sends any
+// signal to the group through that path too, and Stop sends SIGTERM, waits
+// for the session to be done until its context ends, then sends SIGKILL.
+// Wait takes a context and returns an ExitStatus: the exit code, or the
+// signal that killed the child (from its syscall.WaitStatus).
 //
 // Attaching works like a tmux client. Attach opens a second, user-facing
 // PTY, puts it in raw mode with stty, and starts an attach client on its
@@ -61,6 +77,9 @@
 // Every other lock is a leaf, held for a few statements with nothing else
 // acquired inside: Manager.mu, approvalTable.mu, Session.stateMu,
 // Session.logMu, output.mu and Subscription.mu.
+// Session.stateMu is also held across kill(2) in signalGroup and endGroup:
+// kill does not block, and holding the lock there is what keeps a signal
+// from racing the reap of the child.
 //
 // # Patterns
 //
@@ -89,8 +108,11 @@
 //     to each subscriber outside it, with a select that has a default case.
 //     A subscriber that falls behind is disconnected (ErrSlowSubscriber),
 //     never waited for.
+//     The ring drops old output only up to a safe point, tracked by a small
+//     escape-sequence parser, so a replay never starts inside a UTF-8
+//     sequence or an escape sequence.
 //  6. Status and exit code written by the wait goroutine and read by
-//     callers (session.go): Session.state and exitCode are //guard:by
+//     callers (session.go): Session.state and exit are //guard:by
 //     stateMu.
 //  7. Get-or-create that re-checks under the installing lock (pty.go:
 //     Attach). Attach returns the current terminal if there is one;
@@ -103,6 +125,10 @@
 // Bad input and calls on a session in the wrong state return errors that
 // wrap the exported sentinels (ErrNotFound, ErrClosed, ErrExited,
 // ErrInvalidSize, ...), testable with errors.Is, and leave nothing behind.
+//
+// Session ids are checked (at most MaxIDLen bytes of UTF-8, no control
+// characters; ErrInvalidID), and an error quotes at most a short prefix of
+// an id, so a caller-supplied id cannot flood logs.
 //
 // The package needs Linux (or another system creack/pty supports) with
 // /bin/sh, cat and stty.

@@ -20,6 +20,12 @@ var (
 	ErrInvalidSize = errors.New("sessionref: invalid terminal size")
 	// ErrInvalidSpec: the Spec cannot describe a session (for example, empty Argv).
 	ErrInvalidSpec = errors.New("sessionref: invalid spec")
+	// ErrInvalidSignal: Signal was given something that is not a valid
+	// syscall.Signal.
+	ErrInvalidSignal = errors.New("sessionref: invalid signal")
+	// ErrInvalidID: a session id is empty where one is required, longer
+	// than MaxIDLen bytes, not UTF-8, or contains a control character.
+	ErrInvalidID = errors.New("sessionref: invalid session id")
 	// ErrStart: the command could not be started. The underlying error
 	// (for example exec.ErrNotFound) is wrapped as well.
 	ErrStart = errors.New("sessionref: cannot start command")

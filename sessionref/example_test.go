@@ -25,14 +25,14 @@ func ExampleManager() {
 		fmt.Println(err)
 		return
 	}
-	code, _ := s.Wait()
+	status, _ := s.Wait(context.Background())
 	// The terminal turns "\n" into "\r\n".
 	fmt.Print(strings.ReplaceAll(string(s.Output()), "\r\n", "\n"))
-	fmt.Println("exit code:", code, "status:", s.Status())
+	fmt.Println(status, "status:", s.Status())
 	// Output:
 	// 24 80
 	// hello
-	// exit code: 3 status: exited
+	// exit status 3 status: exited
 }
 
 // Errors wrap exported sentinels.
@@ -144,8 +144,8 @@ func ExampleManager_Approve() {
 	}
 	fmt.Println(m.Deny("build", "rm -rf /", "destructive"))
 	fmt.Println(m.Approve("build", "exit 7"))
-	code, _ := s.Wait()
-	fmt.Println("exit code:", code)
+	status, _ := s.Wait(context.Background())
+	fmt.Println("exit code:", status.Code)
 	for _, d := range s.Decisions() {
 		fmt.Printf("%q approved=%v %s\n", d.Cmd, d.Approved, d.Reason)
 	}

@@ -71,11 +71,11 @@ func waitDone(t *testing.T, s *sessionref.Session) int {
 	case <-time.After(15 * time.Second):
 		t.Fatalf("session %s not done; status %v", s.ID(), s.Status())
 	}
-	code, err := s.Wait()
+	status, err := s.Wait(context.Background())
 	if err != nil {
 		t.Fatalf("Wait: %v", err)
 	}
-	return code
+	return status.ShellCode()
 }
 
 // collect reads sub until its channel closes or the timeout expires.

@@ -7,14 +7,20 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/creack/pty"
 )
 
 // Options configures a Manager. Zero fields take their defaults.
 type Options struct {
-	// Scrollback is the number of output bytes kept per session (default 256 KiB).
+	// Scrollback is the most output bytes kept per session (default
+	// 256 KiB). The oldest bytes are dropped up to a point where a terminal
+	// can start reading: never inside a UTF-8 sequence or an escape
+	// sequence, so a little less may be kept.
 	Scrollback int
 	// SubscriberBuffer is the number of output chunks a subscriber may have
 	// queued before it is disconnected as too slow (default 256).
@@ -28,7 +34,9 @@ const (
 
 // Spec describes the session to create.
 type Spec struct {
-	// ID names the session. If empty, Create generates one.
+	// ID names the session. If empty, Create generates one. Otherwise it
+	// must be valid UTF-8 of at most MaxIDLen bytes, without control
+	// characters.
 	ID string
 	// Argv is the command and its arguments; Argv[0] is looked up in PATH.
 	Argv []string
@@ -41,10 +49,57 @@ type Spec struct {
 	Rows, Cols int
 }
 
+// MaxIDLen is the longest session id, in bytes.
+const MaxIDLen = 128
+
+// idInMessages is how many bytes of an id an error message quotes at most.
+const idInMessages = 40
+
+// checkID reports whether id can name a session: 1 to MaxIDLen bytes of
+// valid UTF-8 without control characters. Its errors quote at most
+// idInMessages bytes of id.
+func checkID(id string) error {
+	switch {
+	case id == "":
+		return fmt.Errorf("%w: empty", ErrInvalidID)
+	case len(id) > MaxIDLen:
+		return fmt.Errorf("%w: %d bytes, more than %d: %s", ErrInvalidID, len(id), MaxIDLen, quoteID(id))
+	case !utf8.ValidString(id):
+		return fmt.Errorf("%w: not UTF-8: %s", ErrInvalidID, quoteID(id))
+	case strings.IndexFunc(id, unicode.IsControl) >= 0:
+		return fmt.Errorf("%w: contains a control character: %s", ErrInvalidID, quoteID(id))
+	}
+	return nil
+}
+
+// quoteID quotes id for an error message, cut to idInMessages bytes (at a
+// rune boundary) with its length noted if it is longer.
+func quoteID(id string) string {
+	if len(id) <= idInMessages {
+		return strconv.Quote(id)
+	}
+	cut := idInMessages
+	for cut > 0 && !utf8.RuneStart(id[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%q... (%d bytes)", id[:cut], len(id))
+}
+
+// lookupID checks an id given to Get, Delete, Approve or Deny. An invalid
+// id cannot name a session, so the error wraps ErrNotFound as well.
+func lookupID(id string) error {
+	if err := checkID(id); err != nil {
+		return fmt.Errorf("%w: %w", ErrNotFound, err)
+	}
+	return nil
+}
+
 // Manager owns a set of sessions. All methods are safe for concurrent use.
+// The zero Manager is ready to use, with the default Options; NewManager
+// sets other ones. A Manager must not be copied after first use.
 type Manager struct {
-	opts      Options
-	approvals *approvalTable
+	opts      Options // set by NewManager, read-only afterwards; defaults applied per session
+	approvals approvalTable
 
 	// Pattern 1: the session map, the closed flag and the id counter are
 	// guarded by mu. Every check-and-change of the map (id free? manager
@@ -62,29 +117,36 @@ type Manager struct {
 
 // NewManager returns an empty manager.
 func NewManager(opts Options) *Manager {
-	if opts.Scrollback <= 0 {
-		opts.Scrollback = defaultScrollback
+	return &Manager{opts: opts.withDefaults()}
+}
+
+// withDefaults returns o with every zero or negative field set to its default.
+func (o Options) withDefaults() Options {
+	if o.Scrollback <= 0 {
+		o.Scrollback = defaultScrollback
 	}
-	if opts.SubscriberBuffer <= 0 {
-		opts.SubscriberBuffer = defaultSubscriberBuffer
+	if o.SubscriberBuffer <= 0 {
+		o.SubscriberBuffer = defaultSubscriberBuffer
 	}
-	return &Manager{
-		opts:      opts,
-		approvals: newApprovalTable(),
-		sessions:  make(map[string]*Session),
-	}
+	return o
 }
 
 // Create starts a session running spec.Argv on a new terminal of the given
 // size and returns it in StatusRunning. ctx is checked before starting; the
 // session's lifetime is not tied to it.
 //
-// On failure nothing is left behind. Errors: ErrInvalidSpec, ErrInvalidSize,
+// On failure nothing is left behind. Errors: ErrInvalidSpec (also
+// ErrInvalidID for a bad Spec.ID), ErrInvalidSize,
 // ErrExists, ErrClosed (manager closed, or the session was deleted while it
 // started), or ErrStart wrapping the reason the command could not start.
 func (m *Manager) Create(ctx context.Context, spec Spec) (*Session, error) {
 	if len(spec.Argv) == 0 || spec.Argv[0] == "" {
 		return nil, fmt.Errorf("%w: empty argv", ErrInvalidSpec)
+	}
+	if spec.ID != "" {
+		if err := checkID(spec.ID); err != nil {
+			return nil, fmt.Errorf("%w: %w", ErrInvalidSpec, err)
+		}
 	}
 	ws, err := winsize(spec.Rows, spec.Cols)
 	if err != nil {
@@ -93,6 +155,7 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Session, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	m.lazyInit()
 	s, err := m.reserve(spec, ws)
 	if err != nil {
 		return nil, err
@@ -107,6 +170,17 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Session, error) {
 		return nil, fmt.Errorf("%w %q: %w", ErrStart, spec.Argv[0], err)
 	}
 	return s, nil
+}
+
+// lazyInit makes the session map of a zero Manager. It is the only place
+// that inserts need it: reading, deleting from and clearing a nil map are
+// all fine, and once made the map is never set back to nil.
+func (m *Manager) lazyInit() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.sessions == nil {
+		m.sessions = make(map[string]*Session)
+	}
 }
 
 // reserve checks that the manager is open and the id is free, and inserts
@@ -148,8 +222,16 @@ func (m *Manager) forget(s *Session) {
 	}
 }
 
-// Get returns the session with the given id.
+// Get returns the session with the given id. An invalid id (see
+// Spec.ID) is ErrNotFound and ErrInvalidID.
 func (m *Manager) Get(id string) (*Session, error) {
+	if err := lookupID(id); err != nil {
+		return nil, err
+	}
+	return m.get(id)
+}
+
+func (m *Manager) get(id string) (*Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {
@@ -157,7 +239,7 @@ func (m *Manager) Get(id string) (*Session, error) {
 	}
 	s, ok := m.sessions[id]
 	if !ok {
-		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, quoteID(id))
 	}
 	return s, nil
 }
@@ -180,6 +262,9 @@ func (m *Manager) List() []*Session {
 // an Attach, an output stream or an approval on the session is in progress;
 // those return ErrClosed (or end their stream).
 func (m *Manager) Delete(id string) error {
+	if err := lookupID(id); err != nil {
+		return err
+	}
 	s, err := m.take(id)
 	if err != nil {
 		return err
@@ -198,7 +283,7 @@ func (m *Manager) take(id string) (*Session, error) {
 	}
 	s, ok := m.sessions[id]
 	if !ok {
-		return nil, fmt.Errorf("%w: %q", ErrNotFound, id)
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, quoteID(id))
 	}
 	delete(m.sessions, id)
 	return s, nil

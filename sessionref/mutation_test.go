@@ -156,11 +156,11 @@ var mutations = []mutation{
 	{
 		name: "Get/session map unlocked",
 		file: "manager.go",
-		old: `func (m *Manager) Get(id string) (*Session, error) {
+		old: `func (m *Manager) get(id string) (*Session, error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.closed {`,
-		new: `func (m *Manager) Get(id string) (*Session, error) {
+		new: `func (m *Manager) get(id string) (*Session, error) {
 	if m.closed {`,
 		rule: "guardedby",
 		want: `m.closed read while m.mu is not known to be held`,

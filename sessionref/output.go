@@ -4,43 +4,142 @@ import (
 	"bytes"
 	"io"
 	"sync"
+	"unicode/utf8"
 )
 
-// ring is a bounded scrollback buffer. It grows up to max bytes and then
-// overwrites the oldest bytes. It is not safe for concurrent use; output
-// guards it with output.mu.
+// ring is a bounded scrollback buffer. It keeps the last max bytes or
+// fewer: it drops the oldest bytes only up to a point where a terminal
+// could start reading, so a replay never begins inside a UTF-8 sequence or
+// inside an escape sequence (a cut "\x1b[31m" would print "31m"). It is not
+// safe for concurrent use; output guards it with output.mu.
 type ring struct {
-	max   int
-	buf   []byte
-	start int // index of the oldest byte once buf is full
+	max int
+	buf []byte // the scrollback is buf[head:]; buf[:head] is dropped and reclaimed lazily
+	// head is where the kept bytes start, and headState the escape parser's
+	// state there. head is normally a safe point (escGround and a rune
+	// start); it is not only if a single escape sequence or string outgrew
+	// max, and then snapshot skips to the next safe point.
+	head      int
+	headState escState
 }
 
 func (r *ring) write(p []byte) {
-	if room := r.max - len(r.buf); room > 0 {
-		k := min(room, len(p))
-		r.buf = append(r.buf, p[:k]...)
-		p = p[k:]
-	}
-	if len(p) == 0 {
+	r.buf = append(r.buf, p...)
+	excess := len(r.buf) - r.head - r.max
+	if excess <= 0 {
 		return
 	}
-	// Full: overwrite the oldest bytes.
-	c := len(r.buf)
-	if len(p) >= c {
-		copy(r.buf, p[len(p)-c:])
-		r.start = 0
-		return
+	// Drop at least excess bytes, up to the first safe point after them.
+	// With no safe point in the buffer, cut exactly (memory stays bounded)
+	// and remember the parser state there.
+	cut := r.head + excess
+	st, i := r.headState, r.head
+	for ; i < cut; i++ {
+		st = st.next(r.buf[i])
 	}
-	k := copy(r.buf[r.start:], p)
-	copy(r.buf, p[k:])
-	r.start = (r.start + len(p)) % c
+	atCut := st
+	for i < len(r.buf) && (st != escGround || !utf8.RuneStart(r.buf[i])) {
+		st = st.next(r.buf[i])
+		i++
+	}
+	if st != escGround { // no safe point up to the end
+		i, st = cut, atCut
+	}
+	r.head, r.headState = i, st
+	if r.head >= r.max { // reclaim: buf never holds more than 2*max plus one write
+		n := copy(r.buf, r.buf[r.head:])
+		r.buf = r.buf[:n]
+		r.head = 0
+	}
 }
 
 func (r *ring) snapshot() []byte {
-	out := make([]byte, len(r.buf))
-	k := copy(out, r.buf[r.start:])
-	copy(out[k:], r.buf[:r.start])
-	return out
+	return bytes.Clone(r.buf[r.safeStart():])
+}
+
+// safeStart returns the first safe point at or after head (len(buf) if
+// there is none).
+func (r *ring) safeStart() int {
+	st := r.headState
+	for i := r.head; i < len(r.buf); i++ {
+		if st == escGround && utf8.RuneStart(r.buf[i]) {
+			return i
+		}
+		st = st.next(r.buf[i])
+	}
+	return len(r.buf)
+}
+
+// escState is the state of a minimal ECMA-48 parser: enough to tell
+// whether a byte is inside an escape sequence (ESC followed by
+// intermediates and a final byte), a control sequence (ESC [ parameters,
+// intermediates, final byte) or a control string (OSC, DCS, SOS, PM, APC,
+// ended by BEL or ESC \).
+type escState uint8
+
+const (
+	escGround    escState = iota // not in a sequence
+	escEscape                    // after ESC
+	escCSI                       // in ESC [ ...
+	escString                    // in ESC ] ..., ESC P ... and other strings
+	escStringEsc                 // ESC inside a string: ESC \ ends it
+)
+
+func (st escState) next(b byte) escState {
+	const (
+		esc = 0x1b
+		can = 0x18
+		sub = 0x1a
+		bel = 0x07
+	)
+	if b == can || b == sub { // cancel any sequence
+		return escGround
+	}
+	switch st {
+	case escGround:
+		if b == esc {
+			return escEscape
+		}
+		return escGround
+	case escEscape:
+		switch {
+		case b == '[':
+			return escCSI
+		case b == ']' || b == 'P' || b == 'X' || b == '^' || b == '_':
+			return escString
+		case b == esc:
+			return escEscape
+		case b >= 0x20 && b <= 0x2f: // intermediate
+			return escEscape
+		case b < 0x20: // C0 control inside a sequence: executed, sequence goes on
+			return escEscape
+		}
+		return escGround // final byte (or DEL/8-bit: give up on the sequence)
+	case escCSI:
+		switch {
+		case b == esc:
+			return escEscape
+		case b >= 0x40 && b <= 0x7e: // final byte
+			return escGround
+		case b < 0x40: // parameters, intermediates, C0 controls
+			return escCSI
+		}
+		return escGround // DEL or 8-bit: malformed, give up
+	case escString:
+		switch b {
+		case bel:
+			return escGround
+		case esc:
+			return escStringEsc
+		}
+		return escString
+	case escStringEsc:
+		if b == '\\' {
+			return escGround
+		}
+		return escEscape.next(b) // the ESC ended the string and starts a sequence
+	}
+	return escGround
 }
 
 // output is a session's output fan-out: the scrollback ring plus the set of

@@ -1,6 +1,7 @@
 package sessionref
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"syscall"
 	"time"
+	"unsafe"
 
 	"github.com/creack/pty"
 )
@@ -85,13 +87,19 @@ type Session struct {
 	//guard:by stateMu
 	state Status // never StatusDetached: Status derives that from the attachment
 	//guard:by stateMu
-	exitCode int
+	exit ExitStatus
 	//guard:by stateMu
 	master *os.File // the child's PTY master, owned by the session
 	//guard:by stateMu
 	child *exec.Cmd
 	//guard:by stateMu
 	size pty.Winsize
+	// groupGone: the wait goroutine has seen the child exit and killed
+	// what was left of its process group. Until then the child is not
+	// reaped, so its pid, which is also its process group id, cannot be
+	// reused and signalling the group is safe; afterwards it never is.
+	//guard:by stateMu
+	groupGone bool
 
 	// Attachment (see pty.go). detachMu serializes attachment teardown and
 	// may be held across blocking calls; ptmxMu only guards the pointers
@@ -140,6 +148,7 @@ type Session struct {
 }
 
 func newSession(id string, seq uint64, spec Spec, ws pty.Winsize, opts Options) *Session {
+	opts = opts.withDefaults() // a zero Manager has zero Options
 	return &Session{
 		id:    id,
 		seq:   seq,
@@ -252,7 +261,7 @@ func (s *Session) resizeChild(ws pty.Winsize) error {
 }
 
 // Output returns a copy of the scrollback: the last Options.Scrollback bytes
-// the child wrote. It stays available after the child exits or the session
+// (or a few fewer, see Options.Scrollback) the child wrote. It stays available after the child exits or the session
 // is deleted.
 func (s *Session) Output() []byte { return s.out.snapshot() }
 
@@ -265,24 +274,110 @@ func (s *Session) Subscribe() *Subscription { return s.out.subscribe(nil) }
 // output has been drained and every attachment torn down.
 func (s *Session) Done() <-chan struct{} { return s.done }
 
-// Wait blocks until Done is closed and returns the exit code.
-func (s *Session) Wait() (int, error) {
-	<-s.done
-	return s.ExitCode()
+// ExitStatus is how the child ended.
+type ExitStatus struct {
+	// Code is the code the child passed to exit, or -1 if a signal killed it.
+	Code int
+	// Signal is the signal that killed the child, or 0 if it exited.
+	Signal syscall.Signal
+	// CoreDumped reports whether the child dumped core when Signal killed it.
+	CoreDumped bool
+}
+
+// Signaled reports whether a signal killed the child.
+func (e ExitStatus) Signaled() bool { return e.Signal != 0 }
+
+// ShellCode returns Code, or 128+n if signal n killed the child, as a shell
+// reports it in $?.
+func (e ExitStatus) ShellCode() int {
+	if e.Signaled() {
+		return 128 + int(e.Signal)
+	}
+	return e.Code
+}
+
+func (e ExitStatus) String() string {
+	switch {
+	case e.CoreDumped:
+		return fmt.Sprintf("killed by signal %d (%v, core dumped)", int(e.Signal), e.Signal)
+	case e.Signaled():
+		return fmt.Sprintf("killed by signal %d (%v)", int(e.Signal), e.Signal)
+	}
+	return fmt.Sprintf("exit status %d", e.Code)
+}
+
+// Wait blocks until Done is closed and returns how the child ended. If ctx
+// ends first it returns ctx.Err() and leaves the session running; nothing
+// is left waiting behind it.
+func (s *Session) Wait(ctx context.Context) (ExitStatus, error) {
+	select {
+	case <-s.done:
+	default:
+		select {
+		case <-s.done:
+		case <-ctx.Done():
+			return ExitStatus{}, ctx.Err()
+		}
+	}
+	return s.exitStatus(), nil
 }
 
 // ExitCode returns the child's exit status, or 128+n if it was killed by
-// signal n, as a shell reports it. Before the session is done it returns
-// ErrNotExited.
+// signal n, as a shell reports it (ExitStatus.ShellCode). Before the
+// session is done it returns ErrNotExited.
 func (s *Session) ExitCode() (int, error) {
 	select {
 	case <-s.done:
 	default:
 		return 0, ErrNotExited
 	}
+	return s.exitStatus().ShellCode(), nil
+}
+
+func (s *Session) exitStatus() ExitStatus {
 	s.stateMu.Lock()
 	defer s.stateMu.Unlock()
-	return s.exitCode, nil
+	return s.exit
+}
+
+// Signal sends sig to the child's process group: the child and every
+// descendant that has not left the group. sig must be a syscall.Signal.
+// Signal 0 checks that the group can be signalled. It fails with ErrExited
+// once the child has exited (its group has then been killed) and with
+// ErrClosed after Delete.
+func (s *Session) Signal(sig os.Signal) error {
+	ss, ok := sig.(syscall.Signal)
+	if !ok {
+		return fmt.Errorf("%w: %v is not a syscall.Signal", ErrInvalidSignal, sig)
+	}
+	<-s.ready
+	if err := s.signalGroup(ss, false); err != nil {
+		if errors.Is(err, syscall.EINVAL) {
+			return fmt.Errorf("%w: %v: %w", ErrInvalidSignal, sig, err)
+		}
+		return err
+	}
+	return nil
+}
+
+// Stop ends the child gracefully: it sends SIGTERM to the child's process
+// group and waits for the session to be done; if ctx ends first, it sends
+// SIGKILL and waits for that. It returns nil once the session is done,
+// however the child ended (ExitStatus tells), and ErrClosed after Delete.
+// With a ctx that never ends, Stop waits as long as the child ignores
+// SIGTERM.
+func (s *Session) Stop(ctx context.Context) error {
+	if err := s.Signal(syscall.SIGTERM); err != nil && !errors.Is(err, ErrExited) {
+		return err
+	}
+	select {
+	case <-s.done:
+		return nil
+	case <-ctx.Done():
+	}
+	_ = s.signalGroup(syscall.SIGKILL, true) // ErrExited if it ended meanwhile
+	<-s.done
+	return nil
 }
 
 // Decisions returns the approval decisions taken for this session, in the
@@ -310,11 +405,13 @@ func (s *Session) start() error {
 	ws := s.currentSize()
 	// The child becomes a session leader with the PTY as its controlling
 	// terminal, so it and its job get SIGHUP when the terminal goes away.
+	// Its pid is therefore also the id of its process group (and session),
+	// which holds its descendants unless they leave it.
 	master, err := pty.StartWithSize(cmd, &ws)
 	if err == nil {
 		master, err = pollable(master)
 		if err != nil {
-			_ = cmd.Process.Kill()
+			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) // not reaped yet: the group id is ours
 			_ = cmd.Wait()
 		}
 	}
@@ -380,11 +477,16 @@ func (s *Session) pump(master *os.File, done chan<- struct{}) {
 	}
 }
 
-// waitChild is the session's wait goroutine: it reaps the child, lets the
+// waitChild is the session's wait goroutine: it waits for the child to
+// exit, kills what is left of its process group, reaps the child, lets the
 // pump drain, tears down any attachment and publishes the exit status.
 func (s *Session) waitChild(cmd *exec.Cmd, master *os.File, pumpDone <-chan struct{}) {
-	_ = cmd.Wait() // the status is read from ProcessState below
-	code := exitCodeOf(cmd.ProcessState)
+	// Wait for the exit without reaping: while the child is a zombie its
+	// pid stays allocated, so the group id cannot name anyone else's group.
+	waitExit(cmd.Process.Pid)
+	s.endGroup(cmd.Process.Pid)
+	_ = cmd.Wait() // reaps; the status is read from ProcessState below
+	status := exitStatusOf(cmd.ProcessState)
 
 	timer := time.NewTimer(drainGrace)
 	select {
@@ -398,14 +500,58 @@ func (s *Session) waitChild(cmd *exec.Cmd, master *os.File, pumpDone <-chan stru
 	s.detachFinal()
 	s.attachers.Wait() // safe: detachFinal forbade further Adds
 
-	s.setExited(code)
+	s.setExited(status)
 	close(s.done)
 }
 
-func (s *Session) setExited(code int) {
+// endGroup kills whatever is left of the child's process group (its
+// descendants, unless they left the group) and marks the group gone, so no
+// later signal can reach a group that reuses the id. The child has exited
+// but is not reaped yet. kill(2) does not block.
+func (s *Session) endGroup(pgid int) {
 	s.stateMu.Lock()
 	defer s.stateMu.Unlock()
-	s.exitCode = code
+	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	s.groupGone = true
+}
+
+// signalGroup sends sig to the child's process group. It fails with
+// ErrClosed if the child never started or, unless evenClosed, if the
+// session was deleted, and with ErrExited once the child has exited.
+func (s *Session) signalGroup(sig syscall.Signal, evenClosed bool) error {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	if s.child == nil || s.child.Process == nil || (s.state == StatusClosed && !evenClosed) {
+		return ErrClosed
+	}
+	if s.groupGone {
+		return ErrExited
+	}
+	// The child is not reaped (groupGone is set before that, under this
+	// lock), so the group exists and its id is still the child's pid.
+	return syscall.Kill(-s.child.Process.Pid, sig)
+}
+
+// waitExit blocks until process pid has exited, without reaping it
+// (waitid with WNOWAIT), so that os/exec can still reap it with Wait.
+func waitExit(pid int) {
+	var info [128]byte // siginfo_t; only the wait matters here
+	for {
+		_, _, errno := syscall.Syscall6(syscall.SYS_WAITID, pWaitPID, uintptr(pid),
+			uintptr(unsafe.Pointer(&info[0])), syscall.WEXITED|syscall.WNOWAIT, 0, 0)
+		if errno != syscall.EINTR {
+			return // exited, or an error (ECHILD) that cmd.Wait will report
+		}
+	}
+}
+
+// pWaitPID is P_PID for waitid(2).
+const pWaitPID = 1
+
+func (s *Session) setExited(status ExitStatus) {
+	s.stateMu.Lock()
+	defer s.stateMu.Unlock()
+	s.exit = status
 	if s.state != StatusClosed {
 		s.state = StatusExited
 	}
@@ -417,10 +563,11 @@ func (s *Session) setExited(code int) {
 func (s *Session) shutdown() {
 	s.markClosed()
 	<-s.ready // start has published child and master, or failed
-	child, master := s.handles()
-	if child != nil {
-		_ = child.Process.Kill() // safe after the wait goroutine reaped it: os.Process tracks that
-	}
+	master := s.handle()
+	// Kill the child's whole process group, so descendants (even ones that
+	// ignore the hang-up) go too. After the child has exited this is
+	// ErrExited: the wait goroutine has already killed the group.
+	_ = s.signalGroup(syscall.SIGKILL, true)
 	if master != nil {
 		_ = master.Close() // hangs up the terminal and unblocks the pump and any Write
 	}
@@ -433,10 +580,10 @@ func (s *Session) markClosed() {
 	s.state = StatusClosed
 }
 
-func (s *Session) handles() (*exec.Cmd, *os.File) {
+func (s *Session) handle() *os.File {
 	s.stateMu.Lock()
 	defer s.stateMu.Unlock()
-	return s.child, s.master
+	return s.master
 }
 
 func (s *Session) lockedState() Status {
@@ -481,14 +628,14 @@ func (s *Session) ioErr(err error) error {
 	return err
 }
 
-func exitCodeOf(ps *os.ProcessState) int {
+func exitStatusOf(ps *os.ProcessState) ExitStatus {
 	if ps == nil {
-		return -1
+		return ExitStatus{Code: -1}
 	}
 	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return 128 + int(ws.Signal())
+		return ExitStatus{Code: -1, Signal: ws.Signal(), CoreDumped: ws.CoreDump()}
 	}
-	return ps.ExitCode()
+	return ExitStatus{Code: ps.ExitCode()}
 }
 
 func winsize(rows, cols int) (pty.Winsize, error) {

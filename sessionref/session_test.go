@@ -59,8 +59,11 @@ func TestEchoRoundTrip1MiB(t *testing.T) {
 	if err := sub.Err(); err != nil {
 		t.Fatalf("subscriber: %v", err)
 	}
-	// Scrollback keeps the last 64 KiB, which must be the payload's tail.
-	if out := s.Output(); !bytes.Equal(out, payload[len(payload)-len(out):]) || len(out) != 64<<10 {
+	// Scrollback keeps the last 64 KiB, which must be the payload's tail,
+	// less what it drops to start at a safe point: the random bytes hold
+	// escape sequences and strings, but a string ends at the first BEL, CAN
+	// or SUB, so 4 KiB is plenty.
+	if out := s.Output(); !bytes.Equal(out, payload[len(payload)-len(out):]) || len(out) > 64<<10 || len(out) < 60<<10 {
 		t.Fatalf("scrollback is not the last 64 KiB of output (len %d)", len(out))
 	}
 }
