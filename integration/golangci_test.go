@@ -37,14 +37,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/suite"
 )
 
 // ruleNames lists the plugin's rules as its error messages do.
+// ruleNames lists the rules the plugin accepts in disable: config holds
+// options and is not one.
 func ruleNames() string {
 	var names []string
 	for _, a := range suite.Analyzers() {
-		names = append(names, a.Name)
+		if a != config.Analyzer {
+			names = append(names, a.Name)
+		}
 	}
 	return strings.Join(names, ", ")
 }
