@@ -143,8 +143,12 @@ func TestPrecommit(t *testing.T) {
 	if !errors.As(err, &exitErr) {
 		t.Fatalf("(b) git commit did not run: %v\n%s", err, out)
 	}
-	if !regexp.MustCompile(`guardvet\.+Failed`).MatchString(out) || !strings.Contains(out, "- hook id: guardvet") {
+	if !regexp.MustCompile(`guardvet\.+Failed`).MatchString(out) || !strings.Contains(out, "- hook id: guardvet\n") {
 		t.Errorf("(b) output does not show the guardvet hook failing:\n%s", out)
+	}
+	// The staged-files hook checks counter's package, given counter.go.
+	if !regexp.MustCompile(`guardvet \(changed packages\)\.+Failed`).MatchString(out) || !strings.Contains(out, "- hook id: guardvet-changed") {
+		t.Errorf("(b) output does not show the guardvet-changed hook failing:\n%s", out)
 	}
 	diag := regexp.MustCompile(`(?m)counter/counter\.go:` + strconv.Itoa(line) +
 		`:\d+: c\.n read while c\.mu is not known to be held; //guard:by mu needs c\.mu read- or write-locked`)
@@ -343,6 +347,9 @@ func precommitHookPassed(t *testing.T, what, out string) {
 	t.Helper()
 	if !regexp.MustCompile(`guardvet\.+Passed`).MatchString(out) {
 		t.Errorf("%s the guardvet hook did not run and pass; output:\n%s", what, out)
+	}
+	if !regexp.MustCompile(`guardvet \(changed packages\)\.+Passed`).MatchString(out) {
+		t.Errorf("%s the guardvet-changed hook did not run and pass; output:\n%s", what, out)
 	}
 }
 

@@ -127,6 +127,14 @@ func TestStandaloneExitCodes(t *testing.T) {
 	if _, stderr, code := run(t, dir, guardvet); code != 2 || !strings.Contains(stderr, "no packages given") {
 		t.Errorf("no arguments: exit %d, want 2 and a hint\n%s", code, stderr)
 	}
+	// Go files stand for their packages: a pre-commit hook passes the
+	// staged files.
+	if stdout, stderr, code := run(t, dir, guardvet, "use/use.go"); code != 1 || !strings.Contains(stdout, wantBad) {
+		t.Errorf("a file argument: exit %d, want 1 and the finding of its package\n%s%s", code, stdout, stderr)
+	}
+	if stdout, stderr, code := run(t, dir, guardvet, "clean/clean.go"); code != 0 || stdout != "" {
+		t.Errorf("a clean file's package: exit %d\n%s%s", code, stdout, stderr)
+	}
 	// -C runs in a module below the working directory, as a pre-commit
 	// hook at a repository's root must for a module in a subdirectory.
 	if stdout, stderr, code := run(t, filepath.Dir(dir), guardvet, "-C", dir, "./..."); code != 1 || !strings.Contains(stdout, wantBad) {
@@ -203,6 +211,16 @@ func TestHelp(t *testing.T) {
 	}
 	if strings.Contains(stdout, "enable the config rule") {
 		t.Errorf("-help lists config, which is options, as a rule")
+	}
+	// guardvet help is -help; guardvet help RULE prints the rule's manual.
+	if stdout, _, code := run(t, t.TempDir(), guardvet, "help"); code != 0 || !strings.Contains(stdout, "Usage:") {
+		t.Errorf("guardvet help: exit %d\n%s", code, stdout)
+	}
+	if stdout, _, code := run(t, t.TempDir(), guardvet, "help", "noblock"); code != 0 || !strings.HasPrefix(stdout, "noblock: ") || !strings.Contains(stdout, "-noblock.all") || !strings.Contains(stdout, "Manual: https://") {
+		t.Errorf("guardvet help noblock: exit %d\n%s", code, stdout)
+	}
+	if _, stderr, code := run(t, t.TempDir(), guardvet, "help", "nosuch"); code != 2 || !strings.Contains(stderr, "guardedby") {
+		t.Errorf("guardvet help nosuch: exit %d, want 2 and the rule names\n%s", code, stderr)
 	}
 	// A bad flag is an error: it and the usage go to stderr, exit 2.
 	if stdout, stderr, code := run(t, t.TempDir(), guardvet, "-nosuchflag"); code != 2 || stdout != "" || !strings.Contains(stderr, "nosuchflag") || !strings.Contains(stderr, "Usage:") {

@@ -80,6 +80,9 @@ func (t *triState) Set(s string) error {
 
 // Main runs the standalone command and returns its exit code.
 func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "help" {
+		return help(args[1:], analyzers, stdout, stderr)
+	}
 	opts, patterns, err := parseFlags(args, analyzers, stderr)
 	if err == flag.ErrHelp {
 		usage(opts.flags, analyzers, stdout) // asked for: the output
@@ -138,7 +141,7 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 	if opts.tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + opts.tags}
 	}
-	pkgs, err := packages.Load(cfg, patterns...)
+	pkgs, err := packages.Load(cfg, filePatterns(patterns)...)
 	if err != nil {
 		fmt.Fprintf(stderr, "guardvet: %v\n", err)
 		return ExitError
@@ -224,6 +227,56 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		code = ExitFindings
 	}
 	return code
+}
+
+// help prints the usage (guardvet help) or one rule's manual (guardvet
+// help RULE) to stdout.
+func help(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		opts, _, _ := parseFlags(nil, analyzers, io.Discard)
+		usage(opts.flags, analyzers, stdout)
+		return ExitClean
+	}
+	for _, a := range analyzers {
+		if a.Name == args[0] {
+			fmt.Fprintf(stdout, "%s\n\nManual: %s\n", strings.TrimSpace(a.Doc), a.URL)
+			first := true
+			a.Flags.VisitAll(func(f *flag.Flag) {
+				if first {
+					fmt.Fprint(stdout, "\nFlags:\n")
+					first = false
+				}
+				fmt.Fprintf(stdout, "  -%s.%s\n    \t%s\n", a.Name, f.Name, f.Usage)
+			})
+			return ExitClean
+		}
+	}
+	var names []string
+	for _, a := range analyzers {
+		if a != config.Analyzer {
+			names = append(names, a.Name)
+		}
+	}
+	fmt.Fprintf(stderr, "guardvet help: no rule %q; the rules are %s\n", args[0], strings.Join(names, ", "))
+	return ExitError
+}
+
+// filePatterns turns arguments that are Go files into the packages that
+// contain them (go/packages' file= query), so a pre-commit hook can pass
+// the staged files: guardvet a/x.go b/y.go checks a's and b's packages.
+func filePatterns(patterns []string) []string {
+	out := make([]string, 0, len(patterns))
+	for _, p := range patterns {
+		if strings.HasSuffix(p, ".go") {
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				if abs, err := filepath.Abs(p); err == nil {
+					p = "file=" + abs
+				}
+			}
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 func hasErrors(p *packages.Package) bool {
