@@ -37,7 +37,7 @@
 // signal that killed the child (from its syscall.WaitStatus).
 //
 // Attaching works like a tmux client. Attach opens a second, user-facing
-// PTY, puts it in raw mode with stty, and starts an attach client on its
+// PTY, puts it in raw mode (termios, no stty), and starts an attach client on its
 // slave side: a small /bin/sh script (relayScript in pty.go) running two
 // cats. The screen cat copies a subscription of the session's output,
 // scrollback first, to the terminal; the keyboard cat copies the terminal
@@ -130,6 +130,6 @@
 // characters; ErrInvalidID), and an error quotes at most a short prefix of
 // an id, so a caller-supplied id cannot flood logs.
 //
-// The package needs Linux (or another system creack/pty supports) with
-// /bin/sh, cat and stty.
+// The package needs Linux with /bin/sh and cat (the attach client); raw
+// mode is set through termios directly.
 package sessionref

@@ -1,7 +1,6 @@
 package sessionref
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -247,10 +246,8 @@ func (s *Session) openAttachment(ws pty.Winsize) (t ptyTriple, keys *os.File, er
 	// Raw mode, as a tmux client sets on its terminal: keystrokes pass
 	// through unchanged (the child's own terminal interprets them) and are
 	// not echoed twice.
-	stty := exec.Command("stty", "raw", "-echo")
-	stty.Stdin = tty
-	if out, err := stty.CombinedOutput(); err != nil {
-		return ptyTriple{}, nil, fmt.Errorf("sessionref: stty raw: %w: %s", err, bytes.TrimSpace(out))
+	if err := makeRaw(tty); err != nil {
+		return ptyTriple{}, nil, fmt.Errorf("sessionref: raw mode: %w", err)
 	}
 
 	keys, keysW, err := os.Pipe()

@@ -62,3 +62,35 @@ func setWinsize(f *os.File, ws *pty.Winsize) error {
 	}
 	return nil
 }
+
+// makeRaw puts the terminal f in raw mode, as cfmakeraw(3) and `stty raw
+// -echo` do: no line editing, no echo, no signal characters, no output
+// processing, 8-bit characters, reads return as soon as a byte arrives.
+// It works on the descriptor directly, so attaching needs no stty binary.
+func makeRaw(f *os.File) error {
+	sc, err := f.SyscallConn()
+	if err != nil {
+		return err
+	}
+	var errno syscall.Errno
+	if err := sc.Control(func(fd uintptr) {
+		var t syscall.Termios
+		if _, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TCGETS, uintptr(unsafe.Pointer(&t))); errno != 0 {
+			return
+		}
+		t.Iflag &^= syscall.IGNBRK | syscall.BRKINT | syscall.PARMRK | syscall.ISTRIP | syscall.INLCR | syscall.IGNCR | syscall.ICRNL | syscall.IXON
+		t.Oflag &^= syscall.OPOST
+		t.Lflag &^= syscall.ECHO | syscall.ECHONL | syscall.ICANON | syscall.ISIG | syscall.IEXTEN
+		t.Cflag &^= syscall.CSIZE | syscall.PARENB
+		t.Cflag |= syscall.CS8
+		t.Cc[syscall.VMIN] = 1
+		t.Cc[syscall.VTIME] = 0
+		_, _, errno = syscall.Syscall(syscall.SYS_IOCTL, fd, syscall.TCSETS, uintptr(unsafe.Pointer(&t)))
+	}); err != nil {
+		return err
+	}
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}
