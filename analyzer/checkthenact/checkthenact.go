@@ -16,6 +16,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
+	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
@@ -227,7 +228,7 @@ func (c *checker) events(f *lockstate.Func) []event {
 			// it (e.mu guarding e.mu.state), that the helper requires
 			// held: every write through this helper holds it.
 			for _, l := range contract {
-				if o := owner(l); o == base || insideByValue(o, base) {
+				if o := lockstate.Owner(l); o == base || insideByValue(o, base) {
 					ev.requires = append(ev.requires, l)
 				}
 			}
@@ -557,14 +558,6 @@ func fieldType(t types.Type, name string, deref bool) types.Type {
 	return nil
 }
 
-// owner is the object a lock belongs to: e for e.mu.
-func owner(p lockpath.Path) lockpath.Path {
-	if i := strings.LastIndex(p.Sel, "."); i >= 0 {
-		p.Sel = p.Sel[:i]
-	}
-	return p
-}
-
 // subPaths returns the fields selected from a struct-typed guarded field
 // at an access: ".capacity" for l.q.capacity, "" when the whole field is
 // used. A method of this package called on the field uses the fields of
@@ -751,6 +744,14 @@ func (c *checker) writesValueOf(f *lockstate.Func, parents map[ast.Node]ast.Node
 // (return, break, ...) on a condition using r: if v, ok := m.Load(k); ok
 // { return v }. An error a helper returns is not a use (see condOn).
 func (c *checker) afterGuardClause(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node) bool {
+	return ifsBefore(parents, w, func(ifs *ast.IfStmt) bool {
+		return terminates(ifs.Body) && c.condOn(f, ifs.Cond, ifs.Init, r)
+	})
+}
+
+// ifsBefore reports whether match holds for an if statement that comes
+// before w in a block enclosing it (the place of a guard clause).
+func ifsBefore(parents map[ast.Node]ast.Node, w ast.Node, match func(*ast.IfStmt) bool) bool {
 	for n := w; n != nil; n = parents[n] {
 		block, ok := parents[n].(*ast.BlockStmt)
 		if !ok {
@@ -760,11 +761,7 @@ func (c *checker) afterGuardClause(f *lockstate.Func, parents map[ast.Node]ast.N
 			if stmt.Pos() >= n.Pos() {
 				break
 			}
-			ifs, ok := stmt.(*ast.IfStmt)
-			if !ok || !terminates(ifs.Body) {
-				continue
-			}
-			if c.condOn(f, ifs.Cond, ifs.Init, r) {
+			if ifs, ok := stmt.(*ast.IfStmt); ok && match(ifs) {
 				return true
 			}
 		}
@@ -1082,31 +1079,21 @@ func (c *checker) atomics(f *lockstate.Func) {
 // whose early return hands back what was loaded: the load is a cache
 // lookup, and the store fills the cache.
 func (c *checker) memoHit(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node) bool {
-	for n := w; n != nil; n = parents[n] {
-		block, ok := parents[n].(*ast.BlockStmt)
-		if !ok {
-			continue
+	return ifsBefore(parents, w, func(ifs *ast.IfStmt) bool {
+		if len(ifs.Body.List) == 0 {
+			return false
 		}
-		for _, stmt := range block.List {
-			if stmt.Pos() >= n.Pos() {
-				break
-			}
-			ifs, ok := stmt.(*ast.IfStmt)
-			if !ok || len(ifs.Body.List) == 0 {
-				continue
-			}
-			ret, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt)
-			if !ok || !(contains(ifs.Cond, r) || (ifs.Init != nil && contains(ifs.Init, r)) || c.usesValueOf(f, ifs.Cond, r)) {
-				continue
-			}
-			for _, res := range ret.Results {
-				if contains(res, r) || c.usesValueOf(f, res, r) {
-					return true
-				}
+		ret, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt)
+		if !ok || !(contains(ifs.Cond, r) || (ifs.Init != nil && contains(ifs.Init, r)) || c.usesValueOf(f, ifs.Cond, r)) {
+			return false
+		}
+		for _, res := range ret.Results {
+			if contains(res, r) || c.usesValueOf(f, res, r) {
+				return true
 			}
 		}
-	}
-	return false
+		return false
+	})
 }
 
 // sameSection reports whether some lock is held exclusively, from one
@@ -1149,21 +1136,7 @@ func addOf(f *lockstate.Func, op, load atomicOp, x string) string {
 	return "atomic.Add" + name
 }
 
-func isSyncMap(fn *types.Func) bool {
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "sync" {
-		return false
-	}
-	recv := fn.Type().(*types.Signature).Recv()
-	if recv == nil {
-		return false
-	}
-	t := recv.Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := t.(*types.Named)
-	return ok && n.Obj().Name() == "Map"
-}
+func isSyncMap(fn *types.Func) bool { return locks.MethodOf(fn, "sync", "Map") }
 
 func sameMapAndKey(f *lockstate.Func, a, b *ast.CallExpr) bool {
 	sa, ok1 := a.Fun.(*ast.SelectorExpr)

@@ -1399,19 +1399,7 @@ func (fa *funcAnalysis) applyRetakes(call *ast.CallExpr, callee *types.Func, s *
 
 // isCondWait reports whether fn is (*sync.Cond).Wait.
 func isCondWait(fn *types.Func) bool {
-	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "sync" || fn.Name() != "Wait" {
-		return false
-	}
-	recv := fn.Type().(*types.Signature).Recv()
-	if recv == nil {
-		return false
-	}
-	t := recv.Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	n, ok := t.(*types.Named)
-	return ok && n.Obj().Name() == "Cond"
+	return fn != nil && fn.Name() == "Wait" && locks.MethodOf(fn, "sync", "Cond")
 }
 
 // Owner is the object a lock or field path belongs to: c for c.mu, c.in

@@ -175,3 +175,22 @@ func AsCall(info *types.Info, call *ast.CallExpr) (Call, bool) {
 	op := opNames[se.Sel.Name]
 	return Call{Op: op, Receiver: se.X, Implicit: ImplicitFields(sel)}, true
 }
+
+// MethodOf reports whether fn is a method of the named type pkgPath.typeName
+// (on a value or pointer receiver): MethodOf(fn, "sync", "Cond") for
+// (*sync.Cond).Wait.
+func MethodOf(fn *types.Func, pkgPath, typeName string) bool {
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != pkgPath {
+		return false
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return false
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := t.(*types.Named)
+	return ok && n.Obj().Name() == typeName
+}
