@@ -43,7 +43,7 @@ type Result struct {
 	// Config is the run's options (analyzer config), for the engine and
 	// the rules, which all read this Result.
 	Config   *config.Config
-	Declared int // directives in this package
+	Declared int // directives in this package, suppressions of the checklocks dialect not counted (suppressionOnly)
 	Imported int // guard and contract facts from dependencies
 	Ignores  []*Ignore
 	// Orders are the //guard:order declarations of this package and its
@@ -291,6 +291,16 @@ func run(pass *analysis.Pass) (any, error) {
 	return res, nil
 }
 
+// suppressionOnly reports whether d only silences findings: gVisor's
+// +checklocksignore and +checklocksforce. They do not make a package
+// annotated: gVisor's code generators write them into every package they
+// touch (the state and marshal files), so they say nothing about whether
+// the package opted in to lock checking. Native //guard:ignore is written
+// in answer to a finding and still counts.
+func suppressionOnly(d Directive) bool {
+	return d.Dialect && (d.Verb == "checklocksignore" || d.Verb == "checklocksforce")
+}
+
 // collector attaches the directives of one file to declarations.
 type collector struct {
 	pass    *analysis.Pass
@@ -315,7 +325,9 @@ func (c *collector) collect() {
 			if !ok {
 				continue
 			}
-			c.res.Declared++
+			if problem != "" || !suppressionOnly(d) {
+				c.res.Declared++
+			}
 			if problem != "" {
 				c.report(cm.Slash, problem)
 				continue

@@ -694,7 +694,7 @@ func (fa *funcAnalysis) replayDefers() {
 				continue
 			}
 			at := ex.clone()
-			at.deferred, at.defers = map[lockpath.Path]deferred{}, map[*ast.CallExpr]bool{}
+			at.clearDefers()
 			for _, later := range fa.pending[i+1:] {
 				if ex.defers[later.call] {
 					later.effect(at)
@@ -704,7 +704,7 @@ func (fa *funcAnalysis) replayDefers() {
 		}
 		if st == nil {
 			st = d.atDefer.clone() // no return reached: the defer statement's state is the best we know
-			st.deferred, st.defers = map[lockpath.Path]deferred{}, map[*ast.CallExpr]bool{}
+			st.clearDefers()
 		}
 		d.replay(st, fa.rec)
 	}
@@ -1146,7 +1146,7 @@ func (fa *funcAnalysis) closure(lit *ast.FuncLit, s *State, ctx Context) {
 	entry := newState()
 	if ctx == Inline || ctx == Deferred {
 		entry = s.clone()
-		entry.deferred = map[lockpath.Path]deferred{}
+		entry.snap, entry.deferred = nil, nil
 	}
 	sub := fa.closureAnalysis(lit)
 	if fa.quick {

@@ -265,6 +265,7 @@ var fixturesWithEveryRule = []string{
 	"retake/...",
 	"retakeorder/...",
 	"sessiontwin/...",
+	"suppressonly/...",
 	"trylockwrap/...",
 	"wrappers/...",
 }
