@@ -840,12 +840,17 @@ func (a *packageAnalysis) tryAcquirer(fn *types.Func) bool {
 		return true
 	}
 	if v, ok := a.tryAcq[fn]; ok {
+		if a.tryBusy[fn] {
+			a.partial++
+		}
 		return v
 	}
 	if a.tryAcq == nil {
-		a.tryAcq = map[*types.Func]bool{}
+		a.tryAcq, a.tryBusy = map[*types.Func]bool{}, map[*types.Func]bool{}
 	}
 	a.tryAcq[fn] = true // recursion: assume the declared shape
+	a.tryBusy[fn] = true
+	defer delete(a.tryBusy, fn)
 	fd := a.decls[fn]
 	if fd == nil {
 		return true
@@ -1175,6 +1180,9 @@ func (a *packageAnalysis) closureEffects(fa *funcAnalysis, lit *ast.FuncLit) *li
 		a.litEffects = map[*ast.FuncLit]*litEffect{}
 	}
 	if eff, ok := a.litEffects[lit]; ok {
+		if eff == nil {
+			a.partial++ // still being computed: recursion
+		}
 		return eff
 	}
 	if fa.quick {
