@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -810,5 +811,88 @@ func checkSARIFSorted(t *testing.T, out string) {
 		if keys[i].less(keys[i-1]) {
 			t.Errorf("SARIF results out of order: %v before %v", keys[i-1], keys[i])
 		}
+	}
+}
+
+// TestVersion: -version (and -V) print the module version, or the Version
+// constant when the build has none; -V=full keeps go vet's protocol form,
+// with the version inside and a content hash as the build ID.
+func TestVersion(t *testing.T) {
+	versionLine := regexp.MustCompile(`^guardvet v\d+\.\d+\.\d+\S* (\(revision [0-9a-f]{12}(, modified)?\) )?go\d\S*\n$`)
+	for _, flag := range []string{"-version", "-V"} {
+		stdout, stderr, code := run(t, t.TempDir(), guardvet, flag)
+		if code != 0 || !versionLine.MatchString(stdout) || stderr != "" {
+			t.Errorf("guardvet %s: exit %d, stdout %q (want %s), stderr %q", flag, code, stdout, versionLine, stderr)
+		}
+	}
+	full := regexp.MustCompile(`^\S*guardvet version devel guardvet-v\d+\.\d+\.\d+\S*( revision-[0-9a-f]{12}(-modified)?)? buildID=[0-9a-f]{64}\n$`)
+	if stdout, stderr, code := run(t, t.TempDir(), guardvet, "-V=full"); code != 0 || !full.MatchString(stdout) {
+		t.Errorf("guardvet -V=full: exit %d, stdout %q (want %s), stderr %q", code, stdout, full, stderr)
+	}
+}
+
+// TestGoVetFlags runs the real go vet on the guardinfer fixture with the
+// standalone spellings: -infer, -suggest and -guardinfer work under go vet
+// as standalone; a standalone-only flag stops with a message naming it;
+// the "Run '... help'" that go vet prints for an unknown flag works.
+func TestGoVetFlags(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const fixture = "./testdata/src/guardinfer"
+	const inferred = "testdata/src/guardinfer/infer.go:98:11: c.state is accessed with c.RWMutex held at 9 of 10 sites"
+	const suggested = "testdata/src/guardinfer/evidence.go:15:2: add //guard:by mu to items"
+	vet := func(args ...string) (string, int) {
+		_, stderr, code := run(t, root, "go", append([]string{"vet", "-vettool=" + guardvet}, append(args, fixture)...)...)
+		return stderr, code
+	}
+	if out, code := vet(); code != 0 {
+		t.Errorf("go vet without inference: exit %d, want 0\n%s", code, out)
+	}
+	for _, flag := range []string{"-infer", "-guardinfer", "-config.infer"} {
+		if out, code := vet(flag); code != 1 || !strings.Contains(out, inferred) || strings.Contains(out, "add //guard:by") {
+			t.Errorf("go vet %s: exit %d, want 1 and %q\n%s", flag, code, inferred, out)
+		}
+	}
+	if out, code := vet("-suggest"); code != 1 || !strings.Contains(out, suggested) || strings.Contains(out, "c.state is accessed") {
+		t.Errorf("go vet -suggest: exit %d, want 1 and only suggestions such as %q\n%s", code, suggested, out)
+	}
+	if out, code := vet("-sarif"); code == 0 || !strings.Contains(out, "guardvet: -sarif works only standalone") || strings.Count(out, "works only standalone") != 1 {
+		t.Errorf("go vet -sarif: exit %d, want an error naming -sarif once (for the one package asked for)\n%s", code, out)
+	}
+	// go vet's own answer to an unknown flag names guardvet help.
+	out, code := vet("-nosuchflag")
+	m := regexp.MustCompile(`Run '(\S+) help' for a full list`).FindStringSubmatch(out)
+	if code == 0 || m == nil {
+		t.Fatalf("go vet -nosuchflag: exit %d, no \"Run '... help'\" line:\n%s", code, out)
+	}
+	stdout, stderr, code := run(t, root, m[1], "help")
+	if code != 0 || !strings.Contains(stdout, "Under go vet") || !strings.Contains(stdout, "-sarif, -test, -version") {
+		t.Errorf("%s help (as go vet says): exit %d, want the usage with the go vet flags\n%s%s", m[1], code, stdout, stderr)
+	}
+}
+
+// TestInferenceSwitch: naming the guardinfer rule turns inference on;
+// its refinements without inference say so.
+func TestInferenceSwitch(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const fixture = "./testdata/src/guardinfer"
+	const inferred = "testdata/src/guardinfer/infer.go:98:11: c.state is accessed with c.RWMutex held at 9 of 10 sites"
+	if stdout, stderr, code := run(t, root, guardvet, "-guardinfer", fixture); code != 1 || !strings.Contains(stdout, inferred+" ") {
+		t.Errorf("-guardinfer: exit %d, want 1 and the inferred finding\n%s%s", code, stdout, stderr)
+	}
+	if stdout, stderr, code := run(t, root, guardvet, "-guardinfer", "-infer=false", fixture); code != 0 || stdout != "" {
+		t.Errorf("-guardinfer -infer=false: exit %d, want 0 (an explicit -infer=false wins)\n%s%s", code, stdout, stderr)
+	}
+	if stdout, stderr, code := run(t, root, guardvet, "-config.infer.min=3", fixture); code != 0 || stdout != "" ||
+		!strings.Contains(stderr, "-config.infer.min refines guard inference, which is off: add -infer") {
+		t.Errorf("-config.infer.min without -infer: exit %d, want 0 and a note\n%s%s", code, stdout, stderr)
+	}
+	if stdout, _, _ := run(t, root, guardvet, "-help"); strings.Contains(stdout, "(off by default) (default true)") {
+		t.Errorf("-help still says (off by default) (default true)")
 	}
 }
