@@ -896,3 +896,107 @@ func TestInferenceSwitch(t *testing.T) {
 		t.Errorf("-help still says (off by default) (default true)")
 	}
 }
+
+// TestLoadErrorsAreRelative: load and type errors print as findings do,
+// file:line:col relative to the working directory (or the -C directory),
+// and errors without a position start with "guardvet: ", not "-: ".
+func TestLoadErrorsAreRelative(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.26\n",
+		"bad/bad.go": "package bad\n\nvar X int = \"s\"\n",
+		"imp/imp.go": "package imp\n\nimport _ \"example.com/nosuch\"\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(what, stderr string, code int, want ...string) {
+		t.Helper()
+		if code != 2 {
+			t.Errorf("%s: exit %d, want 2", what, code)
+		}
+		for _, w := range want {
+			if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(w)).MatchString(stderr) {
+				t.Errorf("%s: no line starting %q in stderr:\n%s", what, w, stderr)
+			}
+		}
+		if strings.Contains(stderr, "-: ") || strings.Contains(stderr, dir) {
+			t.Errorf("%s: a \"-: \" prefix or an absolute path in stderr:\n%s", what, stderr)
+		}
+	}
+	_, stderr, code := run(t, dir, guardvet, "./...")
+	check("./...", stderr, code,
+		`bad/bad.go:3:13: cannot use "s" (untyped string constant) as int value`,
+		`imp/imp.go:3:8: no required module provides package example.com/nosuch`)
+	_, stderr, code = run(t, filepath.Dir(dir), guardvet, "-C", dir, "./bad")
+	check("-C dir ./bad", stderr, code, `bad/bad.go:3:13: cannot use "s"`)
+	_, stderr, code = run(t, filepath.Dir(dir), guardvet, filepath.Join(filepath.Base(dir), "bad", "bad.go"))
+	check("a file below the working directory", stderr, code, filepath.Join(filepath.Base(dir), "bad", "bad.go")+`:3:13: cannot use "s"`)
+	_, stderr, code = run(t, dir, guardvet, "./nosuch")
+	check("./nosuch", stderr, code, "guardvet: stat nosuch: directory not found")
+	_, stderr, code = run(t, dir, guardvet, "example.com/zzz")
+	check("example.com/zzz", stderr, code, "guardvet: no required module provides package example.com/zzz")
+}
+
+// TestFilesAcrossModules: Go files of two modules of one repository, given
+// together (as the guardvet-changed pre-commit hook passes staged files),
+// are each checked in their own module; the findings come out merged and
+// sorted, in text and in JSON.
+func TestFilesAcrossModules(t *testing.T) {
+	repo := t.TempDir()
+	racy := func(pkg string) string {
+		return "package " + pkg + "\n\nimport \"sync\"\n\ntype C struct {\n\tmu sync.Mutex\n\tn  int //guard:by mu\n}\n\nfunc (c *C) Peek() int { return c.n }\n"
+	}
+	for name, body := range map[string]string{
+		"a/go.mod":   "module example.com/a\n\ngo 1.26\n",
+		"a/p/p.go":   racy("p"),
+		"b/go.mod":   "module example.com/b\n\ngo 1.26\n",
+		"b/q/q.go":   racy("q"),
+		"b/q/ok.go":  "package q\n",
+		"b/r/r.go":   "package r\n",
+		"c/README":   "not a module\n",
+		"a/p/doc.go": "package p\n",
+	} {
+		p := filepath.Join(repo, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const wantA = "a/p/p.go:10:35: c.n read while c.mu is not known to be held"
+	const wantB = "b/q/q.go:10:35: c.n read while c.mu is not known to be held"
+	stdout, stderr, code := run(t, repo, guardvet, "b/q/q.go", "b/r/r.go", "a/p/p.go", "a/p/doc.go")
+	if code != 1 || stderr != "" {
+		t.Errorf("two modules: exit %d, want 1 and no stderr\n%s", code, stderr)
+	}
+	if lines := strings.Split(strings.TrimSpace(stdout), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[0], wantA) || !strings.HasPrefix(lines[1], wantB) {
+		t.Errorf("two modules: want the finding of each module, a's first:\n%s", stdout)
+	}
+	// From inside one module, a file of the other.
+	if stdout, stderr, code := run(t, filepath.Join(repo, "a"), guardvet, "p/p.go", "../b/q/q.go"); code != 1 ||
+		!strings.Contains(stdout, "p/p.go:10:35") || !strings.Contains(stdout, filepath.Join(repo, "b", "q", "q.go")+":10:35") {
+		t.Errorf("a file of another module from inside a module: exit %d\n%s%s", code, stdout, stderr)
+	}
+	stdout, _, code = run(t, repo, guardvet, "-json", "a/p/p.go", "b/q/q.go")
+	var tree map[string]map[string][]struct{ Posn string }
+	if err := json.Unmarshal([]byte(stdout), &tree); err != nil || code != 1 {
+		t.Fatalf("-json over two modules: exit %d, not one JSON object (%v):\n%s", code, err, stdout)
+	}
+	if len(tree["example.com/a/p"]["guardedby"]) != 1 || len(tree["example.com/b/q"]["guardedby"]) != 1 {
+		t.Errorf("-json over two modules: want one finding in each module's package:\n%s", stdout)
+	}
+	// A module with a type error and a clean one: the error wins the exit
+	// code, and the other module is still checked.
+	os.WriteFile(filepath.Join(repo, "b", "r", "r.go"), []byte("package r\n\nvar X int = \"s\"\n"), 0o644)
+	stdout, stderr, code = run(t, repo, guardvet, "a/p/p.go", "b/r/r.go")
+	if code != 2 || !strings.HasPrefix(stdout, wantA) || !strings.HasPrefix(stderr, "b/r/r.go:3:13: ") {
+		t.Errorf("a broken module next to a racy one: exit %d, want 2, a's finding and b's error\n%s%s", code, stdout, stderr)
+	}
+}

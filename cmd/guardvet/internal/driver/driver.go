@@ -133,43 +133,57 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		}()
 	}
 
-	cfg := &packages.Config{
+	cfg := &packages.Config{ // Dir is set per module below
 		Mode:  packages.LoadAllSyntax | packages.NeedModule,
 		Tests: opts.tests,
 	}
 	if opts.tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + opts.tags}
 	}
-	pkgs, err := packages.Load(cfg, filePatterns(patterns)...)
-	if err != nil {
-		fmt.Fprintf(stderr, "guardvet: %v\n", err)
-		return ExitError
-	}
-	if len(pkgs) == 0 {
-		fmt.Fprintf(stderr, "guardvet: %s matched no packages\n", strings.Join(patterns, " "))
-		return ExitError
-	}
+	// Each module is loaded from its own directory: Go files given as
+	// arguments may belong to different modules of one repository (a
+	// pre-commit hook passes the staged files), and go list loads one
+	// main module at a time.
 	code := ExitClean
-	if packages.PrintErrors(pkgs) > 0 { // type errors and the like, to stderr
-		code = ExitError
-	}
-	graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
-	if err != nil {
-		fmt.Fprintf(stderr, "guardvet: %v\n", err)
-		return ExitError
-	}
 	var findings []Finding
-	for _, act := range graph.Roots {
-		if act.Err != nil {
-			if !hasErrors(act.Package) { // errors in the package were printed above
-				fmt.Fprintf(stderr, "guardvet: %s: %v\n", act, act.Err)
-				code = ExitError
-			}
+	var graphs []*checker.Graph
+	loaded := 0
+	for _, g := range groupPatterns(patterns) {
+		cfg.Dir = g.dir
+		pkgs, err := packages.Load(cfg, g.patterns...)
+		if err != nil {
+			fmt.Fprintf(stderr, "guardvet: %s\n", relMessage(err.Error()))
+			code = ExitError
 			continue
 		}
-		for _, d := range act.Diagnostics {
-			findings = append(findings, Finding{Analyzer: act.Analyzer, Diag: d, Fset: act.Package.Fset, Posn: act.Package.Fset.Position(d.Pos)})
+		loaded += len(pkgs)
+		if printErrors(stderr, pkgs) > 0 { // load and type errors, to stderr
+			code = ExitError
 		}
+		graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
+		if err != nil {
+			fmt.Fprintf(stderr, "guardvet: %v\n", err)
+			return ExitError
+		}
+		graphs = append(graphs, graph)
+		for _, act := range graph.Roots {
+			if act.Err != nil {
+				if !hasErrors(act.Package) { // errors in the package were printed above
+					fmt.Fprintf(stderr, "guardvet: %s: %v\n", act, act.Err)
+					code = ExitError
+				}
+				continue
+			}
+			for _, d := range act.Diagnostics {
+				findings = append(findings, Finding{Analyzer: act.Analyzer, Diag: d, Fset: act.Package.Fset, Posn: act.Package.Fset.Position(d.Pos)})
+			}
+		}
+	}
+	if loaded == 0 {
+		if code == ExitClean {
+			fmt.Fprintf(stderr, "guardvet: %s matched no packages\n", strings.Join(patterns, " "))
+		}
+		return ExitError
 	}
 	findings = sortFindings(findings)
 
@@ -201,7 +215,7 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		}
 		return code
 	case opts.json:
-		if err := graph.PrintJSON(stdout); err != nil {
+		if err := printJSON(stdout, graphs); err != nil {
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
 			return ExitError
 		}
@@ -258,24 +272,6 @@ func help(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 	}
 	fmt.Fprintf(stderr, "guardvet help: no rule %q; the rules are %s\n", args[0], strings.Join(names, ", "))
 	return ExitError
-}
-
-// filePatterns turns arguments that are Go files into the packages that
-// contain them (go/packages' file= query), so a pre-commit hook can pass
-// the staged files: guardvet a/x.go b/y.go checks a's and b's packages.
-func filePatterns(patterns []string) []string {
-	out := make([]string, 0, len(patterns))
-	for _, p := range patterns {
-		if strings.HasSuffix(p, ".go") {
-			if st, err := os.Stat(p); err == nil && !st.IsDir() {
-				if abs, err := filepath.Abs(p); err == nil {
-					p = "file=" + abs
-				}
-			}
-		}
-		out = append(out, p)
-	}
-	return out
 }
 
 func hasErrors(p *packages.Package) bool {
