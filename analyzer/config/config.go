@@ -19,7 +19,7 @@ var docFile string
 var Analyzer = &analysis.Analyzer{
 	Name:       "config",
 	Doc:        docs.Extract(docFile, "config"),
-	URL:        "https://github.com/guardvet/guardvet#flags",
+	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/output.md#flags",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Config](),
 	Flags:      flags(),

@@ -26,7 +26,7 @@ var docFile string
 var Analyzer = &analysis.Analyzer{
 	Name:       "directives",
 	Doc:        docs.Extract(docFile, "directives"),
-	URL:        "https://github.com/guardvet/guardvet#directives-rule",
+	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/directives.md",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{(*FieldGuard)(nil), (*Contract)(nil), (*Orders)(nil), (*Aliases)(nil)},
@@ -93,7 +93,7 @@ func (r *Result) addAliases(tn *types.TypeName, pairs [][2]LockRef) {
 	for _, pair := range pairs {
 		a, b := pair[0], pair[1]
 		if a.Kind != Relative || b.Kind != Relative || a.Sel == b.Sel {
-			continue // an equation with a package-level lock is not applied (README)
+			continue // an equation with a package-level lock is not applied (docs/checklocks.md)
 		}
 		if shorter(b.Sel, a.Sel) {
 			a, b = b, a

@@ -29,7 +29,7 @@ var docFile string
 var Analyzer = &analysis.Analyzer{
 	Name:       "lockstate",
 	Doc:        docs.Extract(docFile, "lockstate"),
-	URL:        "https://github.com/guardvet/guardvet#how-it-works",
+	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/how-it-works.md",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{directives.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),

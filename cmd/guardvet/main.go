@@ -10,7 +10,7 @@
 //
 //	go vet -vettool=$(command -v guardvet) ./...
 //
-// Run guardvet -help for the flags and exit codes; the README has the
+// Run guardvet -help for the flags and exit codes; docs/ has the
 // directives and the rules.
 package main
 

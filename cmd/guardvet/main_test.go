@@ -287,8 +287,8 @@ func TestSARIF(t *testing.T) {
 			t.Errorf("rule %s has no default level", r.ID)
 		}
 	}
-	if !strings.HasSuffix(rules["guardedby"], "#guardedby") || !strings.HasSuffix(rules["unusedignore"], "#unusedignore") {
-		t.Errorf("rule helpUris do not point at README sections: %v", rules)
+	if !strings.HasSuffix(rules["guardedby"], "/docs/rules/guardedby.md") || !strings.HasSuffix(rules["unusedignore"], "/docs/rules/unusedignore.md") {
+		t.Errorf("rule helpUris do not point at the rules' pages in docs/rules: %v", rules)
 	}
 	got := map[string]bool{}
 	for _, r := range run0.Results {

@@ -23,7 +23,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/config"
 )
 
-// Exit codes. README documents them; main_test.go asserts them.
+// Exit codes. docs/output.md documents them; main_test.go asserts them.
 const (
 	ExitClean    = 0 // no findings
 	ExitFindings = 1 // at least one diagnostic
