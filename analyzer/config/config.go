@@ -38,6 +38,7 @@ func flags() flag.FlagSet {
 	fs.BoolVar(&options.locked, "infer.locked", true, "under inference, read a method named ...Locked as holding its receiver's lock")
 	fs.BoolVar(&options.prose, "infer.prose", true, "under inference, check fields whose comments say which lock guards them")
 	fs.BoolVar(&options.unannotated, "unannotated", false, "lockorder: also infer lock order (and find self-deadlocks) in packages without guardvet directives")
+	fs.BoolVar(&options.shared, "shared", false, "run the shared rule: variables shared with goroutines, written and accessed with nothing ordering them (guardvet -shared)")
 	fs.BoolVar(&options.allrules, "allrules", false, "in packages with no directives of their own that import annotated ones, run every rule (lock balance, self-deadlock, lock order, noblock, escape, check-then-act), not only the checks of the imported contracts")
 	return *fs
 }
@@ -51,6 +52,7 @@ func run(*analysis.Pass) (any, error) {
 // configuration except for the inference conventions, which are off.
 type Config struct {
 	infer, suggest, locked, prose, unannotated, allrules bool
+	shared                                               bool
 	minSites                                             int
 	ratio                                                float64
 }
@@ -82,7 +84,15 @@ func (c *Config) UnannotatedOrder() bool { return c.unannotated }
 // AnalyseUnannotated reports whether the engine analyses the bodies of
 // packages without directives: inference and unannotated lock order need
 // them.
-func (c *Config) AnalyseUnannotated() bool { return c.Infer() || c.unannotated }
+func (c *Config) AnalyseUnannotated() bool { return c.Infer() || c.unannotated || c.shared }
+
+// Shared reports whether the shared rule (variables shared with
+// goroutines) is on.
+func (c *Config) Shared() bool { return c.shared }
+
+// RecordVars reports whether the engine records the uses of package-level
+// and captured variables (lockstate.Func.Vars): the shared rule reads them.
+func (c *Config) RecordVars() bool { return c.shared }
 
 // AllRules reports whether every rule runs in packages that only import
 // directives.

@@ -593,9 +593,19 @@ func (fa *funcAnalysis) atomicTarget(e ast.Expr, s *State, write bool) bool {
 		return true
 	case *ast.Ident:
 		v, ok := fa.info.Uses[e].(*types.Var)
+		if ok && !isPackageLevel(v) && fa.a.vars {
+			// atomic.AddInt64(&n, 1), n a local: an atomic use of n.
+			u := useAtomicRead
+			if write {
+				u = useAtomicWrite
+			}
+			fa.expr(e, s, u)
+			return true
+		}
 		if !ok || !isPackageLevel(v) {
 			return false
 		}
+		fa.recordVar(e, v, useAtomicRead, s)
 		if g := fa.a.dirs.Guard(v); g.Guards() {
 			fa.record(&Access{Node: e, Pos: e.Pos(), Var: v, Guard: g, Write: write, Atomic: true}, s)
 		}

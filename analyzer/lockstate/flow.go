@@ -677,6 +677,9 @@ func (fa *funcAnalysis) assign(n *ast.AssignStmt, s *State) {
 	for i, lhs := range n.Lhs {
 		if id, ok := ast.Unparen(lhs).(*ast.Ident); ok {
 			if v, ok := fa.info.ObjectOf(id).(*types.Var); ok && !isPackageLevel(v) {
+				if fa.info.Uses[id] != nil {
+					fa.recordVar(id, v, useWrite, s)
+				}
 				s.setFresh(v, false)
 				if len(n.Lhs) == len(n.Rhs) && fa.isAlloc(n.Rhs[i]) {
 					s.setFresh(v, true)
@@ -885,6 +888,7 @@ func (fa *funcAnalysis) variable(node ast.Expr, id *ast.Ident, s *State, u use) 
 	if !ok {
 		return
 	}
+	fa.recordVar(id, v, u, s)
 	if isPackageLevel(v) {
 		if g := fa.a.dirs.Guard(v); g.Guards() {
 			fa.record(&Access{Node: node, Pos: id.Pos(), Var: v, Guard: g, Write: u == useWrite}, s)
@@ -901,6 +905,55 @@ func (fa *funcAnalysis) variable(node ast.Expr, id *ast.Ident, s *State, u use) 
 	if src := fa.watched[v]; src != nil && fa.final && fa.rec != nil {
 		fa.rec.Uses = append(fa.rec.Uses, &Use{Var: v, Node: node, Source: src, State: s.snapshot()})
 	}
+}
+
+// recordVar records a use of a package-level or captured variable, when
+// the configuration asks for them (Func.Vars).
+func (fa *funcAnalysis) recordVar(id *ast.Ident, v *types.Var, u use, s *State) {
+	if fa.final && fa.rec != nil && fa.a.vars && (isPackageLevel(v) || fa.a.captured(fa.decl)[v]) {
+		fa.rec.Vars = append(fa.rec.Vars, &VarAccess{Node: id, Var: v, Use: varUse(u), State: s.snapshot()})
+	}
+}
+
+func varUse(u use) VarUse {
+	switch u {
+	case useWrite:
+		return VarWrite
+	case useDeref:
+		return VarDeref
+	case useAtomicRead, useAtomicWrite:
+		return VarAtomic
+	case useAddr:
+		return VarAddrCompare
+	}
+	return VarRead
+}
+
+// captured returns the locals of a declaration that one of its closures
+// uses but does not declare (computed once per declaration).
+func (a *packageAnalysis) captured(fd *ast.FuncDecl) map[*types.Var]bool {
+	if c, ok := a.capturedVars[fd]; ok {
+		return c
+	}
+	c := map[*types.Var]bool{}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		lit, ok := n.(*ast.FuncLit)
+		if !ok {
+			return true
+		}
+		ast.Inspect(lit.Body, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				if v, ok := a.pass.TypesInfo.Uses[id].(*types.Var); ok && !v.IsField() && !isPackageLevel(v) &&
+					(v.Pos() < lit.Pos() || v.Pos() >= lit.End()) {
+					c[v] = true
+				}
+			}
+			return true
+		})
+		return false // the inner closures' variables were seen in this walk
+	})
+	a.capturedVars[fd] = c
+	return c
 }
 
 func (fa *funcAnalysis) selector(e *ast.SelectorExpr, s *State, u use) {

@@ -124,6 +124,11 @@ type Func struct {
 	Gos      []*Go
 	ChanOps  []*ChanOp
 	Uses     []*Use
+	// Vars are the reads and writes of package-level variables and of
+	// locals some closure of the declaration captures, with the locks held
+	// there. Recorded only when the configuration asks for them
+	// (config.Config.RecordVars, the shared rule).
+	Vars []*VarAccess
 	// Candidates are accesses to fields without directives whose struct
 	// holds a lock (Guard is nil), recorded only for guard inference.
 	Candidates []*Access
@@ -197,6 +202,26 @@ type Use struct {
 	State  *State
 }
 
+// VarUse says how a VarAccess uses its variable.
+type VarUse uint8
+
+const (
+	VarRead        VarUse = iota // the value is read (or the variable is a selector base)
+	VarWrite                     // the variable is assigned, or its address escapes
+	VarDeref                     // the pointee is written (p.f = v): not the variable
+	VarAtomic                    // through sync/atomic
+	VarAddrCompare               // &x compared or read through, not written
+)
+
+// VarAccess is a use of a package-level variable, or of a local that a
+// closure of the same declaration captures.
+type VarAccess struct {
+	Node  *ast.Ident
+	Var   *types.Var
+	Use   VarUse
+	State *State
+}
+
 // ChanKind is the kind of a channel operation.
 type ChanKind uint8
 
@@ -226,6 +251,8 @@ func run(pass *analysis.Pass) (any, error) {
 	dirs := pass.ResultOf[directives.Analyzer].(*directives.Result)
 	a := newPackageAnalysis(pass, dirs)
 	a.fresh = dirs.Active() || dirs.Config.Infer() // inference needs fresh objects too
+	a.vars = dirs.Config.RecordVars()
+	a.capturedVars = map[*ast.FuncDecl]map[*types.Var]bool{}
 	analysed := dirs.Active() || dirs.Config.AnalyseUnannotated()
 	if analysed {
 		a.fuse = true
@@ -289,6 +316,10 @@ type packageAnalysis struct {
 	bodylessOrder []*ast.FuncDecl
 	asmAccess     map[*types.Func]*AccessSummary
 	fallbacks     *fallbackIndex
+	// vars: record Func.Vars (config.Config.RecordVars); capturedVars
+	// caches captured per declaration.
+	vars         bool
+	capturedVars map[*ast.FuncDecl]map[*types.Var]bool
 }
 
 type summary struct {

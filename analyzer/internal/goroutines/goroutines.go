@@ -1,0 +1,404 @@
+// Package goroutines finds, in a function, where goroutines start and where
+// the function joins them, and answers which of its statements can run
+// while a goroutine it started is still running (its concurrent region).
+//
+// A goroutine starts at a go statement, errgroup.Group.Go,
+// sync.WaitGroup.Go or time.AfterFunc (and context.AfterFunc). It is joined
+// by wg.Wait() when it calls wg.Done() (or was started by wg.Go), by
+// g.Wait() of the errgroup that started it, by a receive from a channel it
+// sends on or closes (also a select case, or the end of a range over it).
+// The region of a start is every statement of the starting body reachable
+// from it in the control-flow graph (go/cfg) without passing a join; a
+// start reachable from itself that way (a loop) runs concurrently with its
+// own other instances.
+//
+// The shared rule uses it; guard inference can use it for its
+// concurrency context.
+package goroutines
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/cfg"
+	"golang.org/x/tools/go/types/typeutil"
+)
+
+// Kind is how a goroutine is started.
+type Kind uint8
+
+const (
+	GoStmt      Kind = iota // go f(x), go func(){...}()
+	ErrgroupGo              // g.Go(f), golang.org/x/sync/errgroup
+	WaitGroupGo             // wg.Go(f), sync (Go 1.25)
+	AfterFunc               // time.AfterFunc(d, f), context.AfterFunc(ctx, f)
+)
+
+// Spawn is one place where a body starts a goroutine.
+type Spawn struct {
+	Node ast.Node // the *ast.GoStmt or *ast.CallExpr
+	Kind Kind
+	// Lit is the goroutine's function when written in place (go
+	// func(){...}(), g.Go(func() error {...})); Callee the function of
+	// go f(x) or g.Go(f) when static.
+	Lit    *ast.FuncLit
+	Callee *types.Func
+	Body   *Body
+	// Repeats: the start is reachable from itself with no join between,
+	// so several instances of the goroutine run at once.
+	Repeats bool
+	// Loops are the for and range statements of Body around the start:
+	// variables declared inside them are new at each iteration.
+	Loops []ast.Node
+	// Joins are the statements that join the goroutine, in source order.
+	Joins []ast.Node
+
+	joinKeys  []joinKey
+	reached   map[ast.Node]bool // cfg nodes of Body that run while it may run
+	exitReach bool              // the body can return while it may run
+}
+
+// Body is a function body (a declaration's or a closure's) with the
+// goroutines it starts.
+type Body struct {
+	Block  *ast.BlockStmt
+	Lit    *ast.FuncLit // nil for the declaration's own body
+	Spawns []*Spawn
+	g      *cfg.CFG
+	nodes  []ast.Node // every cfg node, for Concurrent's lookup
+}
+
+type joinKey struct {
+	kind string // "wait" (wg or errgroup Wait), "recv" (channel)
+	key  string // the receiver or channel, as written
+}
+
+// Find returns the bodies of fd (its own and its closures') that start
+// goroutines, with their starts and joins analysed.
+func Find(info *types.Info, fd *ast.FuncDecl) []*Body {
+	if fd.Body == nil {
+		return nil
+	}
+	var bodies []*Body
+	visit := func(block *ast.BlockStmt, lit *ast.FuncLit) {
+		b := &Body{Block: block, Lit: lit}
+		parents := map[ast.Node]ast.Node{}
+		var stack []ast.Node
+		ast.Inspect(block, func(n ast.Node) bool {
+			if n == nil {
+				stack = stack[:len(stack)-1]
+				return true
+			}
+			if len(stack) > 0 {
+				parents[n] = stack[len(stack)-1]
+			}
+			if l, ok := n.(*ast.FuncLit); ok && l != lit {
+				return false // a body of its own
+			}
+			stack = append(stack, n)
+			if s := spawnAt(info, n); s != nil {
+				s.Body = b
+				for p := parents[n]; p != nil; p = parents[p] {
+					switch p.(type) {
+					case *ast.ForStmt, *ast.RangeStmt:
+						s.Loops = append(s.Loops, p)
+					}
+				}
+				b.Spawns = append(b.Spawns, s)
+			}
+			return true
+		})
+		if len(b.Spawns) > 0 {
+			b.analyse(info)
+			bodies = append(bodies, b)
+		}
+	}
+	visit(fd.Body, nil)
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if l, ok := n.(*ast.FuncLit); ok {
+			visit(l.Body, l)
+		}
+		return true
+	})
+	return bodies
+}
+
+// spawnAt returns the goroutine start n is, if any.
+func spawnAt(info *types.Info, n ast.Node) *Spawn {
+	switch n := n.(type) {
+	case *ast.GoStmt:
+		s := &Spawn{Node: n, Kind: GoStmt}
+		s.Lit, _ = ast.Unparen(n.Call.Fun).(*ast.FuncLit)
+		if s.Lit == nil {
+			s.Callee = typeutil.StaticCallee(info, n.Call)
+		}
+		s.joinKeys = goJoins(info, n.Call, s.Lit)
+		return s
+	case *ast.CallExpr:
+		fn := typeutil.StaticCallee(info, n)
+		if fn == nil || len(n.Args) == 0 {
+			return nil
+		}
+		var s *Spawn
+		arg := ast.Unparen(n.Args[len(n.Args)-1])
+		switch fn.FullName() {
+		case "(*golang.org/x/sync/errgroup.Group).Go":
+			s = &Spawn{Node: n, Kind: ErrgroupGo}
+			s.joinKeys = []joinKey{{"wait", recvKey(n)}}
+		case "(*sync.WaitGroup).Go":
+			s = &Spawn{Node: n, Kind: WaitGroupGo}
+			s.joinKeys = []joinKey{{"wait", recvKey(n)}}
+		case "time.AfterFunc", "context.AfterFunc":
+			s = &Spawn{Node: n, Kind: AfterFunc}
+		default:
+			return nil
+		}
+		s.Lit, _ = arg.(*ast.FuncLit)
+		if s.Lit == nil {
+			if id, ok := arg.(*ast.Ident); ok {
+				s.Callee, _ = info.Uses[id].(*types.Func)
+			} else if se, ok := arg.(*ast.SelectorExpr); ok {
+				s.Callee, _ = info.Uses[se.Sel].(*types.Func)
+			}
+		}
+		if s.Lit != nil && s.Kind != AfterFunc {
+			s.joinKeys = append(s.joinKeys, goJoins(info, nil, s.Lit)...)
+		}
+		return s
+	}
+	return nil
+}
+
+func recvKey(call *ast.CallExpr) string {
+	if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		return key(se.X)
+	}
+	return ""
+}
+
+// key spells an expression for matching joins: &wg and wg are the same.
+func key(e ast.Expr) string {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	return types.ExprString(e)
+}
+
+// goJoins returns what can join a goroutine: the WaitGroups it calls Done
+// on and the channels it sends on or closes (anywhere in its body, not in
+// its own goroutines), or, for go f(args), the WaitGroups and channels it
+// is passed.
+func goJoins(info *types.Info, call *ast.CallExpr, lit *ast.FuncLit) []joinKey {
+	var keys []joinKey
+	if lit == nil {
+		if call == nil {
+			return nil
+		}
+		for _, a := range call.Args {
+			t := info.TypeOf(a)
+			if t == nil {
+				continue
+			}
+			if p, ok := t.Underlying().(*types.Pointer); ok {
+				t = p.Elem()
+			}
+			if _, ok := t.Underlying().(*types.Chan); ok {
+				keys = append(keys, joinKey{"recv", key(a)})
+			} else if isNamed(t, "sync", "WaitGroup") {
+				keys = append(keys, joinKey{"wait", key(a)})
+			}
+		}
+		return keys
+	}
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt:
+			return false
+		case *ast.SendStmt:
+			keys = append(keys, joinKey{"recv", key(n.Chan)})
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "close" && len(n.Args) == 1 {
+				if _, builtin := info.Uses[id].(*types.Builtin); builtin {
+					keys = append(keys, joinKey{"recv", key(n.Args[0])})
+				}
+			}
+			if fn := typeutil.StaticCallee(info, n); fn != nil && fn.FullName() == "(*sync.WaitGroup).Done" {
+				keys = append(keys, joinKey{"wait", recvKey(n)})
+			}
+		}
+		return true
+	})
+	return keys
+}
+
+func isNamed(t types.Type, pkg, name string) bool {
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == pkg && n.Obj().Name() == name
+}
+
+// analyse builds the body's cfg and each start's region.
+func (b *Body) analyse(info *types.Info) {
+	b.g = cfg.New(b.Block, func(*ast.CallExpr) bool { return true })
+	for _, blk := range b.g.Blocks {
+		b.nodes = append(b.nodes, blk.Nodes...)
+	}
+	for _, s := range b.Spawns {
+		s.region(info)
+	}
+}
+
+// joins reports whether cfg node n (of s.Body) joins s.
+func (s *Spawn) joins(info *types.Info, n ast.Node) bool {
+	if len(s.joinKeys) == 0 {
+		return false
+	}
+	found := false
+	ast.Inspect(n, func(m ast.Node) bool {
+		if found {
+			return false
+		}
+		switch m := m.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.UnaryExpr:
+			if m.Op == token.ARROW && s.hasKey("recv", key(m.X)) {
+				found = true
+			}
+		case *ast.CallExpr:
+			if fn := typeutil.StaticCallee(info, m); fn != nil {
+				switch fn.FullName() {
+				case "(*sync.WaitGroup).Wait", "(*golang.org/x/sync/errgroup.Group).Wait":
+					if s.hasKey("wait", recvKey(m)) {
+						found = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	if found {
+		s.Joins = append(s.Joins, n)
+	}
+	return found
+}
+
+func (s *Spawn) hasKey(kind, k string) bool {
+	for _, j := range s.joinKeys {
+		if j.kind == kind && j.key == k {
+			return true
+		}
+	}
+	return false
+}
+
+// region walks the cfg from the start, stopping at joins: what it reaches
+// runs while the goroutine may run.
+func (s *Spawn) region(info *types.Info) {
+	s.reached = map[ast.Node]bool{}
+	type at struct {
+		blk *cfg.Block
+		i   int
+	}
+	var start at
+	for _, blk := range s.Body.g.Blocks {
+		for i, n := range blk.Nodes {
+			if n.Pos() <= s.Node.Pos() && s.Node.End() <= n.End() {
+				start = at{blk, i}
+			}
+		}
+	}
+	if start.blk == nil {
+		return
+	}
+	joined := map[ast.Node]bool{}
+	isJoin := func(n ast.Node) bool {
+		j, ok := joined[n]
+		if !ok {
+			j = s.joins(info, n)
+			joined[n] = j
+		}
+		return j
+	}
+	// blockJoins: a block entered only once the goroutine is joined (a
+	// select case receiving from its channel, the end of a range over it).
+	blockJoins := func(blk *cfg.Block) bool {
+		switch blk.Kind {
+		case cfg.KindRangeDone:
+			if r, ok := blk.Stmt.(*ast.RangeStmt); ok && s.hasKey("recv", key(r.X)) {
+				if _, isChan := info.TypeOf(r.X).Underlying().(*types.Chan); isChan {
+					s.Joins = append(s.Joins, r)
+					return true
+				}
+			}
+		case cfg.KindSelectCaseBody:
+			if cc, ok := blk.Stmt.(*ast.CommClause); ok && cc.Comm != nil && isJoin(cc.Comm) {
+				return true
+			}
+		}
+		return false
+	}
+	seen := map[*cfg.Block]bool{}
+	var walk func(blk *cfg.Block, from int)
+	walk = func(blk *cfg.Block, from int) {
+		for i := from; i < len(blk.Nodes); i++ {
+			n := blk.Nodes[i]
+			if blk == start.blk && i == start.i {
+				s.Repeats = true // round a loop, back at the start
+			}
+			if isJoin(n) {
+				return
+			}
+			s.reached[n] = true
+		}
+		if len(blk.Succs) == 0 {
+			s.exitReach = true
+		}
+		for _, succ := range blk.Succs {
+			if seen[succ] || blockJoins(succ) {
+				continue
+			}
+			seen[succ] = true
+			walk(succ, 0)
+		}
+	}
+	walk(start.blk, start.i+1)
+}
+
+// Concurrent reports whether the statement of s.Body at pos can run while
+// the goroutine s started runs. Positions inside closures of the body count
+// as the statement that holds them.
+func (s *Spawn) Concurrent(pos token.Pos) bool {
+	var best ast.Node
+	for _, n := range s.Body.nodes {
+		if n.Pos() <= pos && pos < n.End() && (best == nil || n.End()-n.Pos() < best.End()-best.Pos()) {
+			best = n
+		}
+	}
+	return best != nil && s.reached[best]
+}
+
+// OutlivesReturn reports whether the body can return while the goroutine
+// may still run.
+func (s *Spawn) OutlivesReturn() bool { return s.exitReach }
+
+// Ordered reports whether t, another start in the same body, starts only
+// after s is joined and s only after t is joined: neither runs during the
+// other.
+func (s *Spawn) Ordered(t *Spawn) bool {
+	if s == t {
+		return !s.Repeats
+	}
+	return !s.reached[startNode(t)] && !t.reached[startNode(s)]
+}
+
+func startNode(s *Spawn) ast.Node {
+	var best ast.Node
+	for _, n := range s.Body.nodes {
+		if n.Pos() <= s.Node.Pos() && s.Node.End() <= n.End() && (best == nil || n.End()-n.Pos() < best.End()-best.Pos()) {
+			best = n
+		}
+	}
+	return best
+}
