@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -43,6 +44,19 @@ func TestInferenceFixturesWithEveryRule(t *testing.T) {
 	}
 	defer restore()
 	checkWithEveryRule(t, []string{"guardinfer/...", "lockedconv/..."})
+}
+
+// TestSharedFixturesWithEveryRule checks every fixture of
+// fixturesWithEveryRule, and the shared rule's own, with the shared rule on
+// (-config.shared) as well: the other fixtures must not gain findings from
+// it, and its fixture must not gain findings from the other rules.
+func TestSharedFixturesWithEveryRule(t *testing.T) {
+	restore, err := config.Set("shared", "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer restore()
+	checkWithEveryRule(t, append(slices.Clone(fixturesWithEveryRule), "shared/..."))
 }
 
 func checkWithEveryRule(t *testing.T, fixtures []string) {
@@ -219,6 +233,8 @@ func parseWants(c *ast.Comment) ([]*regexp.Regexp, error) {
 // on. Not listed:
 //   - guardinfer, lockedconv: written for -infer, which is off by default;
 //     TestInferenceFixturesWithEveryRule checks them with it on;
+//   - shared: written for -config.shared, which is off by default;
+//     TestSharedFixturesWithEveryRule checks it, and all of these, with it on;
 //   - guardinfersuggest: its wants are inference's suggestions, and in
 //     -suggest mode the command prints nothing else (guardedby's report of
 //     a ...Locked call on it is not shown);

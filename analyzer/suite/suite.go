@@ -13,6 +13,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/guardinfer"
 	"github.com/guardvet/guardvet/analyzer/lockorder"
 	"github.com/guardvet/guardvet/analyzer/noblock"
+	"github.com/guardvet/guardvet/analyzer/shared"
 	"github.com/guardvet/guardvet/analyzer/unusedignore"
 )
 
@@ -29,6 +30,7 @@ func Analyzers() []*analysis.Analyzer {
 		escape.Analyzer,
 		checkthenact.Analyzer,
 		guardinfer.Analyzer,
+		shared.Analyzer,
 		unusedignore.Analyzer,
 	}
 }

@@ -19,13 +19,14 @@ import (
 	"github.com/guardvet/guardvet/analyzer/lockorder"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 	"github.com/guardvet/guardvet/analyzer/noblock"
+	"github.com/guardvet/guardvet/analyzer/shared"
 )
 
 //go:embed doc.go
 var docFile string
 
 // Rules are the analyzers whose diagnostics //guard:ignore can suppress.
-var Rules = []*analysis.Analyzer{guardedby.Analyzer, lockorder.Analyzer, noblock.Analyzer, escape.Analyzer, checkthenact.Analyzer, guardinfer.Analyzer}
+var Rules = []*analysis.Analyzer{guardedby.Analyzer, lockorder.Analyzer, noblock.Analyzer, escape.Analyzer, checkthenact.Analyzer, guardinfer.Analyzer, shared.Analyzer}
 
 // Analyzer is the unusedignore rule.
 var Analyzer = &analysis.Analyzer{
@@ -52,7 +53,7 @@ func run(pass *analysis.Pass) (any, error) {
 				used = true
 			}
 		}
-		if used || (!dirs.Config.Infer() && inferenceMightUse(pass, dirs, ig, &weighed)) {
+		if used || (!dirs.Config.Infer() && inferenceMightUse(pass, dirs, ig, &weighed)) || (!dirs.Config.Shared() && sharedMightUse(pass, ig)) {
 			continue
 		}
 		from, to := extent(pass, ig.Pos)
@@ -210,4 +211,41 @@ func deref(t types.Type) types.Type {
 		return p.Elem()
 	}
 	return t
+}
+
+// sharedMightUse reports whether the shared rule, off in this run, could
+// have a finding under ig: it covers code in a function that starts a
+// goroutine.
+func sharedMightUse(pass *analysis.Pass, ig *directives.Ignore) bool {
+	for _, f := range pass.Files {
+		if f.FileStart > ig.Pos || ig.Pos > f.FileEnd {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			p, q := pass.Fset.Position(fd.Pos()).Line, pass.Fset.Position(fd.End()).Line
+			if ig.From.IsValid() && (ig.To <= fd.Pos() || fd.End() <= ig.From) || !ig.From.IsValid() && (ig.Line < p || ig.Line > q) {
+				continue
+			}
+			starts := false
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if _, ok := n.(*ast.GoStmt); ok {
+					starts = true
+				}
+				if call, ok := n.(*ast.CallExpr); ok {
+					if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && (se.Sel.Name == "Go" || se.Sel.Name == "AfterFunc") {
+						starts = true
+					}
+				}
+				return !starts
+			})
+			if starts {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -316,6 +316,12 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 			t := &triState{value: true}
 			o.enable[a.Name] = t
 			fs.Var(quietTriState{t}, a.Name, "run only guard inference (naming the rule turns inference on, as -infer does); -guardinfer=false keeps inference's findings out of an -infer run")
+		case a.Name == "shared":
+			// Off by default (-config.shared): naming the rule turns it
+			// on, as for guardinfer.
+			t := &triState{value: true}
+			o.enable[a.Name] = t
+			fs.Var(quietTriState{t}, a.Name, "run only the shared rule, which is off by default: variables shared with goroutines and accessed with nothing ordering them (-config.shared adds it to the other rules)")
 		default:
 			t := &triState{value: true}
 			o.enable[a.Name] = t
@@ -358,6 +364,9 @@ func inferenceFlags(fs *flag.FlagSet, o *options, stderr io.Writer) {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if t := o.enable["guardinfer"]; t != nil && t.set && t.value && !set["infer"] && !set["config.infer"] {
 		_ = config.Analyzer.Flags.Set("infer", "true")
+	}
+	if t := o.enable["shared"]; t != nil && t.set && t.value && !set["config.shared"] {
+		_ = config.Analyzer.Flags.Set("shared", "true")
 	}
 	on := func(name string) bool { return config.Analyzer.Flags.Lookup(name).Value.String() == "true" }
 	if on("infer") || on("infer.suggest") {
@@ -407,6 +416,9 @@ Rules (each on by default; -NAME=false turns one off, -NAME runs only the named)
 Guard inference: -infer turns it on (and -suggest, and naming its rule,
 -guardinfer); -config.infer.min, -config.infer.ratio, -config.infer.locked
 and -config.infer.prose refine it.
+
+The shared rule is off by default: -shared runs it alone, -config.shared
+adds it to the other rules.
 
 `+vetFlagsHelp+`
 Exit codes:

@@ -71,6 +71,9 @@ func SetupVet(args []string, stdout, stderr io.Writer) {
 			fs.Func(name, "standalone only", reject)
 		}
 	}
+	if ruleNamed(args, "shared") {
+		_ = config.Analyzer.Flags.Set("shared", "true") // as standalone: naming the rule turns it on
+	}
 	if guardinferAlone(args) {
 		// -guardinfer alone turns inference on, as standalone does. Set
 		// before parsing, so an explicit -infer=false still wins.
@@ -95,7 +98,11 @@ func vetxOnly(args []string) bool {
 // guardinferAlone reports whether the flags in args turn the guardinfer
 // rule on by name (-guardinfer or -guardinfer=true), which means running
 // guard inference.
-func guardinferAlone(args []string) bool {
+func guardinferAlone(args []string) bool { return ruleNamed(args, "guardinfer") }
+
+// ruleNamed reports whether the flags in args turn rule on by name (-rule
+// or -rule=true).
+func ruleNamed(args []string, rule string) bool {
 	on := false
 	for _, a := range args {
 		if a == "--" {
@@ -105,7 +112,7 @@ func guardinferAlone(args []string) bool {
 			continue
 		}
 		name, value, hasValue := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if name != "guardinfer" {
+		if name != rule {
 			continue
 		}
 		on = true

@@ -1,0 +1,236 @@
+package shared
+
+import (
+	"sync"
+	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// localInside: each goroutine declares its own err.
+func localInside(n int) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := fetch(i)
+			_ = err
+		}()
+	}
+	wg.Wait()
+}
+
+// byIndex: results collected by index, one index per goroutine.
+func byIndex(n int) []error {
+	errs := make([]error, n)
+	res := make([]int, n)
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res[i], errs[i] = fetch(i)
+		}()
+	}
+	wg.Wait()
+	return errs
+}
+
+// byIndexParam: the index is the goroutine's parameter.
+func byIndexParam(n int) []int {
+	res := make([]int, n)
+	done := make(chan bool)
+	for i := 0; i < n; i++ {
+		go func(j int) {
+			res[j] = j
+			done <- true
+		}(i)
+	}
+	for i := 0; i < n; i++ {
+		<-done
+	}
+	return res
+}
+
+// beforeAndAfter: written before the start, read after the join.
+func beforeAndAfter() int {
+	x := 1
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		x = 2
+	}()
+	wg.Wait()
+	return x
+}
+
+// errgroupJoin: the errgroup's Wait joins.
+func errgroupJoin() (int, error) {
+	var v int
+	g := &errgroup.Group{}
+	g.Go(func() error {
+		var err error
+		v, err = fetch(1)
+		return err
+	})
+	err := g.Wait()
+	return v, err
+}
+
+// mutexMap: workers fill a map under a mutex.
+func mutexMap(keys []string) map[string]int {
+	m := map[string]int{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for _, k := range keys {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			mu.Lock()
+			m[k] = len(k)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	return m
+}
+
+// readOnly: a value only read by everyone.
+func readOnly(n int) int {
+	limit := 10
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			use(limit + i)
+		}()
+	}
+	use(limit)
+	wg.Wait()
+	return limit
+}
+
+// atomicCounter: the counter is bumped atomically.
+func atomicCounter(n int) int64 {
+	var total int64
+	var hits atomic.Int64
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			atomic.AddInt64(&total, 1)
+			hits.Add(1)
+		}()
+	}
+	wg.Wait()
+	return atomic.LoadInt64(&total) + hits.Load()
+}
+
+// channelResult: the result comes back over the channel the goroutine
+// sends on, and the receive joins it.
+func channelResult() int {
+	var v int
+	ch := make(chan struct{})
+	go func() {
+		v = 1
+		ch <- struct{}{}
+	}()
+	<-ch
+	return v
+}
+
+// rangeJoin: ranging over the channel until the goroutine closes it.
+func rangeJoin() int {
+	total := 0
+	ch := make(chan int)
+	go func() {
+		defer close(ch)
+		total = 1
+		ch <- 1
+	}()
+	for v := range ch {
+		_ = v
+	}
+	return total
+}
+
+// selectJoin: a select case receiving from the done channel joins.
+func selectJoin(stop chan struct{}) int {
+	v := 0
+	done := make(chan struct{})
+	go func() {
+		v = 1
+		close(done)
+	}()
+	select {
+	case <-done:
+		return v
+	case <-stop:
+		return 0
+	}
+}
+
+// sequential: the second goroutine starts after the first is joined.
+func sequential() error {
+	var err error
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_, err = fetch(1)
+	}()
+	wg.Wait()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		_, err = fetch(2)
+	}()
+	wg.Wait()
+	return err
+}
+
+// joinedInLoop: each goroutine is joined before the next starts.
+func joinedInLoop(n int) int {
+	total := 0
+	for i := 0; i < n; i++ {
+		done := make(chan bool)
+		go func() {
+			total += i
+			done <- true
+		}()
+		<-done
+	}
+	return total
+}
+
+// namedJoined: the named result is set by a goroutine joined before the
+// return.
+func namedJoined() (err error) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		err = work()
+	}()
+	wg.Wait()
+	return
+}
+
+// parentBefore: the parent's write is before the start.
+func parentBefore() {
+	var wg sync.WaitGroup
+	limit := 10
+	limit++
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		use(limit)
+	}()
+	wg.Wait()
+}
