@@ -9,8 +9,10 @@ import (
 	"go/types"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
@@ -47,13 +49,18 @@ type access struct {
 	readVar, writeVar, readElem, writeElem, atomic bool
 	index                                          ast.Expr // the index of an element access
 	ret                                            bool     // the implicit access of a named result at a return
+	// sub is the part of a struct value used (.f.g), "" for all of it.
+	sub string
+	// once: in a function run by sync.Once.Do, which runs it once.
+	once bool
 	state                                          *lockstate.State
 }
 
 func (a *access) write() bool { return a.writeVar || a.writeElem }
 
 type checker struct {
-	pass *analysis.Pass
+	parents map[ast.Node]ast.Node // of the declaration being checked
+	pass    *analysis.Pass
 	rep  *report.Reporter
 	seen map[string]bool
 }
@@ -105,6 +112,7 @@ func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func, byObj map[*typ
 		}
 	}
 	parents := lockstate.Parents(fd)
+	c.parents = parents
 	outer := func(n ast.Node) *ast.FuncLit {
 		for p := parents[n]; p != nil; p = parents[p] {
 			if l, ok := p.(*ast.FuncLit); ok {
@@ -171,7 +179,7 @@ func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func, byObj map[*typ
 	}
 	sort.Slice(vars, func(i, j int) bool { return vars[i].Pos() < vars[j].Pos() })
 	for _, v := range vars {
-		if skipType(v.Type()) {
+		if skipType(v.Type()) || anyAtomic(byVar[v]) {
 			continue
 		}
 		c.variable(v, byVar[v], spawns)
@@ -189,6 +197,11 @@ func (c *checker) place(a *access, lit *ast.FuncLit, fd *ast.FuncDecl, spawnOf m
 		}
 		switch ctx[lit] {
 		case lockstate.Inline:
+			if call, ok := c.parents[lit].(*ast.CallExpr); ok {
+				if fn := typeutil.StaticCallee(c.pass.TypesInfo, call); fn != nil && fn.FullName() == "(*sync.Once).Do" {
+					a.once = true
+				}
+			}
 		case lockstate.Deferred:
 			a.exit = true
 		default:
@@ -211,6 +224,42 @@ func (c *checker) classify(a *access, parents map[ast.Node]ast.Node) bool {
 		a.atomic = true
 	default:
 		a.readVar = true
+	}
+	// Up through the parts of a struct or array value: x.f.g, x.arr[i].
+	var part ast.Node = va.Node
+	for {
+		switch p := parents[part].(type) {
+		case *ast.ParenExpr:
+			part = p
+			continue
+		case *ast.SelectorExpr:
+			if sel := c.pass.TypesInfo.Selections[p]; p.X == part && sel != nil && sel.Kind() == types.FieldVal && !isPtr(c.pass.TypesInfo.TypeOf(p.X)) {
+				a.sub += "." + p.Sel.Name
+				part = p
+				continue
+			}
+		case *ast.IndexExpr:
+			if _, isArr := c.pass.TypesInfo.TypeOf(p.X).Underlying().(*types.Array); isArr && p.X == part && part != va.Node {
+				part = p
+				continue
+			}
+		}
+		break
+	}
+	if u, ok := parents[part].(*ast.UnaryExpr); ok && u.Op == token.AND {
+		if call, ok := parents[u].(*ast.CallExpr); ok && len(call.Args) > 0 && call.Args[0] == u && isAtomicCall(c.pass.TypesInfo, call) {
+			a.atomic, a.readVar, a.writeVar = true, false, false
+			return true
+		}
+		if a.writeVar {
+			// &x handed on: whoever writes through it is not followed yet.
+			a.writeVar, a.readVar = false, true
+		}
+	}
+	if a.writeVar && c.methodReceiver(va.Node, parents) {
+		// x.m(): what m does to the object is m's business (not followed
+		// yet); the variable itself keeps naming it.
+		a.writeVar, a.readVar = false, true
 	}
 	t := va.Var.Type().Underlying()
 	if p, ok := t.(*types.Pointer); ok {
@@ -279,6 +328,66 @@ func (c *checker) classify(a *access, parents map[ast.Node]ast.Node) bool {
 		}
 	}
 	return true
+}
+
+func isPtr(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
+}
+
+// isAtomicCall reports whether call is to a sync/atomic function (or the
+// runtime's own atomics).
+func isAtomicCall(info *types.Info, call *ast.CallExpr) bool {
+	fn := typeutil.StaticCallee(info, call)
+	if fn == nil || fn.Pkg() == nil {
+		return false
+	}
+	switch fn.Pkg().Path() {
+	case "sync/atomic", "internal/runtime/atomic", "runtime/internal/atomic":
+		return true
+	}
+	return false
+}
+
+// methodReceiver reports whether id is the receiver of a method call,
+// id.m(...) or id.f.m(...).
+func (c *checker) methodReceiver(id *ast.Ident, parents map[ast.Node]ast.Node) bool {
+	var n ast.Node = id
+	for {
+		p := parents[n]
+		switch p := p.(type) {
+		case *ast.ParenExpr:
+			n = p
+			continue
+		case *ast.SelectorExpr:
+			if p.X != n {
+				return false
+			}
+			sel := c.pass.TypesInfo.Selections[p]
+			if sel == nil {
+				return false
+			}
+			if sel.Kind() == types.FieldVal {
+				n = p // x.f.m(): the method's receiver is part of x
+				continue
+			}
+			call, ok := parents[p].(*ast.CallExpr)
+			return ok && call.Fun == p
+		}
+		return false
+	}
+}
+
+// anyAtomic: a variable some code accesses through sync/atomic is taken
+// to be synchronised by those atomics, its other parts published through
+// them (a flag stored after the data it guards).
+func anyAtomic(accs []*access) bool {
+	for _, a := range accs {
+		if a.atomic {
+			return true
+		}
+	}
+	return false
 }
 
 // skipType: synchronisation values are meant to be shared.
@@ -412,7 +521,13 @@ func (c *checker) conflict(a, b *access, s *goroutines.Spawn, k pairKind) bool {
 		b.writeVar && (a.readVar || a.writeVar || a.readElem || a.writeElem) ||
 		a.writeElem && (b.readElem || b.writeElem) ||
 		b.writeElem && (a.readElem || a.writeElem)
-	if !clash {
+	if !clash || a.once && b.once {
+		return false
+	}
+	if a.sub != "" && b.sub != "" && !strings.HasPrefix(a.sub+".", b.sub+".") && !strings.HasPrefix(b.sub+".", a.sub+".") {
+		return false // different fields of a struct value
+	}
+	if k == withParent && c.handedOff(b, a, s) {
 		return false
 	}
 	if a.index != nil && b.index != nil && !a.writeVar && !b.writeVar {
@@ -430,6 +545,66 @@ func (c *checker) conflict(a, b *access, s *goroutines.Spawn, k pairKind) bool {
 		}
 	}
 	return true
+}
+
+// handedOff reports whether the parent's access p comes before a send on
+// or close of a channel that the goroutine receives from before its access
+// g (source order): the channel orders them.
+func (c *checker) handedOff(p, g *access, s *goroutines.Spawn) bool {
+	if s.Lit == nil || g.owner != s {
+		return false
+	}
+	recvs := map[string]token.Pos{} // channel -> first receive in the goroutine
+	ast.Inspect(s.Lit.Body, func(n ast.Node) bool {
+		var ch ast.Expr
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				ch = n.X
+			}
+		case *ast.RangeStmt:
+			if _, isChan := c.pass.TypesInfo.TypeOf(n.X).Underlying().(*types.Chan); isChan {
+				ch = n.X
+			}
+		}
+		if ch != nil {
+			k := types.ExprString(ast.Unparen(ch))
+			if _, ok := recvs[k]; !ok {
+				recvs[k] = n.Pos()
+			}
+		}
+		return true
+	})
+	found := false
+	ast.Inspect(s.Body.Block, func(n ast.Node) bool {
+		if found || n == nil {
+			return false
+		}
+		if _, ok := n.(*ast.FuncLit); ok {
+			return false
+		}
+		if n.Pos() <= p.at {
+			return n.End() > p.at // only what follows the access
+		}
+		var ch ast.Expr
+		switch n := n.(type) {
+		case *ast.SendStmt:
+			ch = n.Chan
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "close" && len(n.Args) == 1 {
+				ch = n.Args[0]
+			}
+		}
+		if ch != nil {
+			if r, ok := recvs[types.ExprString(ast.Unparen(ch))]; ok && r < g.pos {
+				found = true
+			}
+		}
+		return true
+	})
+	return found
 }
 
 // distinct reports whether two indices name different elements: different
@@ -496,12 +671,16 @@ func (c *checker) report(v *types.Var, p pair) {
 	if _, isMap := v.Type().Underlying().(*types.Map); isMap && (p.a.writeElem || p.b.writeElem) {
 		fix = "lock the map on both sides, or send the results over a channel to one goroutine that fills it"
 	}
+	name := v.Name() + p.a.sub
+	if len(p.b.sub) < len(p.a.sub) {
+		name = v.Name() + p.b.sub // the part both use
+	}
 	key := fmt.Sprint(v.Pos(), p.s.Node.Pos())
 	if c.seen[key] {
 		return
 	}
 	c.seen[key] = true
-	c.rep.Reportf(p.a.pos, report.Related(p.b.pos, v.Name()+" "+verb(p.b)+" here"),
+	c.rep.Reportf(p.a.pos, report.Related(p.b.pos, name+" "+verb(p.b)+" here"),
 		"%s is %s in the goroutine started at %s and %s %s, with no lock, atomic or join ordering the two; %s",
-		v.Name(), verb(p.a), start, verb(p.b), other, fix)
+		name, verb(p.a), start, verb(p.b), other, fix)
 }

@@ -6,7 +6,11 @@
 // sync.WaitGroup.Go or time.AfterFunc (and context.AfterFunc). It is joined
 // by wg.Wait() when it calls wg.Done() (or was started by wg.Go), by
 // g.Wait() of the errgroup that started it, by a receive from a channel it
-// sends on or closes (also a select case, or the end of a range over it).
+// sends on or closes (also a select case, the end of a range over it, or a
+// call handed the channel, taken to receive from it), by mu.Lock() when it
+// calls mu.Unlock() (a mutex used as a semaphore), and by synctest.Wait.
+// A goroutine's signal is looked for anywhere in its closure, not on every
+// path; for go f(args), a WaitGroup or channel among the arguments.
 // The region of a start is every statement of the starting body reachable
 // from it in the control-flow graph (go/cfg) without passing a join; a
 // start reachable from itself that way (a loop) runs concurrently with its
@@ -162,7 +166,7 @@ func spawnAt(info *types.Info, n ast.Node) *Spawn {
 				s.Callee, _ = info.Uses[se.Sel].(*types.Func)
 			}
 		}
-		if s.Lit != nil && s.Kind != AfterFunc {
+		if s.Lit != nil {
 			s.joinKeys = append(s.joinKeys, goJoins(info, nil, s.Lit)...)
 		}
 		return s
@@ -224,8 +228,16 @@ func goJoins(info *types.Info, call *ast.CallExpr, lit *ast.FuncLit) []joinKey {
 					keys = append(keys, joinKey{"recv", key(n.Args[0])})
 				}
 			}
-			if fn := typeutil.StaticCallee(info, n); fn != nil && fn.FullName() == "(*sync.WaitGroup).Done" {
-				keys = append(keys, joinKey{"wait", recvKey(n)})
+			if fn := typeutil.StaticCallee(info, n); fn != nil {
+				switch fn.FullName() {
+				case "(*sync.WaitGroup).Done":
+					keys = append(keys, joinKey{"wait", recvKey(n)})
+				case "(*sync.Mutex).Unlock":
+					// A mutex used as a semaphore: the parent locked it,
+					// the goroutine unlocks it, the parent's next Lock
+					// waits for that.
+					keys = append(keys, joinKey{"lock", recvKey(n)})
+				}
 			}
 		}
 		return true
@@ -260,17 +272,34 @@ func (s *Spawn) joins(info *types.Info, n ast.Node) bool {
 			return false
 		}
 		switch m := m.(type) {
-		case *ast.FuncLit:
+		case *ast.FuncLit, *ast.GoStmt:
 			return false
 		case *ast.UnaryExpr:
 			if m.Op == token.ARROW && s.hasKey("recv", key(m.X)) {
 				found = true
 			}
 		case *ast.CallExpr:
-			if fn := typeutil.StaticCallee(info, m); fn != nil {
-				switch fn.FullName() {
-				case "(*sync.WaitGroup).Wait", "(*golang.org/x/sync/errgroup.Group).Wait":
-					if s.hasKey("wait", recvKey(m)) {
+			fn := typeutil.StaticCallee(info, m)
+			if fn == nil {
+				return true
+			}
+			switch fn.FullName() {
+			case "(*sync.WaitGroup).Wait", "(*golang.org/x/sync/errgroup.Group).Wait":
+				if s.hasKey("wait", recvKey(m)) {
+					found = true
+				}
+			case "(*sync.Mutex).Lock":
+				if s.hasKey("lock", recvKey(m)) {
+					found = true
+				}
+			case "testing/synctest.Wait", "internal/synctest.Wait":
+				found = true // every goroutine of the bubble has blocked or exited
+			default:
+				// A function handed the channel is taken to receive
+				// from it (waitDone(done)); close and the other
+				// builtins are not calls.
+				for _, a := range m.Args {
+					if _, isChan := info.TypeOf(a).Underlying().(*types.Chan); isChan && s.hasKey("recv", key(a)) {
 						found = true
 					}
 				}

@@ -1,0 +1,201 @@
+package shared
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// handOff: the parent writes, then closes a channel the goroutine receives
+// from before it reads.
+func handOff() {
+	var wg sync.WaitGroup
+	hold := make(chan struct{})
+	dir := ""
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		<-hold
+		use(len(dir))
+	}()
+	dir = "/tmp"
+	close(hold)
+	wg.Wait()
+}
+
+// handOffLate: the write comes after the signal: a race.
+func handOffLate() {
+	var wg sync.WaitGroup
+	hold := make(chan struct{})
+	dir := ""
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		<-hold
+		use(len(dir)) // want `dir is read in the goroutine started at ordered.go:34 and written by the function that started it, at ordered.go:40, before joining it`
+	}()
+	close(hold)
+	dir = "/tmp"
+	wg.Wait()
+}
+
+// fields: the goroutine and the parent use different fields of a struct
+// value.
+func fields() {
+	var st struct{ a, b int }
+	done := make(chan bool)
+	go func() {
+		st.a = 1
+		done <- true
+	}()
+	st.b = 2
+	<-done
+}
+
+// sameField: the same field is a race.
+func sameField() {
+	var st struct{ a, b int }
+	done := make(chan bool)
+	go func() {
+		st.a = 1 // want `st.a is written in the goroutine started at ordered.go:61 and read by the function that started it, at ordered.go:65`
+		done <- true
+	}()
+	use(st.a)
+	<-done
+}
+
+// once: sync.Once runs the store once.
+func once(n int) int {
+	var o sync.Once
+	var first int
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			o.Do(func() { first = i })
+		}()
+	}
+	wg.Wait()
+	return first
+}
+
+// semaphore: a mutex locked by the parent and unlocked by the goroutine.
+func semaphore() []int {
+	l := make([]int, 3)
+	var m sync.Mutex
+	m.Lock()
+	go func() {
+		for i := range l {
+			l[i] = i
+		}
+		m.Unlock()
+	}()
+	m.Lock()
+	return l
+}
+
+// addrHandedOn: &x passed to a function is not a write of x here.
+func addrHandedOn(n int) {
+	var x int
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			keep(&x)
+		}()
+	}
+	wg.Wait()
+}
+
+func keep(*int) {}
+
+// atomicFlag: data published through an atomic flag of the same struct.
+func atomicFlag() {
+	var X struct {
+		flag int32
+		data int
+	}
+	done := make(chan bool)
+	go func() {
+		X.data = 1
+		atomic.StoreInt32(&X.flag, 1)
+		done <- true
+	}()
+	for atomic.LoadInt32(&X.flag) == 0 {
+	}
+	use(X.data)
+	<-done
+}
+
+// helperJoin: the channel is handed to a function that receives from it.
+func helperJoin() int {
+	v := 0
+	done := make(chan bool)
+	go func() {
+		v = 1
+		close(done)
+	}()
+	waitDone(done)
+	v = 2
+	return v
+}
+
+func waitDone(c chan bool) { <-c }
+
+// timerJoin: the timer's function signals a WaitGroup the caller waits on.
+func timerJoin() int {
+	var wg sync.WaitGroup
+	fired := 0
+	wg.Add(1)
+	time.AfterFunc(time.Millisecond, func() {
+		fired = 1
+		wg.Done()
+	})
+	wg.Wait()
+	return fired
+}
+
+// bubble: synctest.Wait returns once every goroutine of the bubble has
+// blocked or exited.
+func bubble(t *testing.T) {
+	synctest.Test(t, func(*testing.T) {
+		v := 0
+		go func() {
+			v++
+		}()
+		synctest.Wait()
+		v++
+		go func() {
+			v++
+		}()
+		synctest.Wait()
+		use(v)
+	})
+}
+
+// method: a method called on a captured value does its own locking; what
+// it does inside is not followed yet.
+type counterT struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (c *counterT) inc() { c.mu.Lock(); c.n++; c.mu.Unlock() }
+
+func method(n int) int {
+	var c counterT
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.inc()
+		}()
+	}
+	wg.Wait()
+	return c.n
+}
