@@ -950,7 +950,7 @@ func (a *packageAnalysis) captured(fd *ast.FuncDecl) map[*types.Var]bool {
 			}
 			return true
 		})
-		return false // the inner closures' variables were seen in this walk
+		return true // an inner closure captures its outer closure's locals too
 	})
 	a.capturedVars[fd] = c
 	return c

@@ -246,11 +246,11 @@ func (c *checker) classify(a *access, parents map[ast.Node]ast.Node) bool {
 		}
 		break
 	}
+	if c.atomicOperand(va.Node, parents) {
+		a.atomic, a.readVar, a.writeVar = true, false, false
+		return true
+	}
 	if u, ok := parents[part].(*ast.UnaryExpr); ok && u.Op == token.AND {
-		if call, ok := parents[u].(*ast.CallExpr); ok && len(call.Args) > 0 && call.Args[0] == u && isAtomicCall(c.pass.TypesInfo, call) {
-			a.atomic, a.readVar, a.writeVar = true, false, false
-			return true
-		}
 		if a.writeVar {
 			// &x handed on: whoever writes through it is not followed yet.
 			a.writeVar, a.readVar = false, true
@@ -328,6 +328,36 @@ func (c *checker) classify(a *access, parents map[ast.Node]ast.Node) bool {
 		}
 	}
 	return true
+}
+
+// atomicOperand reports whether id is inside &x, &x.f or &x[i] handed to
+// a sync/atomic function.
+func (c *checker) atomicOperand(id *ast.Ident, parents map[ast.Node]ast.Node) bool {
+	var n ast.Node = id
+	for {
+		switch p := parents[n].(type) {
+		case *ast.ParenExpr:
+			n = p
+			continue
+		case *ast.SelectorExpr:
+			if p.X == n {
+				n = p
+				continue
+			}
+		case *ast.IndexExpr:
+			if p.X == n {
+				n = p
+				continue
+			}
+		case *ast.StarExpr:
+			n = p
+			continue
+		case *ast.UnaryExpr:
+			call, ok := parents[p].(*ast.CallExpr)
+			return p.Op == token.AND && ok && len(call.Args) > 0 && call.Args[0] == p && isAtomicCall(c.pass.TypesInfo, call)
+		}
+		return false
+	}
 }
 
 func isPtr(t types.Type) bool {

@@ -263,9 +263,6 @@ func (b *Body) analyse(info *types.Info) {
 
 // joins reports whether cfg node n (of s.Body) joins s.
 func (s *Spawn) joins(info *types.Info, n ast.Node) bool {
-	if len(s.joinKeys) == 0 {
-		return false
-	}
 	found := false
 	ast.Inspect(n, func(m ast.Node) bool {
 		if found {
@@ -279,11 +276,16 @@ func (s *Spawn) joins(info *types.Info, n ast.Node) bool {
 				found = true
 			}
 		case *ast.CallExpr:
-			fn := typeutil.StaticCallee(info, m)
-			if fn == nil {
-				return true
+			if id, ok := ast.Unparen(m.Fun).(*ast.Ident); ok {
+				if _, builtin := info.Uses[id].(*types.Builtin); builtin {
+					return true // close(ch) and friends
+				}
 			}
-			switch fn.FullName() {
+			name := ""
+			if fn := typeutil.StaticCallee(info, m); fn != nil {
+				name = fn.FullName()
+			}
+			switch name {
 			case "(*sync.WaitGroup).Wait", "(*golang.org/x/sync/errgroup.Group).Wait":
 				if s.hasKey("wait", recvKey(m)) {
 					found = true
@@ -296,8 +298,7 @@ func (s *Spawn) joins(info *types.Info, n ast.Node) bool {
 				found = true // every goroutine of the bubble has blocked or exited
 			default:
 				// A function handed the channel is taken to receive
-				// from it (waitDone(done)); close and the other
-				// builtins are not calls.
+				// from it (waitDone(done), also a closure).
 				for _, a := range m.Args {
 					if _, isChan := info.TypeOf(a).Underlying().(*types.Chan); isChan && s.hasKey("recv", key(a)) {
 						found = true

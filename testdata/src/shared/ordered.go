@@ -199,3 +199,47 @@ func method(n int) int {
 	wg.Wait()
 	return c.n
 }
+
+// bubbleNoWait: without synctest.Wait between them the two goroutines race.
+func bubbleNoWait(t *testing.T) {
+	synctest.Test(t, func(*testing.T) {
+		v := 0
+		go func() {
+			v++ // want `v is written in the goroutine started at ordered.go:207 and written in the goroutine started at ordered.go:210 at ordered.go:211`
+		}()
+		go func() {
+			v++
+		}()
+		synctest.Wait()
+	})
+}
+
+// atomicElements: each goroutine adds to the elements atomically.
+func atomicElements(n int) {
+	var counts [4]int32
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range counts {
+				atomic.AddInt32(&counts[j], 1)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// closureJoin: the channel is handed to a local closure that receives.
+func closureJoin() int {
+	v := 0
+	done := make(chan bool)
+	wait := func(c chan bool) { <-c }
+	go func() {
+		v = 1
+		close(done)
+	}()
+	wait(done)
+	v = 2
+	return v
+}
