@@ -187,7 +187,6 @@ func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func, byObj map[*typ
 }
 
 // place finds where an access runs: which goroutine, which body, where.
-// It reports false for closures whose caller is unknown.
 func (c *checker) place(a *access, lit *ast.FuncLit, fd *ast.FuncDecl, spawnOf map[*ast.FuncLit]*goroutines.Spawn,
 	ctx map[*ast.FuncLit]lockstate.Context, outer func(ast.Node) *ast.FuncLit) bool {
 	for lit != nil {
@@ -205,7 +204,11 @@ func (c *checker) place(a *access, lit *ast.FuncLit, fd *ast.FuncDecl, spawnOf m
 		case lockstate.Deferred:
 			a.exit = true
 		default:
-			return false // runs who knows when
+			// A closure run at a time not known here (t.Run's, a
+			// callback's): a body of its own, sequential within itself,
+			// for the goroutines it starts.
+			a.block = lit.Body
+			return true
 		}
 		a.at = lit.Pos()
 		lit = outer(lit)

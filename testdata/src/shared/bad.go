@@ -149,3 +149,19 @@ func sliceHeader() []int {
 	wg.Wait()
 	return out
 }
+
+// subtest: the race inside a closure handed to a function (t.Run).
+func subtest(run func(func())) {
+	run(func() {
+		var err error
+		done := make(chan bool)
+		go func() {
+			err = work() // want `err is written in the goroutine started at bad.go:158 and read by the function that started it, at bad.go:162`
+			done <- true
+		}()
+		if err != nil {
+			return
+		}
+		<-done
+	})
+}
