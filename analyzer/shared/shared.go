@@ -470,7 +470,7 @@ func (c *checker) variable(v *types.Var, accs []*access, spawns []*goroutines.Sp
 				if p.owner == s || p.block != s.Body.Block {
 					continue
 				}
-				if p.exit && !s.OutlivesReturn() || !p.exit && !s.Concurrent(p.at) || inPost(v, p.at, s) {
+				if p.exit && !s.OutlivesReturn() || !p.exit && !s.Concurrent(p.at) || inPost(v, p.at, s) || nextIteration(v, p.at, s) {
 					continue
 				}
 				k := withParent
@@ -539,6 +539,18 @@ func inPost(v *types.Var, pos token.Pos, s *goroutines.Spawn) bool {
 	for _, l := range s.Loops {
 		if f, ok := l.(*ast.ForStmt); ok && f.Init != nil && f.Post != nil &&
 			f.Init.Pos() <= v.Pos() && v.Pos() < f.Init.End() && f.Post.Pos() <= pos && pos < f.Post.End() {
+			return true
+		}
+	}
+	return false
+}
+
+// nextIteration reports whether v is declared inside a loop around s and
+// pos comes before the start (or is in it, as its arguments): reached
+// again only in the next iteration, where v is a new variable.
+func nextIteration(v *types.Var, pos token.Pos, s *goroutines.Spawn) bool {
+	for _, l := range s.Loops {
+		if l.Pos() <= v.Pos() && v.Pos() < l.End() && pos < s.Node.End() {
 			return true
 		}
 	}

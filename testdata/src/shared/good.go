@@ -234,3 +234,18 @@ func parentBefore() {
 	}()
 	wg.Wait()
 }
+
+// perIteration: each iteration's goroutine has its own wake, which the
+// next iteration's go statement reads as a new variable.
+func perIteration(n int) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wake := i
+		wg.Add(1)
+		go func(first int) {
+			defer wg.Done()
+			wake += first
+		}(wake)
+	}
+	wg.Wait()
+}
