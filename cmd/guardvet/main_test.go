@@ -1000,3 +1000,49 @@ func TestFilesAcrossModules(t *testing.T) {
 		t.Errorf("a broken module next to a racy one: exit %d, want 2, a's finding and b's error\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestSharedSwitch: the shared rule is off by default; naming it (-shared)
+// runs it alone and turns it on, -config.shared adds it to the others.
+func TestSharedSwitch(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module sharedswitch\n\ngo 1.24\n",
+		"a.go": `package sharedswitch
+
+import "sync"
+
+func F(n int) error {
+	var wg sync.WaitGroup
+	var err error
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err = g(i)
+		}()
+	}
+	wg.Wait()
+	return err
+}
+
+func g(int) error { return nil }
+`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const finding = "a.go:12:4: err is written in the goroutine started at a.go:10 and written in another instance of it at a.go:12"
+	if stdout, stderr, code := run(t, dir, guardvet, "./..."); code != 0 || stdout != "" {
+		t.Errorf("default: exit %d, want 0 and nothing (the rule is off)\n%s%s", code, stdout, stderr)
+	}
+	for _, flags := range [][]string{{"-shared"}, {"-config.shared"}, {"-shared", "-guardedby"}} {
+		if stdout, stderr, code := run(t, dir, guardvet, append(flags, "./...")...); code != 1 || !strings.Contains(stdout, finding) {
+			t.Errorf("%v: exit %d, want 1 and %q\n%s%s", flags, code, finding, stdout, stderr)
+		}
+	}
+	if stdout, stderr, code := run(t, dir, guardvet, "-config.shared", "-shared=false", "./..."); code != 0 || stdout != "" {
+		t.Errorf("-config.shared -shared=false: exit %d, want 0 (the rule switched off)\n%s%s", code, stdout, stderr)
+	}
+}
