@@ -238,14 +238,16 @@ func run(pass *analysis.Pass) (any, error) {
 				a.accessOf(fn)
 			}
 		}
-	} else {
+	} else if dirs.Config.Summaries() {
 		// Nothing here is annotated: only summarise lock helpers that other
 		// packages might call, which costs a syntax scan and little else.
 		a.summariseHelpers()
 	}
-	for _, fd := range a.bodylessOrder {
-		if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrFunc(fn) {
-			a.accessOf(fn)
+	if analysed || dirs.Config.Summaries() {
+		for _, fd := range a.bodylessOrder {
+			if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrFunc(fn) {
+				a.accessOf(fn)
+			}
 		}
 	}
 	a.exportEffects()
