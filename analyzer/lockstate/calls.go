@@ -834,7 +834,7 @@ func (a *packageAnalysis) tryAcquirer(fn *types.Func) bool {
 		return false
 	}
 	if fn.Pkg() != a.pass.Pkg {
-		if e := a.imported[fn]; e != nil {
+		if e := a.importedEffects(fn); e != nil {
 			return !e.Unconditional
 		}
 		return true
