@@ -345,12 +345,32 @@ var mutations = []mutation{
 		want: `t.locks read while t.mu is not known to be held`,
 	},
 	{
-		name: "unref/deletes an entry still held",
+		// release drops the table entry, without the reference count,
+		// before it unlocks: the next Approve for id creates a fresh lock
+		// and types its command while this one still holds the old lock.
+		name: "acquire/release deletes the entry while it is held",
+		file: "approval.go",
+		old: `	return func() {
+		l.Unlock()
+		t.unref(id)
+	}`,
+		new: `	return func() {
+		t.mu.Lock()
+		delete(t.refs, id)
+		delete(t.locks, id)
+		t.mu.Unlock()
+		l.Unlock()
+	}`,
+		rule: "guardedby",
+		want: `delete\(t.locks, id\) removes the entry while l, the lock taken from t.locks\[id\], is still held`,
+	},
+	{
+		name: "unref/deletes an entry another approval holds",
 		file: "approval.go",
 		old:  `	if t.refs[id] == 0 {`,
 		new:  `	if t.refs[id] >= 0 {`,
-		gap: "the entry is deleted while another approval holds or waits for its lock: a reference-count invariant, " +
-			"not lock discipline; no rule sees which lock a map entry's value is while it is held elsewhere",
+		gap: "the entry is deleted, with its own lock released, while another approval holds or waits for it: " +
+			"a reference-count invariant, not lock discipline; no rule sees that another goroutine holds a map entry's lock",
 	},
 }
 
