@@ -130,8 +130,8 @@ var mutations = []mutation{
 		old: `	if s.ptmx != nil {
 		return s.ptmx, false
 	}
-	s.ptmx, s.attachCmd, s.attachWaitOnce = t.ptmx, t.cmd, t.wait`,
-		new:  `	s.ptmx, s.attachCmd, s.attachWaitOnce = t.ptmx, t.cmd, t.wait`,
+	s.ptmx, s.attachTTY, s.attachScreen = t.ptmx, t.tty, t.screen`,
+		new:  `	s.ptmx, s.attachTTY, s.attachScreen = t.ptmx, t.tty, t.screen`,
 		rule: "checkthenact",
 		at:   "Attach",
 		want: `check-then-act: s.ptmx was read at line \d+ \(in s.lockedPTMX\) and the lock released`,
@@ -189,20 +189,21 @@ var mutations = []mutation{
 	{
 		name: "clearPTYTriple/closes under ptmxMu",
 		file: "pty.go",
-		old:  `	s.ptmx, s.attachCmd, s.attachWaitOnce = nil, nil, nil`,
+		old:  `	s.ptmx, s.attachTTY, s.attachScreen = nil, nil, nil`,
 		new: `	s.ptmx.Close()
-	s.ptmx, s.attachCmd, s.attachWaitOnce = nil, nil, nil`,
+	s.ptmx, s.attachTTY, s.attachScreen = nil, nil, nil`,
 		rule: "noblock",
 		want: `s.ptmx.Close can block while s.ptmxMu is held`,
 	},
 	{
 		name: "clearPTYTriple/waits under ptmxMu",
 		file: "pty.go",
-		old:  `	t := ptyTriple{ptmx: s.ptmx, cmd: s.attachCmd, wait: s.attachWaitOnce}`,
-		new: `	t := ptyTriple{ptmx: s.ptmx, cmd: s.attachCmd, wait: s.attachWaitOnce}
-	_ = s.attachCmd.Wait()`,
+		old:  `	t := ptyTriple{ptmx: s.ptmx, tty: s.attachTTY, screen: s.attachScreen}`,
+		new: `	t := ptyTriple{ptmx: s.ptmx, tty: s.attachTTY, screen: s.attachScreen}
+	s.attachScreen.stop()
+	s.attachScreen.wait()`,
 		rule: "noblock",
-		want: `s.attachCmd.Wait can block while s.ptmxMu is held`,
+		want: `channel receive \(through s.attachScreen.wait\) can block while s.ptmxMu is held`,
 	},
 	// ---- pattern 5: never block on a subscriber ----
 	{
