@@ -30,7 +30,11 @@ import (
 //     release function returned by an acquire): the lock is held on entry.
 //
 // A store of the lock itself back into its entry (m[k] = l) is not a
-// replacement.
+// replacement. Only maps whose values are nothing but locks are checked:
+// an entry with other fields may carry a "dead" flag, set under its lock
+// before the entry is deleted, which a goroutine that gets the lock later
+// checks before it goes on (and looks the key up again). Deleting while
+// holding the lock is then the correct shape.
 
 // entry is a map entry named by the map's path and its key: a stable
 // variable or a constant.
@@ -126,6 +130,9 @@ func (mc *mapEntryChecker) entryOf(res *lockpath.Resolver, m, k ast.Expr) (entry
 }
 
 func (mc *mapEntryChecker) check(fn *lockstate.Func, me *lockstate.MapEntry) {
+	if mt, ok := mc.c.pass.TypesInfo.TypeOf(me.Map).Underlying().(*types.Map); !ok || !pureLock(mt.Elem()) {
+		return
+	}
 	res := fn.Resolver
 	e, ok := mc.entryOf(res, me.Map, me.Key)
 	if !ok {
@@ -494,6 +501,29 @@ func (mc *mapEntryChecker) helper(fn *types.Func) *entryHelper {
 	h := &entryHelper{root: root, key: key, sel: got.m.Sel}
 	mc.helpers[fn] = h
 	return h
+}
+
+// pureLock reports whether values of type t are locks and nothing else: a
+// sync lock, a pointer to one, or a struct (or pointer to one) whose every
+// field is a lock.
+func pureLock(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := t.(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" {
+		lock, _ := locks.IsLock(t)
+		return lock
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || st.NumFields() == 0 {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if lock, _ := locks.IsLock(st.Field(i).Type()); !lock {
+			return false
+		}
+	}
+	return true
 }
 
 // holdsLockType is lockstate's test for map values that are locks or hold
