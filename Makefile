@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := $(CURDIR)/bin
 GUARDVET := $(BIN)/guardvet
 
-.PHONY: all build demo test fmtcheck vet selfcheck gotest std corpus bench checklocks-bench infer-precision clean
+.PHONY: all build demo test fmtcheck vet selfcheck gotest std corpus bench checklocks-bench infer-precision golangci clean
 
 all: build
 
@@ -74,3 +74,9 @@ checklocks-bench:
 # wall time, peak memory, and a seeded sample for triage (README).
 infer-precision:
 	.ci/infer-precision
+
+# golangci: a golangci-lint v2.15.0 with guardvet's module plugin, built
+# from this checkout into bin/custom-gcl, through the Go module proxy only
+# (docs/golangci-lint.md; integration/golangci_test.go uses the same script).
+golangci:
+	.ci/golangci -o $(BIN)/custom-gcl

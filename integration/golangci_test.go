@@ -7,15 +7,15 @@
 //	go test -tags integration -run Golangci -v -timeout 30m ./integration/
 //
 // TestGolangciPlugin builds a real golangci-lint v2 with guardvet's module
-// plugin (package golangci) through `golangci-lint custom`, then lints the
-// fixture modules in testdata/golangci with it.
+// plugin (package golangci) with .ci/golangci, the script behind make
+// golangci, then lints the fixture modules in testdata/golangci with it.
 //
 // `golangci-lint custom` always clones
-// https://github.com/golangci/golangci-lint.git. The test does not need
+// https://github.com/golangci/golangci-lint.git. The script does not need
 // GitHub: it turns golangci-lint's module from the Go module proxy into a
 // local git repository tagged with the version, and points the clone URL at
 // it with git's url.<base>.insteadOf, passed in GIT_CONFIG_COUNT/KEY/VALUE
-// (golangci-lint passes those to git).
+// (golangci-lint passes those to git). The method lives in the script only.
 //
 // Work goes to a fresh temporary directory. Set GUARDVET_GCL_CACHE to a
 // directory to keep the golangci-lint binary, the local repository and the
@@ -55,9 +55,7 @@ func ruleNames() string {
 }
 
 const (
-	gclVersion = "v2.15.0"
-	gclModule  = "github.com/golangci/golangci-lint/v2"
-	gclRepoURL = "https://github.com/golangci/golangci-lint.git"
+	gclVersion = "v2.15.0" // passed to .ci/golangci as GOLANGCI_LINT_VERSION
 	thisModule = "github.com/guardvet/guardvet"
 )
 
@@ -80,9 +78,7 @@ func TestGolangciPlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	gcl := step(t, "golangci-lint binary", func() string { return installGolangciLint(t, cache, tmp) })
-	src := step(t, "local golangci-lint repository", func() string { return localGolangciRepo(t, cache, tmp) })
-	custom := step(t, "custom-gcl build", func() string { return buildCustom(t, root, cache, tmp, gcl, src) })
+	custom := step(t, "custom-gcl build (.ci/golangci)", func() string { return buildCustom(t, root, cache, tmp) })
 
 	lint := &linter{bin: custom, tmp: tmp, cacheRoot: filepath.Dir(custom)}
 	out := lint.run(t, "--version")
@@ -206,80 +202,12 @@ func command(t *testing.T, dir string, env []string, name string, args ...string
 	return res
 }
 
-// must is command for steps that have to succeed.
-func must(t *testing.T, dir string, env []string, name string, args ...string) string {
-	t.Helper()
-	res := command(t, dir, env, name, args...)
-	if res.code != 0 {
-		t.Fatalf("%s %s (in %s): exit %d\n%s%s", name, strings.Join(args, " "), dir, res.code, res.stdout, res.stderr)
-	}
-	return res.stdout
-}
-
-// installGolangciLint installs the stock golangci-lint, which has the
-// custom command, into the cache.
-func installGolangciLint(t *testing.T, cache, tmp string) string {
-	gobin := filepath.Join(cache, "bin")
-	bin := filepath.Join(gobin, "golangci-lint")
-	if _, err := os.Stat(bin); err == nil {
-		if res := command(t, cache, nil, bin, "--version"); res.code == 0 && strings.Contains(res.stdout, strings.TrimPrefix(gclVersion, "v")) {
-			t.Logf("reusing %s", bin)
-			return bin
-		}
-	}
-	must(t, tmp, []string{"GOBIN=" + gobin, "GOWORK=off", "TMPDIR=" + tmp}, "go", "install", gclModule+"/cmd/golangci-lint@"+gclVersion)
-	return bin
-}
-
-// localGolangciRepo makes a git repository of golangci-lint's module source,
-// tagged gclVersion, for `golangci-lint custom` to clone instead of GitHub.
-func localGolangciRepo(t *testing.T, cache, tmp string) string {
-	repo := filepath.Join(cache, "golangci-lint-"+gclVersion+".git")
-	if command(t, cache, nil, "git", "-C", repo, "rev-parse", "-q", "--verify", "refs/tags/"+gclVersion).code == 0 {
-		t.Logf("reusing %s", repo)
-		return repo
-	}
-	var dl struct{ Dir, Error string }
-	out := must(t, tmp, []string{"GOWORK=off"}, "go", "mod", "download", "-json", gclModule+"@"+gclVersion)
-	if err := json.Unmarshal([]byte(out), &dl); err != nil || dl.Dir == "" {
-		t.Fatalf("go mod download: %v %s\n%s", err, dl.Error, out)
-	}
-
-	// Build next to the final place, then rename, so an interrupted run
-	// leaves no half-made repository behind.
-	building, err := os.MkdirTemp(cache, "golangci-lint-src-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(building)
-	work := filepath.Join(building, "repo")
-	// os.CopyFS creates writable files and directories from the read-only
-	// module cache.
-	if err := os.CopyFS(work, os.DirFS(dl.Dir)); err != nil {
-		t.Fatal(err)
-	}
-	git := func(args ...string) {
-		must(t, work, nil, "git", append([]string{
-			"-c", "user.name=guardvet-test", "-c", "user.email=guardvet-test@example.invalid",
-			"-c", "commit.gpgsign=false", "-c", "tag.gpgsign=false", "-c", "core.autocrlf=false",
-		}, args...)...)
-	}
-	git("init", "-q", "-b", "main")
-	git("add", "-A")
-	git("commit", "-q", "-m", "golangci-lint "+gclVersion+" from the Go module proxy")
-	git("tag", gclVersion)
-	os.RemoveAll(repo)
-	if err := os.Rename(work, repo); err != nil {
-		t.Fatal(err)
-	}
-	return repo
-}
-
-// buildCustom runs `golangci-lint custom` with guardvet's plugin from the
-// module at root and returns the custom binary. With a cache, the binary is
-// kept under a key that changes with guardvet's Go sources, go.mod and
-// go.sum.
-func buildCustom(t *testing.T, root, cache, tmp, gcl, src string) string {
+// buildCustom builds the custom golangci-lint with .ci/golangci (what make
+// golangci runs: the one copy of the proxy-only method) and returns the
+// binary. The script keeps golangci-lint and its local repository in
+// cache; the custom binary is kept under a key that changes with
+// guardvet's Go sources, go.mod and go.sum.
+func buildCustom(t *testing.T, root, cache, tmp string) string {
 	key := sourceKey(t, root)
 	dir := filepath.Join(cache, "custom-"+key)
 	bin := filepath.Join(dir, "custom-gcl")
@@ -292,32 +220,14 @@ func buildCustom(t *testing.T, root, cache, tmp, gcl, src string) string {
 	for _, o := range old {
 		os.RemoveAll(o)
 	}
-
-	work := t.TempDir()
-	conf := fmt.Sprintf(`version: %s
-name: custom-gcl
-destination: %s
-plugins:
-  - module: %s
-    import: %s/golangci
-    path: %s
-`, gclVersion, dir, thisModule, thisModule, root)
-	if err := os.WriteFile(filepath.Join(work, ".custom-gcl.yml"), []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := []string{
-		"TMPDIR=" + tmp,
-		"GOWORK=off",
-		"GIT_CONFIG_COUNT=1",
-		"GIT_CONFIG_KEY_0=url.file://" + filepath.ToSlash(src) + ".insteadOf",
-		"GIT_CONFIG_VALUE_0=" + gclRepoURL,
-	}
-	res := command(t, work, env, gcl, "custom", "-v")
+	env := []string{"GUARDVET_GCL_CACHE=" + cache, "GOLANGCI_LINT_VERSION=" + gclVersion, "TMPDIR=" + tmp}
+	res := command(t, root, env, filepath.Join(root, ".ci", "golangci"), "-o", bin)
+	t.Logf(".ci/golangci -o %s: exit %d\n%s%s", bin, res.code, res.stdout, res.stderr)
 	if res.code != 0 {
-		t.Fatalf("golangci-lint custom: exit %d\n%s%s", res.code, res.stdout, res.stderr)
+		t.Fatalf(".ci/golangci failed")
 	}
 	if _, err := os.Stat(bin); err != nil {
-		t.Fatalf("golangci-lint custom wrote no %s: %v\n%s%s", bin, err, res.stdout, res.stderr)
+		t.Fatalf(".ci/golangci wrote no %s: %v", bin, err)
 	}
 	return bin
 }

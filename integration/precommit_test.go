@@ -56,6 +56,12 @@ const (
 //	    and the output has guardvet's diagnostic, file:line and message;
 //	(c) the method fixed: the commit succeeds.
 //
+// Then a second repository with two Go modules and no go.mod at its root
+// (precommitTwoModules): guardvet-changed gets the staged files of both
+// modules in one run and checks each in its own module, and the
+// whole-module hook runs per module with -C; racy code in both modules is
+// rejected with both findings, the fix is accepted.
+//
 // Environment. PRE_COMMIT_HOME is a temporary directory, so pre-commit's
 // cache (~/.cache/pre-commit) is not touched and every run installs the
 // hook afresh; a reusable cache would not help, since each run's snapshot
@@ -169,6 +175,8 @@ func TestPrecommit(t *testing.T) {
 	precommitHookPassed(t, "(c)", out)
 	precommitCommits(t, env, user, 2)
 	t.Logf("TIMING (c) fixed commit: %v", time.Since(step).Round(time.Millisecond))
+
+	precommitTwoModules(t, env, tmp, hookRepo, testdata)
 
 	t.Logf("TIMING total: %v", time.Since(start).Round(time.Millisecond))
 }
@@ -395,4 +403,110 @@ func precommitWrite(t *testing.T, path, content string) {
 	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// precommitTwoModules is the second repository of TestPrecommit: two Go
+// modules, alpha/ and beta/, and no go.mod at the root, with
+// testdata/precommit/monorepo-pre-commit-config.yaml.tmpl. The
+// guardvet-changed hook gets the staged files of both modules at once and
+// must check each in its own module; the whole-module hook runs once per
+// module with -C.
+//
+//	(d) counter.go, clean, in both modules: the commit succeeds;
+//	(e) the racy version in both: the commit is rejected, with the finding
+//	    of each module;
+//	(f) the fixed version in both: the commit succeeds.
+func precommitTwoModules(t *testing.T, env []string, tmp, hookRepo, testdata string) {
+	step := time.Now()
+	repo := filepath.Join(tmp, "monorepo")
+	precommitGitInit(t, env, repo)
+	modules := []string{"alpha", "beta"}
+	for _, m := range modules {
+		precommitWrite(t, filepath.Join(repo, m, "go.mod"), "module example.com/"+m+"\n\ngo 1.26\n")
+	}
+	tmpl := template.Must(template.ParseFiles(filepath.Join(testdata, "monorepo-pre-commit-config.yaml.tmpl")))
+	var config bytes.Buffer
+	if err := tmpl.Execute(&config, struct{ Repo, Rev string }{hookRepo, precommitTag}); err != nil {
+		t.Fatal(err)
+	}
+	precommitWrite(t, filepath.Join(repo, ".pre-commit-config.yaml"), config.String())
+	t.Logf("two modules, .pre-commit-config.yaml:\n%s", config.String())
+	precommitMust(t, env, repo, time.Minute, "pre-commit", "validate-config", ".pre-commit-config.yaml")
+	precommitMust(t, env, repo, 15*time.Minute, "pre-commit", "install", "--install-hooks")
+	t.Logf("TIMING two modules: pre-commit install: %v", time.Since(step).Round(time.Millisecond))
+
+	put := func(version string) {
+		for _, m := range modules {
+			precommitCopy(t, filepath.Join(testdata, version, "counter.go"), filepath.Join(repo, m, "counter", "counter.go"))
+		}
+		precommitMust(t, env, repo, time.Minute, "git", "add", "-A")
+	}
+	passed := func(what, out string) {
+		t.Helper()
+		for _, hook := range []string{`guardvet \(changed packages\)`, `guardvet \(alpha\)`, `guardvet \(beta\)`} {
+			if !regexp.MustCompile(hook + `\.+Passed`).MatchString(out) {
+				t.Errorf("%s the hook %s did not run and pass; output:\n%s", what, hook, out)
+			}
+		}
+	}
+
+	// (d) Clean code in both modules.
+	step = time.Now()
+	put("clean")
+	out, err := precommitRun(t, env, repo, 10*time.Minute, "git", "commit", "-m", "two counters")
+	if err != nil {
+		t.Fatalf("(d) committing clean code in two modules failed: %v\n%s", err, out)
+	}
+	passed("(d)", out)
+	precommitCommits(t, env, repo, 1)
+	t.Logf("TIMING (d) clean commit, two modules: %v", time.Since(step).Round(time.Millisecond))
+
+	// (e) A racy read in each module: rejected, with both findings.
+	step = time.Now()
+	put("racy")
+	line := precommitMarkerLine(t, filepath.Join(testdata, "racy", "counter.go"), precommitRaceMarker)
+	out, err = precommitRun(t, env, repo, 10*time.Minute, "git", "commit", "-m", "two counters: Peek")
+	if err == nil {
+		t.Fatalf("(e) the commit of racy reads in two modules was accepted; output:\n%s", out)
+	}
+	for _, hook := range []string{`guardvet \(changed packages\)`, `guardvet \(alpha\)`, `guardvet \(beta\)`} {
+		if !regexp.MustCompile(hook + `\.+Failed`).MatchString(out) {
+			t.Errorf("(e) the hook %s did not fail; output:\n%s", hook, out)
+		}
+	}
+	// The staged-files hook reports both modules' findings in one run,
+	// relative to the repository root; the -C hooks relative to their
+	// module.
+	msg := `:\d+: c\.n read while c\.mu is not known to be held`
+	changed := out
+	if i := strings.Index(out, "- hook id: guardvet-changed"); i >= 0 {
+		changed = out[i:]
+		if j := strings.Index(changed[1:], "- hook id:"); j >= 0 {
+			changed = changed[:j+1]
+		}
+	} else {
+		t.Errorf("(e) no guardvet-changed section in the output:\n%s", out)
+	}
+	for _, m := range modules {
+		re := regexp.MustCompile(`(?m)^` + m + `/counter/counter\.go:` + strconv.Itoa(line) + msg)
+		if !re.MatchString(changed) {
+			t.Errorf("(e) guardvet-changed did not report %s's finding (want %s):\n%s", m, re, changed)
+		}
+	}
+	if n := len(regexp.MustCompile(`(?m)^counter/counter\.go:`+strconv.Itoa(line)+msg).FindAllString(out, -1)); n != 2 {
+		t.Errorf("(e) want the finding once from each module's -C hook, got %d:\n%s", n, out)
+	}
+	precommitCommits(t, env, repo, 1)
+	t.Logf("TIMING (e) rejected commit, two modules: %v", time.Since(step).Round(time.Millisecond))
+
+	// (f) Both fixed.
+	step = time.Now()
+	put("fixed")
+	out, err = precommitRun(t, env, repo, 10*time.Minute, "git", "commit", "-m", "two counters: Peek, under mu")
+	if err != nil {
+		t.Fatalf("(f) committing the fixes in two modules failed: %v\n%s", err, out)
+	}
+	passed("(f)", out)
+	precommitCommits(t, env, repo, 2)
+	t.Logf("TIMING (f) fixed commit, two modules: %v", time.Since(step).Round(time.Millisecond))
 }

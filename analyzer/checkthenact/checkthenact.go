@@ -28,7 +28,7 @@ var docFile string
 var Analyzer = &analysis.Analyzer{
 	Name:       "checkthenact",
 	Doc:        docs.Extract(docFile, "checkthenact"),
-	URL:        "https://github.com/guardvet/guardvet#checkthenact",
+	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/checkthenact.md",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
 	ResultType: report.UsedType,

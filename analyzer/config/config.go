@@ -19,7 +19,7 @@ var docFile string
 var Analyzer = &analysis.Analyzer{
 	Name:       "config",
 	Doc:        docs.Extract(docFile, "config"),
-	URL:        "https://github.com/guardvet/guardvet#flags",
+	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/output.md#flags",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Config](),
 	Flags:      flags(),
@@ -27,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 
 // options is what the flags set. Only this package's flags write it; run
 // copies it into the Config every other analyzer reads.
-var options = Config{locked: true, prose: true, minSites: 4, ratio: 0.9}
+var options = Config{locked: true, prose: true, summaries: true, minSites: 4, ratio: 0.9}
 
 func flags() flag.FlagSet {
 	fs := flag.NewFlagSet("config", flag.ContinueOnError)
@@ -39,6 +39,7 @@ func flags() flag.FlagSet {
 	fs.BoolVar(&options.prose, "infer.prose", true, "under inference, check fields whose comments say which lock guards them")
 	fs.BoolVar(&options.unannotated, "unannotated", false, "lockorder: also infer lock order (and find self-deadlocks) in packages without guardvet directives")
 	fs.BoolVar(&options.allrules, "allrules", false, "in packages with no directives of their own that import annotated ones, run every rule (lock balance, self-deadlock, lock order, noblock, escape, check-then-act), not only the checks of the imported contracts")
+	fs.BoolVar(&options.summaries, "summaries", true, "in packages without directives, compute the lock summaries that annotated importers read (lock helpers' effects, what exported methods do through their receiver); guardvet turns this off when no package it loads has a directive, since then nothing reads them")
 	return *fs
 }
 
@@ -50,9 +51,9 @@ func run(*analysis.Pass) (any, error) {
 // Config is the options of one run. Its zero value is the default
 // configuration except for the inference conventions, which are off.
 type Config struct {
-	infer, suggest, locked, prose, unannotated, allrules bool
-	minSites                                             int
-	ratio                                                float64
+	infer, suggest, locked, prose, unannotated, allrules, summaries bool
+	minSites                                                        int
+	ratio                                                           float64
 }
 
 // InferThreshold is how much evidence inference needs before it infers a
@@ -83,6 +84,13 @@ func (c *Config) UnannotatedOrder() bool { return c.unannotated }
 // packages without directives: inference and unannotated lock order need
 // them.
 func (c *Config) AnalyseUnannotated() bool { return c.Infer() || c.unannotated }
+
+// Summaries reports whether packages without directives compute the
+// summaries their annotated importers read. The standalone driver turns it
+// off when no package of the run has a directive: no rule reports in such
+// a run (without inference or -config.unannotated, which analyse every
+// body anyway), so nothing would read them.
+func (c *Config) Summaries() bool { return c.summaries }
 
 // AllRules reports whether every rule runs in packages that only import
 // directives.

@@ -26,7 +26,7 @@ var docFile string
 var Analyzer = &analysis.Analyzer{
 	Name:       "directives",
 	Doc:        docs.Extract(docFile, "directives"),
-	URL:        "https://github.com/guardvet/guardvet#directives-rule",
+	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/directives.md",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{(*FieldGuard)(nil), (*Contract)(nil), (*Orders)(nil), (*Aliases)(nil)},
@@ -43,7 +43,7 @@ type Result struct {
 	// Config is the run's options (analyzer config), for the engine and
 	// the rules, which all read this Result.
 	Config   *config.Config
-	Declared int // directives in this package
+	Declared int // directives in this package, suppressions of the checklocks dialect not counted (suppressionOnly)
 	Imported int // guard and contract facts from dependencies
 	Ignores  []*Ignore
 	// Orders are the //guard:order declarations of this package and its
@@ -93,7 +93,7 @@ func (r *Result) addAliases(tn *types.TypeName, pairs [][2]LockRef) {
 	for _, pair := range pairs {
 		a, b := pair[0], pair[1]
 		if a.Kind != Relative || b.Kind != Relative || a.Sel == b.Sel {
-			continue // an equation with a package-level lock is not applied (README)
+			continue // an equation with a package-level lock is not applied (docs/checklocks.md)
 		}
 		if shorter(b.Sel, a.Sel) {
 			a, b = b, a
@@ -291,6 +291,16 @@ func run(pass *analysis.Pass) (any, error) {
 	return res, nil
 }
 
+// suppressionOnly reports whether d only silences findings: gVisor's
+// +checklocksignore and +checklocksforce. They do not make a package
+// annotated: gVisor's code generators write them into every package they
+// touch (the state and marshal files), so they say nothing about whether
+// the package opted in to lock checking. Native //guard:ignore is written
+// in answer to a finding and still counts.
+func suppressionOnly(d Directive) bool {
+	return d.Dialect && (d.Verb == "checklocksignore" || d.Verb == "checklocksforce")
+}
+
 // collector attaches the directives of one file to declarations.
 type collector struct {
 	pass    *analysis.Pass
@@ -308,14 +318,13 @@ func (c *collector) collect() {
 	c.pending = map[*ast.Comment]Directive{}
 	for _, g := range c.file.Comments {
 		for _, cm := range g.List {
-			if !strings.Contains(cm.Text, "guard:") && !strings.Contains(cm.Text, "check") && !misspelledCandidate(cm.Text) {
-				continue
-			}
-			d, ok, problem := parseComment(cm)
+			d, ok, problem := parseCandidate(cm)
 			if !ok {
 				continue
 			}
-			c.res.Declared++
+			if problem != "" || !suppressionOnly(d) {
+				c.res.Declared++
+			}
 			if problem != "" {
 				c.report(cm.Slash, problem)
 				continue
@@ -349,6 +358,24 @@ func (c *collector) collect() {
 		c.report(cm.Slash, "misplaced directive "+d.Spelling+": it applies to "+verbs[d.Verb].targets.String()+
 			"; put it in the doc comment or trailing comment of one")
 	}
+}
+
+// parseCandidate is parseComment behind a cheap test that rules out most
+// comments.
+func parseCandidate(cm *ast.Comment) (d Directive, ok bool, problem string) {
+	if !strings.Contains(cm.Text, "guard:") && !strings.Contains(cm.Text, "check") && !misspelledCandidate(cm.Text) {
+		return Directive{}, false, ""
+	}
+	return parseComment(cm)
+}
+
+// Annotates reports whether comment c makes its package annotated, as
+// counted in Result.Declared: a directive, a malformed one included, other
+// than a checklocks suppression. The driver asks it of every file it loads
+// (see config's -config.summaries).
+func Annotates(c *ast.Comment) bool {
+	d, ok, problem := parseCandidate(c)
+	return ok && (problem != "" || !suppressionOnly(d))
 }
 
 // misspelledCandidate is a cheap test for comments that may be a

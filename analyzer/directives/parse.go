@@ -36,7 +36,7 @@ const (
 	twoLocks          // two or more lock paths
 )
 
-// verbs is the grammar of //guard: directives. README documents each.
+// verbs is the grammar of //guard: directives. docs/directives.md documents each.
 var verbs = map[string]verb{
 	"by":        {OnField, oneLock},
 	"only":      {OnField, someNames},
@@ -62,7 +62,7 @@ var verbs = map[string]verb{
 }
 
 // dialect maps gVisor's checklocks annotations (// +NAME or // +NAME:ARG)
-// to verbs. README lists each, with the places guardvet differs. A // +check
+// to verbs. docs/checklocks.md lists each, with the places guardvet differs. A // +check
 // comment that is none of these is a misspelling when it is close to one
 // of them (edit distance 2, a longer spelling of one, or +checklock...),
 // and otherwise another gVisor analyzer's annotation, which is left alone.
@@ -84,7 +84,7 @@ var dialect = map[string]string{
 // annotations.go) that guardvet reads as valid but does not apply:
 // +checklocksfail marks an expected checklocks failure in its own tests,
 // and +checklocksexcludewrite (must not be held for writing) has no
-// //guard: equivalent. README lists them.
+// //guard: equivalent. docs/checklocks.md lists them.
 var unapplied = map[string]bool{
 	"checklocksfail":         true,
 	"checklocksexcludewrite": true,

@@ -20,7 +20,7 @@ var docFile string
 var Analyzer = &analysis.Analyzer{
 	Name:       "escape",
 	Doc:        docs.Extract(docFile, "escape"),
-	URL:        "https://github.com/guardvet/guardvet#escape",
+	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/escape.md",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
 	ResultType: report.UsedType,

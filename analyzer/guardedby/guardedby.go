@@ -26,7 +26,7 @@ var docFile string
 var Analyzer = &analysis.Analyzer{
 	Name:       "guardedby",
 	Doc:        docs.Extract(docFile, "guardedby"),
-	URL:        "https://github.com/guardvet/guardvet#guardedby",
+	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/guardedby.md",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
 	ResultType: report.UsedType,

@@ -6,8 +6,10 @@ directives.
 
 guardinfer: infer which lock guards a field from how the package uses it (off by default)
 
-Turned on with -config.infer (guardvet -infer), it reads what unannotated
-code already says about its locks and reports the accesses that break it:
+Turned on with -config.infer (guardvet -infer; on the command line,
+standalone or under go vet, naming the rule with -guardinfer turns it on
+too), it reads what unannotated code already says about its locks and
+reports the accesses that break it:
 
   - Inferred guards. For every field without directives whose struct
     contains or embeds a lock, it records the field's accesses in the

@@ -27,7 +27,7 @@ var docFile string
 var Analyzer = &analysis.Analyzer{
 	Name:       "guardinfer",
 	Doc:        docs.Extract(docFile, "guardinfer"),
-	URL:        "https://github.com/guardvet/guardvet#guardinfer",
+	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/guardinfer.md",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
 	ResultType: report.UsedType,

@@ -28,7 +28,7 @@ var docFile string
 var Analyzer = &analysis.Analyzer{
 	Name:       "lockorder",
 	Doc:        docs.Extract(docFile, "lockorder"),
-	URL:        "https://github.com/guardvet/guardvet#lockorder",
+	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/lockorder.md",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
 	ResultType: report.UsedType,

@@ -323,6 +323,9 @@ func (a *packageAnalysis) accessOf(fn *types.Func) *AccessSummary {
 	}
 	a.summaryOf(fn) // computes the access summary too when it analyses fn
 	s := a.summaries[fn]
+	if s.accState == accBusy {
+		a.partial++
+	}
 	if s.accState != accNone {
 		return s.access
 	}

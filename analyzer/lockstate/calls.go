@@ -697,7 +697,7 @@ func (fa *funcAnalysis) replayDefers() {
 				continue
 			}
 			at := ex.clone()
-			at.deferred, at.defers = map[lockpath.Path]deferred{}, map[*ast.CallExpr]bool{}
+			at.clearDefers()
 			for _, later := range fa.pending[i+1:] {
 				if ex.defers[later.call] {
 					later.effect(at)
@@ -707,7 +707,7 @@ func (fa *funcAnalysis) replayDefers() {
 		}
 		if st == nil {
 			st = d.atDefer.clone() // no return reached: the defer statement's state is the best we know
-			st.deferred, st.defers = map[lockpath.Path]deferred{}, map[*ast.CallExpr]bool{}
+			st.clearDefers()
 		}
 		d.replay(st, fa.rec)
 	}
@@ -843,12 +843,17 @@ func (a *packageAnalysis) tryAcquirer(fn *types.Func) bool {
 		return true
 	}
 	if v, ok := a.tryAcq[fn]; ok {
+		if a.tryBusy[fn] {
+			a.partial++
+		}
 		return v
 	}
 	if a.tryAcq == nil {
-		a.tryAcq = map[*types.Func]bool{}
+		a.tryAcq, a.tryBusy = map[*types.Func]bool{}, map[*types.Func]bool{}
 	}
 	a.tryAcq[fn] = true // recursion: assume the declared shape
+	a.tryBusy[fn] = true
+	defer delete(a.tryBusy, fn)
 	fd := a.decls[fn]
 	if fd == nil {
 		return true
@@ -1149,7 +1154,7 @@ func (fa *funcAnalysis) closure(lit *ast.FuncLit, s *State, ctx Context) {
 	entry := newState()
 	if ctx == Inline || ctx == Deferred {
 		entry = s.clone()
-		entry.deferred = map[lockpath.Path]deferred{}
+		entry.snap, entry.deferred = nil, nil
 	}
 	sub := fa.closureAnalysis(lit)
 	if fa.quick {
@@ -1178,6 +1183,9 @@ func (a *packageAnalysis) closureEffects(fa *funcAnalysis, lit *ast.FuncLit) *li
 		a.litEffects = map[*ast.FuncLit]*litEffect{}
 	}
 	if eff, ok := a.litEffects[lit]; ok {
+		if eff == nil {
+			a.partial++ // still being computed: recursion
+		}
 		return eff
 	}
 	if fa.quick {

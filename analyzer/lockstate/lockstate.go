@@ -29,7 +29,7 @@ var docFile string
 var Analyzer = &analysis.Analyzer{
 	Name:       "lockstate",
 	Doc:        docs.Extract(docFile, "lockstate"),
-	URL:        "https://github.com/guardvet/guardvet#how-it-works",
+	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/how-it-works.md",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{directives.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
@@ -242,6 +242,7 @@ func run(pass *analysis.Pass) (any, error) {
 	a.fresh = dirs.Active() || dirs.Config.Infer() // inference needs fresh objects too
 	analysed := dirs.Active() || dirs.Config.AnalyseUnannotated()
 	if analysed {
+		a.fuse = true
 		a.analyseAll()
 		for _, fd := range a.order { // summaries for other packages, too; in source order so recursion is cut the same way every run
 			a.summaryOf(a.pass.TypesInfo.Defs[fd.Name].(*types.Func))
@@ -251,14 +252,16 @@ func run(pass *analysis.Pass) (any, error) {
 				a.accessOf(fn)
 			}
 		}
-	} else {
+	} else if dirs.Config.Summaries() {
 		// Nothing here is annotated: only summarise lock helpers that other
 		// packages might call, which costs a syntax scan and little else.
 		a.summariseHelpers()
 	}
-	for _, fd := range a.bodylessOrder {
-		if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrFunc(fn) {
-			a.accessOf(fn)
+	if analysed || dirs.Config.Summaries() {
+		for _, fd := range a.bodylessOrder {
+			if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrFunc(fn) {
+				a.accessOf(fn)
+			}
 		}
 	}
 	a.exportEffects()
@@ -291,6 +294,13 @@ type packageAnalysis struct {
 	// (implemented in assembly); asmAccess their access summaries and
 	// fallbacks the Go bodies of the package's files built elsewhere
 	// (see asm.go).
+	// fuse: a function's summary and its events come from one dataflow
+	// run (see summaryOf); partial counts the times a summary, access
+	// summary, TryLock shape or closure effect was read while still being
+	// computed (recursion), which makes what was recorded then provisional.
+	fuse          bool
+	partial       int
+	tryBusy       map[*types.Func]bool
 	bodyless      map[*types.Func]*ast.FuncDecl
 	bodylessOrder []*ast.FuncDecl
 	asmAccess     map[*types.Func]*AccessSummary
@@ -306,6 +316,10 @@ type summary struct {
 	retakes     []directives.LockRef
 	access      *AccessSummary
 	accState    uint8
+	// recs are the events recorded by the run that computed the summary
+	// (the function's Func and its closures'), when that run read nothing
+	// provisional: a second run would record the same.
+	recs []*Func
 }
 
 func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAnalysis {
@@ -348,6 +362,12 @@ func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAn
 func (a *packageAnalysis) analyseAll() {
 	for _, fd := range a.order {
 		fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+		a.summaryOf(fn)
+		if s := a.summaries[fn]; s != nil && s.recs != nil {
+			a.funcs = append(a.funcs, s.recs...)
+			s.recs = nil
+			continue
+		}
 		fa := a.newFuncAnalysis(fd, fn)
 		fa.analyse(fa.entryState(), &Func{Decl: fd, Obj: fn, Context: Declared})
 	}
@@ -448,6 +468,9 @@ func exportedPtrMethod(fn *types.Func) bool {
 func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
 	fn = fn.Origin()
 	if s, ok := a.summaries[fn]; ok {
+		if !s.done {
+			a.partial++
+		}
 		return s.effects
 	}
 	s := &summary{}
@@ -464,7 +487,21 @@ func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
 	fa := a.newFuncAnalysis(fd, fn)
 	fa.pacc = newParamAccess(fa.sig)
 	s.accState = accBusy
-	exits := fa.analyse(fa.entryState(), nil)
+	// In an analysed package the same run records fn's events, which
+	// analyseAll then uses instead of running the dataflow again, unless
+	// the run read something provisional.
+	var rec *Func
+	start, partial := len(a.funcs), a.partial
+	if a.fuse {
+		rec = &Func{Decl: fd, Obj: fn, Context: Declared}
+	}
+	exits := fa.analyse(fa.entryState(), rec)
+	if rec != nil {
+		if a.partial == partial {
+			s.recs = slices.Clone(a.funcs[start:])
+		}
+		a.funcs = a.funcs[:start]
+	}
 	s.access, s.accState = a.finishAccess(fn, fa.pacc), accDone
 	s.effects = fa.effects(exits)
 	s.retakes = fa.retakes(exits)

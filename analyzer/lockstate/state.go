@@ -53,25 +53,77 @@ type deferred struct {
 	site token.Pos
 }
 
-// State is the lock state at one program point. States are values: every
-// mutation goes through a copy made by clone.
+// State is the lock state at one program point. States are values: a
+// state handed out is never changed. Copies are cheap: clone shares the
+// maps, and a state copies a map the first time it writes to it (the own
+// bits say which maps a state may write in place). A nil map is empty.
 type State struct {
 	locks    map[lockpath.Path]LockVal
 	deferred map[lockpath.Path]deferred
 	defers   map[*ast.CallExpr]bool // deferred calls registered on every path here
 	fresh    map[*types.Var]bool    // locals holding objects not yet published
+	own      uint8                  // ownLocks|ownDeferred|...: maps not shared with another state
 	// snap is a copy taken by snapshot and not mutated since: events
 	// recorded at successive points share it until the state changes.
 	// Every mutation goes through a method that drops it.
 	snap *State
 }
 
-func newState() *State {
-	return &State{locks: map[lockpath.Path]LockVal{}, deferred: map[lockpath.Path]deferred{}, defers: map[*ast.CallExpr]bool{}, fresh: map[*types.Var]bool{}}
+const (
+	ownLocks uint8 = 1 << iota
+	ownDeferred
+	ownDefers
+	ownFresh
+)
+
+func newState() *State { return &State{own: ownLocks | ownDeferred | ownDefers | ownFresh} }
+
+// clone returns a copy of s. Both share s's maps until either writes.
+func (s *State) clone() *State {
+	s.own = 0
+	return &State{locks: s.locks, deferred: s.deferred, defers: s.defers, fresh: s.fresh}
 }
 
-func (s *State) clone() *State {
-	return &State{locks: maps.Clone(s.locks), deferred: maps.Clone(s.deferred), defers: maps.Clone(s.defers), fresh: maps.Clone(s.fresh)}
+// writable returns m, or a private copy of it when it is shared (or nil),
+// and marks it owned.
+func writable[K comparable, V any](m map[K]V, own *uint8, bit uint8) map[K]V {
+	if *own&bit != 0 && m != nil {
+		return m
+	}
+	*own |= bit
+	out := make(map[K]V, len(m)+1)
+	maps.Copy(out, m)
+	return out
+}
+
+func (s *State) locksW() map[lockpath.Path]LockVal {
+	s.snap = nil
+	s.locks = writable(s.locks, &s.own, ownLocks)
+	return s.locks
+}
+
+func (s *State) deferredW() map[lockpath.Path]deferred {
+	s.snap = nil
+	s.deferred = writable(s.deferred, &s.own, ownDeferred)
+	return s.deferred
+}
+
+func (s *State) defersW() map[*ast.CallExpr]bool {
+	s.snap = nil
+	s.defers = writable(s.defers, &s.own, ownDefers)
+	return s.defers
+}
+
+func (s *State) freshW() map[*types.Var]bool {
+	s.snap = nil
+	s.fresh = writable(s.fresh, &s.own, ownFresh)
+	return s.fresh
+}
+
+// clearDefers forgets the registered defers (they have run).
+func (s *State) clearDefers() {
+	s.snap = nil
+	s.deferred, s.defers = nil, nil
 }
 
 // Lock returns what is known about lock p.
@@ -123,21 +175,24 @@ func (s *State) snapshot() *State {
 	return s.snap
 }
 
-func (s *State) set(p lockpath.Path, v LockVal) { s.snap = nil; s.locks[p] = v }
+func (s *State) set(p lockpath.Path, v LockVal) { s.locksW()[p] = v }
 
-func (s *State) deleteLock(p lockpath.Path) { s.snap = nil; delete(s.locks, p) }
+func (s *State) deleteLock(p lockpath.Path) {
+	if _, ok := s.locks[p]; ok {
+		delete(s.locksW(), p)
+	}
+}
 
-func (s *State) setDeferred(p lockpath.Path, d deferred) { s.snap = nil; s.deferred[p] = d }
+func (s *State) setDeferred(p lockpath.Path, d deferred) { s.deferredW()[p] = d }
 
-func (s *State) addDefer(c *ast.CallExpr) { s.snap = nil; s.defers[c] = true }
+func (s *State) addDefer(c *ast.CallExpr) { s.defersW()[c] = true }
 
 // setFresh records whether local v holds an unpublished object.
 func (s *State) setFresh(v *types.Var, fresh bool) {
-	s.snap = nil
 	if fresh {
-		s.fresh[v] = true
-	} else {
-		delete(s.fresh, v)
+		s.freshW()[v] = true
+	} else if s.fresh[v] {
+		delete(s.freshW(), v)
 	}
 }
 
@@ -154,7 +209,13 @@ func join(a, b *State) *State {
 	if b == nil {
 		return a.clone()
 	}
+	if a.equal(b) {
+		return a.clone()
+	}
 	out := newState()
+	if len(a.locks)+len(b.locks) > 0 {
+		out.locks = make(map[lockpath.Path]LockVal, max(len(a.locks), len(b.locks)))
+	}
 	for p, va := range a.locks {
 		out.locks[p] = joinVal(va, b.locks[p])
 	}
@@ -162,6 +223,9 @@ func join(a, b *State) *State {
 		if _, ok := a.locks[p]; !ok {
 			out.locks[p] = joinVal(LockVal{}, vb)
 		}
+	}
+	if len(a.deferred)+len(b.deferred) > 0 {
+		out.deferred = map[lockpath.Path]deferred{}
 	}
 	for p, da := range a.deferred {
 		db, ok := b.deferred[p]
@@ -179,12 +243,12 @@ func join(a, b *State) *State {
 	}
 	for v := range a.fresh {
 		if b.fresh[v] {
-			out.fresh[v] = true
+			out.freshW()[v] = true
 		}
 	}
 	for c := range a.defers {
 		if b.defers[c] {
-			out.defers[c] = true
+			out.defersW()[c] = true
 		}
 	}
 	return out
@@ -230,13 +294,12 @@ func (s *State) runDefers() *State {
 		switch d.mode {
 		case Maybe:
 			if out.locks[p].Mode != NotHeld {
-				out.locks[p] = LockVal{Mode: Maybe, Site: d.site}
+				out.set(p, LockVal{Mode: Maybe, Site: d.site})
 			}
 		default:
-			out.locks[p] = LockVal{Mode: d.mode, Site: d.site, Read: d.read}
+			out.set(p, LockVal{Mode: d.mode, Site: d.site, Read: d.read})
 		}
 	}
-	out.deferred = map[lockpath.Path]deferred{}
-	out.defers = map[*ast.CallExpr]bool{}
+	out.clearDefers()
 	return out
 }

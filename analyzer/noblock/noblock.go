@@ -24,7 +24,7 @@ var docFile string
 var Analyzer = &analysis.Analyzer{
 	Name:       "noblock",
 	Doc:        docs.Extract(docFile, "noblock"),
-	URL:        "https://github.com/guardvet/guardvet#noblock",
+	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/noblock.md",
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
 	ResultType: report.UsedType,
@@ -201,7 +201,7 @@ func (c *checker) computeBlocks(fn *types.Func) *Blocks {
 }
 
 // direct reports whether a call is one of the blocking operations in the
-// table (README, "noblock").
+// table (docs/rules/noblock.md).
 func direct(fn *types.Func, call *ast.CallExpr, info *types.Info) bool {
 	if fn == nil || fn.Pkg() == nil {
 		return false

@@ -266,6 +266,7 @@ var fixturesWithEveryRule = []string{
 	"retake/...",
 	"retakeorder/...",
 	"sessiontwin/...",
+	"suppressonly/...",
 	"trylockwrap/...",
 	"wrappers/...",
 }

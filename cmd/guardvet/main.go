@@ -10,7 +10,7 @@
 //
 //	go vet -vettool=$(command -v guardvet) ./...
 //
-// Run guardvet -help for the flags and exit codes; the README has the
+// Run guardvet -help for the flags and exit codes; docs/ has the
 // directives and the rules.
 package main
 
@@ -26,6 +26,7 @@ import (
 func main() {
 	analyzers := suite.Analyzers()
 	if driver.IsVetInvocation(os.Args[1:]) {
+		driver.SetupVet(os.Args[1:], os.Stdout, os.Stderr)
 		unitchecker.Main(analyzers...) // the go vet protocol; never returns
 	}
 	os.Exit(driver.Main(os.Args[1:], analyzers, os.Stdout, os.Stderr))

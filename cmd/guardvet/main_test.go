@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -286,8 +287,8 @@ func TestSARIF(t *testing.T) {
 			t.Errorf("rule %s has no default level", r.ID)
 		}
 	}
-	if !strings.HasSuffix(rules["guardedby"], "#guardedby") || !strings.HasSuffix(rules["unusedignore"], "#unusedignore") {
-		t.Errorf("rule helpUris do not point at README sections: %v", rules)
+	if !strings.HasSuffix(rules["guardedby"], "/docs/rules/guardedby.md") || !strings.HasSuffix(rules["unusedignore"], "/docs/rules/unusedignore.md") {
+		t.Errorf("rule helpUris do not point at the rules' pages in docs/rules: %v", rules)
 	}
 	got := map[string]bool{}
 	for _, r := range run0.Results {
@@ -810,5 +811,258 @@ func checkSARIFSorted(t *testing.T, out string) {
 		if keys[i].less(keys[i-1]) {
 			t.Errorf("SARIF results out of order: %v before %v", keys[i-1], keys[i])
 		}
+	}
+}
+
+// TestVersion: -version (and -V) print the module version, or the Version
+// constant when the build has none; -V=full keeps go vet's protocol form,
+// with the version inside and a content hash as the build ID.
+func TestVersion(t *testing.T) {
+	versionLine := regexp.MustCompile(`^guardvet v\d+\.\d+\.\d+\S* (\(revision [0-9a-f]{12}(, modified)?\) )?go\d\S*\n$`)
+	for _, flag := range []string{"-version", "-V"} {
+		stdout, stderr, code := run(t, t.TempDir(), guardvet, flag)
+		if code != 0 || !versionLine.MatchString(stdout) || stderr != "" {
+			t.Errorf("guardvet %s: exit %d, stdout %q (want %s), stderr %q", flag, code, stdout, versionLine, stderr)
+		}
+	}
+	full := regexp.MustCompile(`^\S*guardvet version devel guardvet-v\d+\.\d+\.\d+\S*( revision-[0-9a-f]{12}(-modified)?)? buildID=[0-9a-f]{64}\n$`)
+	if stdout, stderr, code := run(t, t.TempDir(), guardvet, "-V=full"); code != 0 || !full.MatchString(stdout) {
+		t.Errorf("guardvet -V=full: exit %d, stdout %q (want %s), stderr %q", code, stdout, full, stderr)
+	}
+}
+
+// TestGoVetFlags runs the real go vet on the guardinfer fixture with the
+// standalone spellings: -infer, -suggest and -guardinfer work under go vet
+// as standalone; a standalone-only flag stops with a message naming it;
+// the "Run '... help'" that go vet prints for an unknown flag works.
+func TestGoVetFlags(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const fixture = "./testdata/src/guardinfer"
+	const inferred = "testdata/src/guardinfer/infer.go:98:11: c.state is accessed with c.RWMutex held at 9 of 10 sites"
+	const suggested = "testdata/src/guardinfer/evidence.go:15:2: add //guard:by mu to items"
+	vet := func(args ...string) (string, int) {
+		_, stderr, code := run(t, root, "go", append([]string{"vet", "-vettool=" + guardvet}, append(args, fixture)...)...)
+		return stderr, code
+	}
+	if out, code := vet(); code != 0 {
+		t.Errorf("go vet without inference: exit %d, want 0\n%s", code, out)
+	}
+	for _, flag := range []string{"-infer", "-guardinfer", "-config.infer"} {
+		if out, code := vet(flag); code != 1 || !strings.Contains(out, inferred) || strings.Contains(out, "add //guard:by") {
+			t.Errorf("go vet %s: exit %d, want 1 and %q\n%s", flag, code, inferred, out)
+		}
+	}
+	if out, code := vet("-suggest"); code != 1 || !strings.Contains(out, suggested) || strings.Contains(out, "c.state is accessed") {
+		t.Errorf("go vet -suggest: exit %d, want 1 and only suggestions such as %q\n%s", code, suggested, out)
+	}
+	if out, code := vet("-sarif"); code == 0 || !strings.Contains(out, "guardvet: -sarif works only standalone") || strings.Count(out, "works only standalone") != 1 {
+		t.Errorf("go vet -sarif: exit %d, want an error naming -sarif once (for the one package asked for)\n%s", code, out)
+	}
+	// go vet's own answer to an unknown flag names guardvet help.
+	out, code := vet("-nosuchflag")
+	m := regexp.MustCompile(`Run '(\S+) help' for a full list`).FindStringSubmatch(out)
+	if code == 0 || m == nil {
+		t.Fatalf("go vet -nosuchflag: exit %d, no \"Run '... help'\" line:\n%s", code, out)
+	}
+	stdout, stderr, code := run(t, root, m[1], "help")
+	if code != 0 || !strings.Contains(stdout, "Under go vet") || !strings.Contains(stdout, "-sarif, -test, -version") {
+		t.Errorf("%s help (as go vet says): exit %d, want the usage with the go vet flags\n%s%s", m[1], code, stdout, stderr)
+	}
+}
+
+// TestInferenceSwitch: naming the guardinfer rule turns inference on;
+// its refinements without inference say so.
+func TestInferenceSwitch(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const fixture = "./testdata/src/guardinfer"
+	const inferred = "testdata/src/guardinfer/infer.go:98:11: c.state is accessed with c.RWMutex held at 9 of 10 sites"
+	if stdout, stderr, code := run(t, root, guardvet, "-guardinfer", fixture); code != 1 || !strings.Contains(stdout, inferred+" ") {
+		t.Errorf("-guardinfer: exit %d, want 1 and the inferred finding\n%s%s", code, stdout, stderr)
+	}
+	if stdout, stderr, code := run(t, root, guardvet, "-guardinfer", "-infer=false", fixture); code != 0 || stdout != "" {
+		t.Errorf("-guardinfer -infer=false: exit %d, want 0 (an explicit -infer=false wins)\n%s%s", code, stdout, stderr)
+	}
+	if stdout, stderr, code := run(t, root, guardvet, "-config.infer.min=3", fixture); code != 0 || stdout != "" ||
+		!strings.Contains(stderr, "-config.infer.min refines guard inference, which is off: add -infer") {
+		t.Errorf("-config.infer.min without -infer: exit %d, want 0 and a note\n%s%s", code, stdout, stderr)
+	}
+	if stdout, _, _ := run(t, root, guardvet, "-help"); strings.Contains(stdout, "(off by default) (default true)") {
+		t.Errorf("-help still says (off by default) (default true)")
+	}
+}
+
+// TestLoadErrorsAreRelative: load and type errors print as findings do,
+// file:line:col relative to the working directory (or the -C directory),
+// and errors without a position start with "guardvet: ", not "-: ".
+func TestLoadErrorsAreRelative(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range map[string]string{
+		"go.mod":     "module example.com/m\n\ngo 1.26\n",
+		"bad/bad.go": "package bad\n\nvar X int = \"s\"\n",
+		"imp/imp.go": "package imp\n\nimport _ \"example.com/nosuch\"\n",
+	} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(what, stderr string, code int, want ...string) {
+		t.Helper()
+		if code != 2 {
+			t.Errorf("%s: exit %d, want 2", what, code)
+		}
+		for _, w := range want {
+			if !regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(w)).MatchString(stderr) {
+				t.Errorf("%s: no line starting %q in stderr:\n%s", what, w, stderr)
+			}
+		}
+		if strings.Contains(stderr, "-: ") || strings.Contains(stderr, dir) {
+			t.Errorf("%s: a \"-: \" prefix or an absolute path in stderr:\n%s", what, stderr)
+		}
+	}
+	_, stderr, code := run(t, dir, guardvet, "./...")
+	check("./...", stderr, code,
+		`bad/bad.go:3:13: cannot use "s" (untyped string constant) as int value`,
+		`imp/imp.go:3:8: no required module provides package example.com/nosuch`)
+	_, stderr, code = run(t, filepath.Dir(dir), guardvet, "-C", dir, "./bad")
+	check("-C dir ./bad", stderr, code, `bad/bad.go:3:13: cannot use "s"`)
+	_, stderr, code = run(t, filepath.Dir(dir), guardvet, filepath.Join(filepath.Base(dir), "bad", "bad.go"))
+	check("a file below the working directory", stderr, code, filepath.Join(filepath.Base(dir), "bad", "bad.go")+`:3:13: cannot use "s"`)
+	_, stderr, code = run(t, dir, guardvet, "./nosuch")
+	check("./nosuch", stderr, code, "guardvet: stat nosuch: directory not found")
+	_, stderr, code = run(t, dir, guardvet, "example.com/zzz")
+	check("example.com/zzz", stderr, code, "guardvet: no required module provides package example.com/zzz")
+}
+
+// TestFilesAcrossModules: Go files of two modules of one repository, given
+// together (as the guardvet-changed pre-commit hook passes staged files),
+// are each checked in their own module; the findings come out merged and
+// sorted, in text and in JSON.
+func TestFilesAcrossModules(t *testing.T) {
+	repo := t.TempDir()
+	racy := func(pkg string) string {
+		return "package " + pkg + "\n\nimport \"sync\"\n\ntype C struct {\n\tmu sync.Mutex\n\tn  int //guard:by mu\n}\n\nfunc (c *C) Peek() int { return c.n }\n"
+	}
+	for name, body := range map[string]string{
+		"a/go.mod":   "module example.com/a\n\ngo 1.26\n",
+		"a/p/p.go":   racy("p"),
+		"b/go.mod":   "module example.com/b\n\ngo 1.26\n",
+		"b/q/q.go":   racy("q"),
+		"b/q/ok.go":  "package q\n",
+		"b/r/r.go":   "package r\n",
+		"c/README":   "not a module\n",
+		"a/p/doc.go": "package p\n",
+	} {
+		p := filepath.Join(repo, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const wantA = "a/p/p.go:10:35: c.n read while c.mu is not known to be held"
+	const wantB = "b/q/q.go:10:35: c.n read while c.mu is not known to be held"
+	stdout, stderr, code := run(t, repo, guardvet, "b/q/q.go", "b/r/r.go", "a/p/p.go", "a/p/doc.go")
+	if code != 1 || stderr != "" {
+		t.Errorf("two modules: exit %d, want 1 and no stderr\n%s", code, stderr)
+	}
+	if lines := strings.Split(strings.TrimSpace(stdout), "\n"); len(lines) != 2 || !strings.HasPrefix(lines[0], wantA) || !strings.HasPrefix(lines[1], wantB) {
+		t.Errorf("two modules: want the finding of each module, a's first:\n%s", stdout)
+	}
+	// From inside one module, a file of the other.
+	if stdout, stderr, code := run(t, filepath.Join(repo, "a"), guardvet, "p/p.go", "../b/q/q.go"); code != 1 ||
+		!strings.Contains(stdout, "p/p.go:10:35") || !strings.Contains(stdout, filepath.Join(repo, "b", "q", "q.go")+":10:35") {
+		t.Errorf("a file of another module from inside a module: exit %d\n%s%s", code, stdout, stderr)
+	}
+	stdout, _, code = run(t, repo, guardvet, "-json", "a/p/p.go", "b/q/q.go")
+	var tree map[string]map[string][]struct{ Posn string }
+	if err := json.Unmarshal([]byte(stdout), &tree); err != nil || code != 1 {
+		t.Fatalf("-json over two modules: exit %d, not one JSON object (%v):\n%s", code, err, stdout)
+	}
+	if len(tree["example.com/a/p"]["guardedby"]) != 1 || len(tree["example.com/b/q"]["guardedby"]) != 1 {
+		t.Errorf("-json over two modules: want one finding in each module's package:\n%s", stdout)
+	}
+	// A module with a type error and a clean one: the error wins the exit
+	// code, and the other module is still checked.
+	os.WriteFile(filepath.Join(repo, "b", "r", "r.go"), []byte("package r\n\nvar X int = \"s\"\n"), 0o644)
+	stdout, stderr, code = run(t, repo, guardvet, "a/p/p.go", "b/r/r.go")
+	if code != 2 || !strings.HasPrefix(stdout, wantA) || !strings.HasPrefix(stderr, "b/r/r.go:3:13: ") {
+		t.Errorf("a broken module next to a racy one: exit %d, want 2, a's finding and b's error\n%s%s", code, stdout, stderr)
+	}
+}
+
+// TestDirectiveFreeRunSkipsSummaries: with no directive anywhere in the
+// load, guardvet skips the summaries only annotated packages read
+// (-config.summaries); with one, an unannotated helper package is still
+// summarised for the annotated package that calls it. The self-deadlock
+// below is found only through helper.L.Acquire's summarised effect.
+func TestDirectiveFreeRunSkipsSummaries(t *testing.T) {
+	dir := t.TempDir()
+	app := func(directive string) string {
+		return `package app
+
+import (
+	"sync"
+
+	"example.com/m/helper"
+)
+
+type S struct {
+	mu sync.Mutex
+	n  int ` + directive + `
+	l  helper.L
+}
+
+func (s *S) Twice() {
+	s.l.Acquire()
+	s.l.Acquire()
+	s.l.Release()
+	s.l.Release()
+}
+`
+	}
+	write := func(name, body string) {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/m\n\ngo 1.26\n")
+	write("helper/helper.go", `package helper
+
+import "sync"
+
+type L struct{ mu sync.Mutex }
+
+func (l *L) Acquire() { l.mu.Lock() }
+func (l *L) Release() { l.mu.Unlock() }
+`)
+	write("app/app.go", app("//guard:by mu"))
+	stdout, stderr, code := run(t, dir, guardvet, "./...")
+	if want := "app/app.go:17:13: call to s.l.Acquire locks s.l.mu, which is already locked here"; code != 1 || !strings.Contains(stdout, want) {
+		t.Errorf("annotated app over an unannotated helper: exit %d, want 1 and %q\nstdout:\n%s\nstderr:\n%s", code, want, stdout, stderr)
+	}
+	write("app/app.go", app(""))
+	if stdout, stderr, code := run(t, dir, guardvet, "./..."); code != 0 || stdout+stderr != "" {
+		t.Errorf("no directive anywhere: exit %d, output %q; want 0 and nothing", code, stdout+stderr)
+	}
+	// Forcing the summaries off loses the helper's effect: the check
+	// above depends on the driver leaving them on.
+	write("app/app.go", app("//guard:by mu"))
+	if stdout, _, _ := run(t, dir, guardvet, "-config.summaries=false", "./..."); strings.Contains(stdout, "s.l.Acquire locks") {
+		t.Errorf("-config.summaries=false still found the helper's effect:\n%s", stdout)
 	}
 }

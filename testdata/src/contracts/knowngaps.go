@@ -8,7 +8,7 @@ package contracts
 
 // Released on one path only; the paths join before the end of the body.
 // Not reported: correlated branches (if b { unlock } ... if b { relock })
-// would make "held on some paths only at a return" noisy (README, Known
+// would make "held on some paths only at a return" noisy (docs/silence.md, Known
 // limitations).
 //
 //guard:releases t.mu

@@ -1,4 +1,4 @@
-// Package guarantee backs README's "What silence means": for each Go
+// Package guarantee backs docs/silence.md's "What silence means": for each Go
 // construct that can reach a guarded field, an access made without the
 // lock is reported, and the same access made with the lock held is not.
 // Where guardvet stays silent although the lock is not held, the case is

@@ -1,4 +1,4 @@
-// Package guaranteeexceptions shows each exception README's "What silence
+// Package guaranteeexceptions shows each exception docs/silence.md's "What silence
 // means" lists: code where a guarded field is reached without its lock and
 // guardvet reports nothing. Cases marked "exception" are silent by design;
 // cases marked "not reported" are gaps a future fix may close, and then

@@ -211,7 +211,7 @@ func (p *Pump) flush() {
 
 // ---- String() is not special-cased. ----
 
-// Account locks mu at every balance access except in String. README
+// Account locks mu at every balance access except in String. docs/rules/guardinfer.md
 // documents the decision: debug helpers race like any other code (a %v of
 // the object from another goroutine reads balance while Deposit writes it),
 // so the unlocked read in String IS reported.

@@ -12,7 +12,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"runtime/pprof"
 	"sort"
 	"strings"
@@ -22,9 +21,10 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/analyzer/directives"
 )
 
-// Exit codes. README documents them; main_test.go asserts them.
+// Exit codes. docs/output.md documents them; main_test.go asserts them.
 const (
 	ExitClean    = 0 // no findings
 	ExitFindings = 1 // at least one diagnostic
@@ -92,7 +92,7 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		return ExitError
 	}
 	if opts.version {
-		fmt.Fprintln(stdout, "guardvet", version())
+		fmt.Fprintln(stdout, VersionLine())
 		return ExitClean
 	}
 	if opts.dir != "" {
@@ -134,43 +134,64 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		}()
 	}
 
-	cfg := &packages.Config{
+	cfg := &packages.Config{ // Dir is set per module below
 		Mode:  packages.LoadAllSyntax | packages.NeedModule,
 		Tests: opts.tests,
 	}
 	if opts.tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + opts.tags}
 	}
-	pkgs, err := packages.Load(cfg, filePatterns(patterns)...)
-	if err != nil {
-		fmt.Fprintf(stderr, "guardvet: %v\n", err)
-		return ExitError
-	}
-	if len(pkgs) == 0 {
-		fmt.Fprintf(stderr, "guardvet: %s matched no packages\n", strings.Join(patterns, " "))
-		return ExitError
-	}
+	// Each module is loaded from its own directory: Go files given as
+	// arguments may belong to different modules of one repository (a
+	// pre-commit hook passes the staged files), and go list loads one
+	// main module at a time.
 	code := ExitClean
-	if packages.PrintErrors(pkgs) > 0 { // type errors and the like, to stderr
-		code = ExitError
-	}
-	graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
-	if err != nil {
-		fmt.Fprintf(stderr, "guardvet: %v\n", err)
-		return ExitError
-	}
 	var findings []Finding
-	for _, act := range graph.Roots {
-		if act.Err != nil {
-			if !hasErrors(act.Package) { // errors in the package were printed above
-				fmt.Fprintf(stderr, "guardvet: %s: %v\n", act, act.Err)
-				code = ExitError
-			}
+	var graphs []*checker.Graph
+	loaded := 0
+	for _, g := range groupPatterns(patterns) {
+		cfg.Dir = g.dir
+		pkgs, err := packages.Load(cfg, g.patterns...)
+		if err != nil {
+			fmt.Fprintf(stderr, "guardvet: %s\n", relMessage(err.Error()))
+			code = ExitError
 			continue
 		}
-		for _, d := range act.Diagnostics {
-			findings = append(findings, Finding{Analyzer: act.Analyzer, Diag: d, Fset: act.Package.Fset, Posn: act.Package.Fset.Position(d.Pos)})
+		loaded += len(pkgs)
+		if printErrors(stderr, pkgs) > 0 { // load and type errors, to stderr
+			code = ExitError
 		}
+		restore := func() {}
+		if !annotated(pkgs) {
+			// Nothing loaded has a directive: the summaries that only
+			// annotated packages read would be computed for nobody.
+			restore, _ = config.Set("summaries", "false")
+		}
+		graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
+		restore()
+		if err != nil {
+			fmt.Fprintf(stderr, "guardvet: %v\n", err)
+			return ExitError
+		}
+		graphs = append(graphs, graph)
+		for _, act := range graph.Roots {
+			if act.Err != nil {
+				if !hasErrors(act.Package) { // errors in the package were printed above
+					fmt.Fprintf(stderr, "guardvet: %s: %v\n", act, act.Err)
+					code = ExitError
+				}
+				continue
+			}
+			for _, d := range act.Diagnostics {
+				findings = append(findings, Finding{Analyzer: act.Analyzer, Diag: d, Fset: act.Package.Fset, Posn: act.Package.Fset.Position(d.Pos)})
+			}
+		}
+	}
+	if loaded == 0 {
+		if code == ExitClean {
+			fmt.Fprintf(stderr, "guardvet: %s matched no packages\n", strings.Join(patterns, " "))
+		}
+		return ExitError
 	}
 	findings = sortFindings(findings)
 
@@ -202,12 +223,12 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		}
 		return code
 	case opts.json:
-		if err := graph.PrintJSON(stdout); err != nil {
+		if err := printJSON(stdout, graphs); err != nil {
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
 			return ExitError
 		}
 	case opts.sarif:
-		if err := WriteSARIF(stdout, findings, analyzers, version()); err != nil {
+		if err := WriteSARIF(stdout, findings, analyzers, ModuleVersion()); err != nil {
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
 			return ExitError
 		}
@@ -261,24 +282,6 @@ func help(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 	return ExitError
 }
 
-// filePatterns turns arguments that are Go files into the packages that
-// contain them (go/packages' file= query), so a pre-commit hook can pass
-// the staged files: guardvet a/x.go b/y.go checks a's and b's packages.
-func filePatterns(patterns []string) []string {
-	out := make([]string, 0, len(patterns))
-	for _, p := range patterns {
-		if strings.HasSuffix(p, ".go") {
-			if st, err := os.Stat(p); err == nil && !st.IsDir() {
-				if abs, err := filepath.Abs(p); err == nil {
-					p = "file=" + abs
-				}
-			}
-		}
-		out = append(out, p)
-	}
-	return out
-}
-
 func hasErrors(p *packages.Package) bool {
 	failed := false
 	packages.Visit([]*packages.Package{p}, nil, func(p *packages.Package) {
@@ -300,7 +303,8 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	fs.BoolVar(&o.tests, "test", true, "also check test files")
 	fs.StringVar(&o.tags, "tags", "", "comma-separated build tags, as for go build")
 	fs.StringVar(&o.dir, "C", "", "change to `dir` before doing anything else, as go -C does (a module in a subdirectory of a repository)")
-	fs.BoolVar(&o.version, "V", false, "print the version and exit")
+	fs.BoolVar(&o.version, "version", false, "print the version (module version, VCS revision, Go version) and exit")
+	fs.BoolVar(&o.version, "V", false, "same as -version")
 	configFlag := func(name string) func(string) error {
 		return func(s string) error { return config.Analyzer.Flags.Set(name, s) }
 	}
@@ -312,7 +316,15 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
 	fs.StringVar(&o.memprofile, "memprofile", "", "write a heap profile to this file at exit")
 	for _, a := range analyzers {
-		if a != config.Analyzer { // options, not a rule: it always runs
+		switch {
+		case a == config.Analyzer: // options, not a rule: it always runs
+		case a.Name == "guardinfer":
+			// The rule reports only under inference: naming it turns
+			// inference on, so -guardinfer alone is not a silent no-op.
+			t := &triState{value: true}
+			o.enable[a.Name] = t
+			fs.Var(quietTriState{t}, a.Name, "run only guard inference (naming the rule turns inference on, as -infer does); -guardinfer=false keeps inference's findings out of an -infer run")
+		default:
 			t := &triState{value: true}
 			o.enable[a.Name] = t
 			fs.Var(t, a.Name, "enable the "+a.Name+" rule: "+firstLine(a.Doc))
@@ -341,7 +353,40 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	if err := fs.Parse(args); err != nil {
 		return o, nil, err
 	}
+	inferenceFlags(fs, o, stderr)
 	return o, fs.Args(), nil
+}
+
+// inferenceFlags makes -infer the one switch of guard inference: -infer
+// and -suggest turn it on, and so does naming its rule (-guardinfer); an
+// explicit -infer=false still wins. Its refinements (-config.infer.min,
+// ratio, locked, prose) do nothing without it, which a note says.
+func inferenceFlags(fs *flag.FlagSet, o *options, stderr io.Writer) {
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if t := o.enable["guardinfer"]; t != nil && t.set && t.value && !set["infer"] && !set["config.infer"] {
+		_ = config.Analyzer.Flags.Set("infer", "true")
+	}
+	on := func(name string) bool { return config.Analyzer.Flags.Lookup(name).Value.String() == "true" }
+	if on("infer") || on("infer.suggest") {
+		return
+	}
+	for _, name := range []string{"config.infer.min", "config.infer.ratio", "config.infer.locked", "config.infer.prose"} {
+		if set[name] {
+			fmt.Fprintf(stderr, "guardvet: -%s refines guard inference, which is off: add -infer\n", name)
+		}
+	}
+}
+
+// quietTriState is the guardinfer rule's enable flag: it prints no
+// "(default true)" in the usage, since inference itself is off by default.
+type quietTriState struct{ *triState }
+
+func (q quietTriState) String() string {
+	if q.triState == nil || !q.set {
+		return "false"
+	}
+	return q.triState.String()
 }
 
 func usage(fs *flag.FlagSet, analyzers []*analysis.Analyzer, w io.Writer) {
@@ -351,7 +396,8 @@ contracts (//guard:holds, acquires, releases, excludes) and lock balance.
 
 Usage:
   guardvet [flags] packages...                  standalone, e.g. guardvet ./...
-  go vet -vettool=$(command -v guardvet) ./...  as a vet tool (same rule flags)
+  go vet -vettool=$(command -v guardvet) ./...  as a vet tool (see "Under go vet")
+  guardvet help [RULE]                          this text, or one rule's manual
 
 Rules (each on by default; -NAME=false turns one off, -NAME runs only the named):
 `)
@@ -366,6 +412,11 @@ Rules (each on by default; -NAME=false turns one off, -NAME runs only the named)
 	fs.PrintDefaults()
 	fs.SetOutput(out)
 	fmt.Fprint(w, `
+Guard inference: -infer turns it on (and -suggest, and naming its rule,
+-guardinfer); -config.infer.min, -config.infer.ratio, -config.infer.locked
+and -config.infer.prose refine it.
+
+`+vetFlagsHelp+`
 Exit codes:
   0  no findings
   1  findings (in every output format)
@@ -458,9 +509,20 @@ func relPath(name string) string {
 	return name
 }
 
-func version() string {
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
-		return bi.Main.Version
-	}
-	return "(devel)"
+// annotated reports whether any package of the load, dependencies
+// included, has a directive (directives.Annotates).
+func annotated(pkgs []*packages.Package) bool {
+	found := false
+	packages.Visit(pkgs, func(p *packages.Package) bool { return !found }, func(p *packages.Package) {
+		for _, f := range p.Syntax {
+			for _, g := range f.Comments {
+				for _, c := range g.List {
+					if !found && directives.Annotates(c) {
+						found = true
+					}
+				}
+			}
+		}
+	})
+	return found
 }

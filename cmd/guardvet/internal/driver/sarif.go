@@ -96,7 +96,7 @@ const srcRoot = "%SRCROOT%"
 
 // WriteSARIF writes findings as one SARIF 2.1.0 run: one rule per
 // diagnostic category (each analyzer's name), helpUri pointing at the
-// rule's README section, and fingerprints that survive unrelated edits.
+// rule's page in docs/rules, and fingerprints that survive unrelated edits.
 func WriteSARIF(w io.Writer, findings []Finding, analyzers []*analysis.Analyzer, version string) error {
 	run := sarifRun{
 		Tool:    sarifTool{Driver: sarifDriver{Name: "guardvet", Version: version, InformationURI: "https://github.com/guardvet/guardvet"}},

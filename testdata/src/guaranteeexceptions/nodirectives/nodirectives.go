@@ -1,5 +1,5 @@
 // Package nodirectives has no directives of its own: only accesses to
-// imported guarded fields are checked here (README, "Where the rules
+// imported guarded fields are checked here (docs/rules/README.md, "Where the rules
 // apply"), and the escape rule is off.
 package nodirectives
 

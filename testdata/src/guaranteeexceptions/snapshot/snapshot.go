@@ -1,5 +1,5 @@
 // Package snapshot replaces its guarded slice and never writes it in
-// place, so a copy taken under the lock is a snapshot (README, escape).
+// place, so a copy taken under the lock is a snapshot (docs/rules/escape.md).
 package snapshot
 
 import "sync"

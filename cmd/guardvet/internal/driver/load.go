@@ -1,0 +1,158 @@
+package driver
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+)
+
+// loadGroup is one packages.Load: the patterns to load from dir ("" for
+// the working directory).
+type loadGroup struct {
+	dir      string
+	patterns []string
+}
+
+// groupPatterns turns the arguments into loads. A Go file stands for its
+// package (go/packages' file= query), so a pre-commit hook can pass the
+// staged files: guardvet a/x.go b/y.go checks a's and b's packages. A file
+// whose nearest go.mod is not the working directory's module is loaded
+// from that module's directory, one load per module, because go list
+// loads from one main module at a time: a repository with two modules
+// gets two loads. Package patterns load from the working directory. The
+// working directory's load comes first, then the other modules by path.
+func groupPatterns(patterns []string) []loadGroup {
+	wd, _ := os.Getwd()
+	home := moduleDir(wd)
+	byDir := map[string]*loadGroup{"": {}}
+	for _, p := range patterns {
+		dir := ""
+		if strings.HasSuffix(p, ".go") {
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				if abs, err := filepath.Abs(p); err == nil {
+					p = "file=" + abs
+					if mod := moduleDir(filepath.Dir(abs)); mod != "" && mod != home {
+						dir = mod
+					}
+				}
+			}
+		}
+		g := byDir[dir]
+		if g == nil {
+			g = &loadGroup{dir: dir}
+			byDir[dir] = g
+		}
+		g.patterns = append(g.patterns, p)
+	}
+	var out []loadGroup
+	for _, g := range byDir {
+		if len(g.patterns) > 0 {
+			out = append(out, *g)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].dir < out[j].dir })
+	return out
+}
+
+// moduleDir returns the directory of the nearest go.mod at or above dir,
+// or "" if there is none.
+func moduleDir(dir string) string {
+	for {
+		if st, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil && !st.IsDir() {
+			return dir
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+// printErrors prints the load and type errors of pkgs and their
+// dependencies, each once, as packages.PrintErrors does, but with
+// positions relative to the working directory, as findings have them, and
+// "guardvet: " instead of go/packages' "-: " before errors that have no
+// position. It returns the number of errors.
+func printErrors(w io.Writer, pkgs []*packages.Package) int {
+	n := 0
+	seen := map[string]bool{}
+	modules := map[*packages.Module]bool{}
+	print := func(line string) {
+		n++
+		if !seen[line] { // a package and its test variant share files
+			seen[line] = true
+			fmt.Fprintln(w, line)
+		}
+	}
+	for p := range packages.Postorder(pkgs) {
+		for _, e := range p.Errors {
+			if e.Pos == "" || e.Pos == "-" {
+				print("guardvet: " + relMessage(e.Msg))
+			} else {
+				print(relPos(e.Pos) + ": " + relMessage(e.Msg))
+			}
+		}
+		if m := p.Module; m != nil && m.Error != nil && !modules[m] {
+			modules[m] = true
+			print("guardvet: " + relMessage(m.Error.Err))
+		}
+	}
+	return n
+}
+
+var lineCol = regexp.MustCompile(`(:\d+){1,2}$`)
+
+// relPos makes the file of a go/packages position ("file:line:col",
+// "file:line" or "file") relative to the working directory.
+func relPos(pos string) string {
+	suffix := lineCol.FindString(pos)
+	return relPath(strings.TrimSuffix(pos, suffix)) + suffix
+}
+
+// relMessage shortens absolute paths below the working directory in an
+// error message (go list's "stat /abs/dir: directory not found").
+func relMessage(msg string) string {
+	wd, err := os.Getwd()
+	if err != nil || wd == string(filepath.Separator) {
+		return msg
+	}
+	return strings.ReplaceAll(msg, wd+string(filepath.Separator), "")
+}
+
+// printJSON prints the x/tools JSON tree (package ID → analyzer →
+// diagnostics) of every load as one object, as a single load prints it.
+func printJSON(w io.Writer, graphs []*checker.Graph) error {
+	if len(graphs) == 1 {
+		return graphs[0].PrintJSON(w)
+	}
+	merged := map[string]json.RawMessage{}
+	for _, g := range graphs {
+		var buf bytes.Buffer
+		if err := g.PrintJSON(&buf); err != nil {
+			return err
+		}
+		var tree map[string]json.RawMessage
+		if err := json.Unmarshal(buf.Bytes(), &tree); err != nil {
+			return err
+		}
+		for id, v := range tree {
+			merged[id] = v
+		}
+	}
+	data, err := json.MarshalIndent(merged, "", "\t")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", data)
+	return err
+}

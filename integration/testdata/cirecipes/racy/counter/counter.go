@@ -1,0 +1,24 @@
+// Package counter is the fixture module TestCIRecipes runs the CI recipes
+// of docs/ci.md on. This version reads n without mu in Peek: every recipe
+// must fail and show guardvet's finding.
+package counter
+
+import "sync"
+
+// Counter counts under a lock.
+type Counter struct {
+	mu sync.Mutex
+	n  int //guard:by mu
+}
+
+// Inc adds one.
+func (c *Counter) Inc() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+}
+
+// Peek returns the count without taking the lock.
+func (c *Counter) Peek() int {
+	return c.n // the race: TestCIRecipes expects guardvet's finding on this line
+}
