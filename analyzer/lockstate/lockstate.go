@@ -160,6 +160,9 @@ type Func struct {
 	Gos      []*Go
 	ChanOps  []*ChanOp
 	Uses     []*Use
+	// MapEntries are the deletes and stores of entries of maps whose
+	// values are or hold locks (a map of per-key locks).
+	MapEntries []*MapEntry
 	// Candidates are accesses to fields without directives whose struct
 	// holds a lock (Guard is nil), recorded only for guard inference.
 	Candidates []*Access
@@ -249,6 +252,17 @@ type ChanOp struct {
 	Kind        ChanKind
 	NonBlocking bool // a select with a default case
 	State       *State
+}
+
+// MapEntry is delete(m, k), or a store m[k] = v, on a map whose values
+// are locks or hold one (map[string]*sync.Mutex, map[K]*entry with a mutex
+// field), with the locks held just before it.
+type MapEntry struct {
+	Node  ast.Node // the delete call, or the assignment
+	Map   ast.Expr // m
+	Key   ast.Expr // k
+	Value ast.Expr // v; nil for delete
+	State *State
 }
 
 // Go is a go statement calling a declared function.

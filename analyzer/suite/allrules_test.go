@@ -253,6 +253,7 @@ var fixturesWithEveryRule = []string{
 	"ignoresinfer/...",
 	"importers/...",
 	"joinmodes/...",
+	"lockmap/...",
 	"lockorder/...",
 	"lockretake/...",
 	"nestedlock/...",
