@@ -116,3 +116,18 @@ func transcriptPattern(shown string) *regexp.Regexp {
 	}
 	return regexp.MustCompile(`(?ms)` + strings.Join(parts, `.*?`))
 }
+
+func TestTranscriptPattern(t *testing.T) {
+	shown := "hook.......Failed\n- exit code: 1\n\na.go:1:2: x read; ... (rule)\n"
+	for out, want := range map[string]bool{
+		"other\nhook...Failed\n- exit code: 1\n\na.go:1:2: x read; more text (rule)\n": true,
+		"hook...Failed\n- exit code: 1\na.go:1:2: x read; more (other)\n":              false,
+		"hook...Passed\n- exit code: 1\na.go:1:2: x read; more (rule)\n":               false,
+		"a.go:1:2: x read; more (rule)\nhook...Failed\n- exit code: 1\n":               false,
+		"hook...Failed\n- exit code: 1\na.go:1:2: x read;\n (rule)\n":                  false,
+	} {
+		if got := transcriptPattern(shown).MatchString(out); got != want {
+			t.Errorf("transcriptPattern(%q).MatchString(%q) = %v, want %v", shown, out, got, want)
+		}
+	}
+}
