@@ -15,21 +15,24 @@ import (
 // tested text is the documented text.
 
 // fencedBlocks returns the contents of a markdown document's fenced code
-// blocks, by info string ("" for a bare ```), in document order.
+// blocks, by info string ("" for a bare ```), in document order. A fence
+// indented in a list item has its indentation removed from its lines.
 func fencedBlocks(text string) map[string][]string {
 	blocks := map[string][]string{}
-	var lang string
+	var lang, indent string
 	var body []string
 	in := false
 	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimLeft(line, " ")
 		switch {
-		case !in && strings.HasPrefix(line, "```"):
-			in, lang, body = true, strings.TrimSpace(strings.TrimPrefix(line, "```")), nil
+		case !in && strings.HasPrefix(trimmed, "```"):
+			in, lang, body = true, strings.TrimSpace(strings.TrimPrefix(trimmed, "```")), nil
+			indent = line[:len(line)-len(trimmed)]
 		case in && strings.TrimSpace(line) == "```":
 			in = false
 			blocks[lang] = append(blocks[lang], strings.Join(body, "\n")+"\n")
 		case in:
-			body = append(body, line)
+			body = append(body, strings.TrimPrefix(line, indent))
 		}
 	}
 	return blocks
@@ -67,7 +70,7 @@ func docSection(t *testing.T, text, heading string) string {
 	for i := start + 1; i < len(lines); i++ {
 		l := lines[i]
 		switch {
-		case strings.HasPrefix(l, "```"):
+		case strings.HasPrefix(strings.TrimLeft(l, " "), "```"):
 			in = !in
 		case !in && regexp.MustCompile(`^#+ `).MatchString(l):
 			return strings.Join(lines[start:i], "\n") + "\n"
