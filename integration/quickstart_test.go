@@ -16,20 +16,25 @@ import (
 // TestQuickStart follows README's Quick start by copy and paste, with the
 // snippets taken from README itself so that it cannot drift:
 //
-//		go test -tags integration -run QuickStart -v ./integration/
+//	go test -tags integration -run QuickStart -v ./integration/
 //
-//	 1. Install: the "from a checkout" block, run with bash, with the clone
-//	    URL replaced by a git repository holding a snapshot of this working
-//	    tree (the one TestPrecommit uses; a clean clone of it), and GOBIN a
-//	    temporary directory put first on PATH. guardvet -version answers.
-//	 2. The first directive: a new module made with README's `go mod init`,
-//	    README's Go code in the file README names.
-//	 3. Run: each command of README's Run block in that module. The
-//	    standalone one prints exactly the output README shows (on stdout,
-//	    nothing on stderr) and exits with README's code for findings; go vet
-//	    prints the same finding without the rule in parentheses and fails.
-//	 4. The fix README describes, applied as written: both commands are clean
-//	    and exit 0.
+// Install: the "from a checkout" block, run with bash, with the clone URL
+// replaced by a git repository holding a snapshot of this working tree (as
+// TestPrecommit makes it; a clean clone of it), and GOBIN a temporary
+// directory put first on PATH. guardvet -version answers.
+//
+// The first directive: a new module made with README's `go mod init`,
+// README's Go code in the file README names.
+//
+// Run: each command of README's first Run block in that module. The
+// standalone one prints exactly the output README shows (on stdout,
+// nothing on stderr) and exits with README's code for findings; go vet
+// prints the same finding without the rule in parentheses and fails. Then
+// README's commands for several modules (-C alpha), at the root of a
+// repository with two such modules, alpha/ and beta/, for each of them.
+//
+// The fix README describes, applied as written: all the commands are
+// clean and exit 0.
 //
 // The module cache and the build cache are the machine's (anything missing
 // is fetched through GOPROXY).
@@ -110,18 +115,40 @@ func TestQuickStart(t *testing.T) {
 	}
 	clean, found := atoi(t, codes[1]), atoi(t, codes[2])
 
-	// 3. Run, as README's Run block says.
-	var commands []string
-	for _, l := range strings.Split(docBlocks(t, docSection(t, readme, "### Run"), "sh", 1)[0], "\n") {
-		if c, _, _ := strings.Cut(l, "#"); strings.TrimSpace(c) != "" {
-			commands = append(commands, strings.TrimSpace(c))
+	// 3. Run, as README's Run blocks say: in a module, and per module with
+	// -C in a repository with two, alpha/ and beta/.
+	runBlocks := docBlocks(t, docSection(t, readme, "### Run"), "sh", 2)
+	commandsOf := func(block string) []string {
+		var commands []string
+		for _, l := range strings.Split(block, "\n") {
+			if c, _, _ := strings.Cut(l, "#"); strings.TrimSpace(c) != "" {
+				commands = append(commands, strings.TrimSpace(c))
+			}
 		}
+		if len(commands) != 2 || !strings.HasPrefix(commands[0], "guardvet ") || !strings.HasPrefix(commands[1], "go vet ") {
+			t.Fatalf("README's Run block is %q; this test expects a standalone command, then go vet", commands)
+		}
+		return commands
 	}
-	if len(commands) != 2 || commands[0] != shownCmd || !strings.HasPrefix(commands[1], "go vet ") {
-		t.Fatalf("README's Run block is %q; this test expects the standalone command of the shown output (%q), then go vet", commands, shownCmd)
+	commands := commandsOf(runBlocks[0])
+	if commands[0] != shownCmd {
+		t.Fatalf("README's Run block starts with %q, its shown output with %q", commands[0], shownCmd)
+	}
+	repo := filepath.Join(tmp, "repo")
+	perModule := map[string][]string{}
+	for _, m := range []string{"alpha", "beta"} {
+		dir := filepath.Join(repo, m)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if res := sh(t, dir, where[1]); res.code != 0 {
+			t.Fatalf("%s failed", where[1])
+		}
+		precommitWrite(t, filepath.Join(dir, filepath.FromSlash(where[2])), code)
+		perModule[m] = commandsOf(docReplace(t, runBlocks[1], "-C alpha ", "-C "+m+" ", 2))
 	}
 	vetLine := strings.TrimSuffix(strings.TrimSuffix(shownOut, "\n"), " ("+finding[5]+")")
-	check := func(t *testing.T, fixed bool) {
+	check := func(t *testing.T, mod string, commands []string, fixed bool) {
 		res := sh(t, mod, commands[0])
 		want, wantCode := shownOut, found
 		if fixed {
@@ -147,7 +174,12 @@ func TestQuickStart(t *testing.T) {
 		}
 	}
 	step = time.Now()
-	t.Run("finding", func(t *testing.T) { check(t, false) })
+	t.Run("finding", func(t *testing.T) {
+		check(t, mod, commands, false)
+		for _, m := range []string{"alpha", "beta"} {
+			check(t, repo, perModule[m], false)
+		}
+	})
 
 	// 4. The fix README describes.
 	fix := regexp.MustCompile("Lock `([^`]+)` in `(\\w+)` \\(`([^`]+)`\\)").FindStringSubmatch(first)
@@ -162,7 +194,13 @@ func TestQuickStart(t *testing.T) {
 	fixed := code[:loc[1]] + "\t" + fix[3] + "\n" + code[loc[1]:]
 	precommitWrite(t, file, fixed)
 	t.Logf("the fixed %s:\n%s", where[2], fixed)
-	t.Run("fixed", func(t *testing.T) { check(t, true) })
+	t.Run("fixed", func(t *testing.T) {
+		check(t, mod, commands, true)
+		for _, m := range []string{"alpha", "beta"} {
+			precommitWrite(t, filepath.Join(repo, m, filepath.FromSlash(where[2])), fixed)
+			check(t, repo, perModule[m], true)
+		}
+	})
 	t.Logf("TIMING run and vet, finding and fixed: %v", time.Since(step).Round(time.Millisecond))
 	t.Logf("TIMING total: %v", time.Since(start).Round(time.Millisecond))
 }
