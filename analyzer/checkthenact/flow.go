@@ -419,9 +419,10 @@ func (fg *flowGraph) reachesAvoiding(parents map[ast.Node]ast.Node, w ast.Node, 
 }
 
 // sectionStarts returns, for a block node, the positions in it where a
-// new critical section of lock begins: where the body locks it, and the
-// calls that release it and take it back (a helper that steps out of the
-// lock, sync.Cond.Wait), as the engine's states record them.
+// critical section of lock ends or a new one begins: where the body locks
+// or unlocks it, and the calls that release it and take it back (a helper
+// that steps out of the lock, sync.Cond.Wait, one that acquires it), as
+// the engine's states record them.
 func sectionStarts(f *lockstate.Func, lock lockpath.Path) func(ast.Node) []token.Pos {
 	var sites []token.Pos
 	add := func(p token.Pos) {
@@ -429,12 +430,22 @@ func sectionStarts(f *lockstate.Func, lock lockpath.Path) func(ast.Node) []token
 			sites = append(sites, p)
 		}
 	}
+	// A release ends the section as well: a read before it is stale
+	// whatever takes the lock back. A deferred release runs at the
+	// return, not where it is written.
+	deferred := map[*ast.CallExpr]bool{}
+	ast.Inspect(bodyOf(f), func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.DeferStmt:
+			deferred[n.Call] = true
+		}
+		return true
+	})
 	for _, op := range f.LockOps {
-		switch op.Op {
-		case locks.Lock, locks.RLock, locks.TryLock, locks.TryRLock:
-			if op.Lock == lock {
-				add(op.Node.Pos())
-			}
+		if op.Lock == lock && op.Op != locks.NoOp && !deferred[op.Node] {
+			add(op.Node.Pos())
 		}
 	}
 	for _, a := range f.Accesses {

@@ -456,3 +456,76 @@ func (c *Clock) AdvanceOK(d int, fire func()) {
 		c.mu.Lock()
 	}
 }
+
+// ---- a panic nested in another branch ----
+
+func (r *Reg) PanicNested(strict bool) {
+	r.mu.Lock()
+	p := r.p
+	r.mu.Unlock()
+	if strict {
+		if p != nil {
+			panic("installed twice")
+		}
+	}
+	r.mu.Lock()
+	r.p = &Sess{} // want `check-then-act: r.p was read at line 464 and the lock released`
+	r.mu.Unlock()
+}
+
+// Twin: the panic is on another value; the branch on p leaves no way
+// around the write.
+func (r *Reg) PanicOtherOK(bad bool) {
+	r.mu.Lock()
+	p := r.p
+	r.mu.Unlock()
+	if p != nil {
+		work()
+	}
+	if bad {
+		panic("bad")
+	}
+	r.mu.Lock()
+	r.p = &Sess{}
+	r.mu.Unlock()
+}
+
+// ---- the lock taken back by a helper on one way ----
+
+//guard:acquires r.mu
+func (r *Reg) lock() { r.mu.Lock() }
+
+// The look at r.p was made in the first section. The lock is released,
+// then taken back by the helper on one way and directly on the other: on
+// both, the write is in a new section.
+func (r *Reg) RelockEitherWay(fast bool) {
+	r.mu.Lock()
+	if r.p != nil {
+		r.mu.Unlock()
+		return
+	}
+	r.mu.Unlock()
+	if fast {
+		r.lock()
+	} else {
+		work()
+		r.mu.Lock()
+	}
+	r.p = &Sess{} // want `check-then-act: r.p was read at line 503 and the lock released`
+	r.mu.Unlock()
+}
+
+// Twin: the look is repeated after the lock is taken back.
+func (r *Reg) RelockEitherWayOK(fast bool) {
+	if fast {
+		r.lock()
+	} else {
+		work()
+		r.mu.Lock()
+	}
+	defer r.mu.Unlock()
+	if r.p != nil {
+		return
+	}
+	r.p = &Sess{}
+}
