@@ -529,3 +529,49 @@ func (r *Reg) RelockEitherWayOK(fast bool) {
 	}
 	r.p = &Sess{}
 }
+
+// ---- a wait loop with another way out ----
+
+func (r *Reg) isBusy() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.busy
+}
+
+func (r *Reg) setBusy(b bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.busy = b
+}
+
+// The claim runs only if the loop saw r.busy false: the return on cancel
+// is the other way out.
+func (r *Reg) ClaimWhenIdle(cancel <-chan struct{}) {
+	for r.isBusy() {
+		select {
+		case <-cancel:
+			return
+		default:
+		}
+		work()
+	}
+	r.setBusy(true) // want `check-then-act: r.busy was read at line 550 \(in r.isBusy\) and the lock released`
+}
+
+// Twin: claimed with a re-check under the lock that writes.
+func (r *Reg) ClaimWhenIdleOK(cancel <-chan struct{}) {
+	for r.isBusy() {
+		select {
+		case <-cancel:
+			return
+		default:
+		}
+		work()
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.busy {
+		return
+	}
+	r.busy = true
+}
