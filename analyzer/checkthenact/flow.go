@@ -297,7 +297,7 @@ func (fg *flowGraph) controllers(parents map[ast.Node]ast.Node, n ast.Node) []*c
 // condition of an if or a for, a case of a switch with the switch's tag
 // (or a type switch's assignment), and the statement's init. ok is false
 // for a block whose successors the values it reads do not choose (a
-// select, a range loop's next iteration, an endless loop's way out).
+// select, a range loop's next iteration).
 func branchCond(parents map[ast.Node]ast.Node, b *cfg.Block) (conds []ast.Node, init ast.Stmt, ok bool) {
 	if len(b.Succs) != 2 {
 		return nil, nil, false
@@ -332,17 +332,17 @@ func branchCond(parents map[ast.Node]ast.Node, b *cfg.Block) (conds []ast.Node, 
 
 // reachesAvoiding reports whether the node w can be reached from the
 // entry on a path that passes none of the nodes in via after the last
-// node that kills (starts a new critical section of the lock). The walk
-// goes on past w: round a loop, w may be reached again without a read. A node
-// that contains both w and a node of via counts as passing it when via's
-// node comes first in the source: x = f(r.p) reads r.p before it writes.
+// kill (a position where a critical section of the lock ends or starts).
+// The walk goes on past w: round a loop, w may be reached again without a
+// read. In the block node that holds w, only what comes before w in the
+// source counts.
 func (fg *flowGraph) reachesAvoiding(parents map[ast.Node]ast.Node, w ast.Node, via []ast.Node, kill func(ast.Node) []token.Pos) bool {
 	wat, ok := fg.locate(parents, w)
 	if !ok {
 		return true
 	}
 	// What each block node does: the positions where it reads (gen) and
-	// where it starts a new section (kill).
+	// where a section ends or starts (kill).
 	type effect struct {
 		pos  token.Pos
 		read bool
