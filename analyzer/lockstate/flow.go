@@ -390,6 +390,7 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 	if rec != nil {
 		rec.Entry = entry
 		rec.Resolver = fa.res
+		rec.CFG = g
 	}
 	for _, b := range g.Blocks {
 		if in[b.Index] != nil && b.Live {
@@ -402,7 +403,7 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 		// trusted either way. Drop them: the function is reported as not
 		// checked, and nothing else is said about it.
 		*rec = Func{Decl: rec.Decl, Lit: rec.Lit, Obj: rec.Obj, Context: rec.Context,
-			Entry: rec.Entry, Resolver: rec.Resolver, Unconverged: true}
+			Entry: rec.Entry, Resolver: rec.Resolver, CFG: rec.CFG, Unconverged: true}
 	}
 	if rec != nil {
 		rec.Implied = fa.impliedEntry(entry)

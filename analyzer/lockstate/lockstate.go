@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
@@ -167,6 +168,10 @@ type Func struct {
 	// holds a lock (Guard is nil), recorded only for guard inference.
 	Candidates []*Access
 	Resolver   *lockpath.Resolver
+	// CFG is the go/cfg graph the dataflow ran over (built with the
+	// engine's idea of which calls return), for rules that need control
+	// flow: post-dominance, paths between two nodes.
+	CFG *cfg.CFG
 	// Unconverged is set when the dataflow hit its visit budget before
 	// reaching a fixpoint. The function's events are dropped (nothing is
 	// reported from states that are not final) and guardedby reports the

@@ -236,6 +236,7 @@ var fixturesWithEveryRule = []string{
 	"closures/...",
 	"contracts/...",
 	"crosspkg/...",
+	"ctaflow/...",
 	"ctasections/...",
 	"ctashapes/...",
 	"deferbranch/...",
