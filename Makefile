@@ -77,6 +77,6 @@ infer-precision:
 
 # golangci: a golangci-lint v2.15.0 with guardvet's module plugin, built
 # from this checkout into bin/custom-gcl, through the Go module proxy only
-# (docs/cli-additions.md; integration/golangci_test.go uses the same script).
+# (docs/golangci-lint.md; integration/golangci_test.go uses the same script).
 golangci:
 	.ci/golangci -o $(BIN)/custom-gcl

@@ -63,7 +63,7 @@ func TestCIRecipes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocks := ciFencedBlocks(string(data))
+	blocks := fencedBlocks(string(data))
 	for _, lang := range []string{"sh", "make", "yaml"} {
 		if len(blocks[lang]) != 1 {
 			t.Fatalf("docs/ci.md has %d ```%s blocks, want 1 (this test runs each recipe; teach it a new one)", len(blocks[lang]), lang)
@@ -207,27 +207,6 @@ func TestCIRecipes(t *testing.T) {
 		}
 	})
 	t.Logf("TIMING total: %v", time.Since(start).Round(time.Millisecond))
-}
-
-// ciFencedBlocks returns the contents of a markdown document's fenced code
-// blocks, by info string.
-func ciFencedBlocks(text string) map[string][]string {
-	blocks := map[string][]string{}
-	var lang string
-	var body []string
-	in := false
-	for _, line := range strings.Split(text, "\n") {
-		switch {
-		case !in && strings.HasPrefix(line, "```"):
-			in, lang, body = true, strings.TrimSpace(strings.TrimPrefix(line, "```")), nil
-		case in && strings.TrimSpace(line) == "```":
-			in = false
-			blocks[lang] = append(blocks[lang], strings.Join(body, "\n")+"\n")
-		case in:
-			body = append(body, line)
-		}
-	}
-	return blocks
 }
 
 // ciServe writes a file:// module proxy in proxy that serves this working

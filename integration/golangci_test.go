@@ -10,6 +10,14 @@
 // plugin (package golangci) with .ci/golangci, the script behind make
 // golangci, then lints the fixture modules in testdata/golangci with it.
 //
+// What docs/golangci-lint.md gives a user is taken from the page: the
+// .golangci.yml every fixture is linted with (the settings cases change
+// only its disable: line), the proxy-only .custom-gcl.yml (compared with
+// the one .ci/golangci writes, with the page's /path/to/guardvet
+// placeholders filled in), the run command (run as written on the racy
+// fixture, whose output must have a finding of the form the page shows),
+// and the per-module run for a repository with several modules.
+//
 // `golangci-lint custom` always clones
 // https://github.com/golangci/golangci-lint.git. The script does not need
 // GitHub: it turns golangci-lint's module from the Go module proxy into a
@@ -33,6 +41,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -78,9 +87,11 @@ func TestGolangciPlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	docs := golangciFromDocs(t, root)
 	custom := step(t, "custom-gcl build (.ci/golangci)", func() string { return buildCustom(t, root, cache, tmp) })
+	docs.checkBuild(t, root, custom)
 
-	lint := &linter{bin: custom, tmp: tmp, cacheRoot: filepath.Dir(custom)}
+	lint := &linter{bin: custom, tmp: tmp, cacheRoot: filepath.Dir(custom), config: docs.config}
 	out := lint.run(t, "--version")
 	if !strings.Contains(out.stdout+out.stderr, "2.15.0-custom-gcl") {
 		t.Errorf("custom-gcl --version: %q, want a v2.15.0 custom build", out.stdout+out.stderr)
@@ -98,6 +109,19 @@ func TestGolangciPlugin(t *testing.T) {
 			t.Errorf("exit 0 with findings, want non-zero")
 		}
 		res.expect(t, racyFindings)
+	})
+
+	// The page's run command, as written, in the racy fixture: golangci-lint's
+	// text output on stdout, with the finding as the page shows it.
+	t.Run("racy as documented", func(t *testing.T) {
+		dir := lint.fixture(t, "racy", "")
+		res := lint.shell(t, dir, docs.run(custom))
+		if res.code != 1 {
+			t.Errorf("exit %d, want golangci-lint's 1 for findings", res.code)
+		}
+		if !docs.finding.MatchString(res.stdout) {
+			t.Errorf("stdout lacks a finding like the page's (want %s):\n%s", docs.finding, res.stdout)
+		}
 	})
 
 	t.Run("fixed", func(t *testing.T) {
@@ -140,6 +164,31 @@ func TestGolangciPlugin(t *testing.T) {
 			}
 		})
 	}
+
+	// A repository with two modules and the page's .golangci.yml at its
+	// root, linted with the page's commands for several modules.
+	t.Run("two modules", func(t *testing.T) {
+		repo := t.TempDir()
+		lint.write(t, filepath.Join(repo, ".golangci.yml"), "")
+		for _, m := range []string{"alpha", "beta"} {
+			dir := filepath.Join(repo, m)
+			if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "golangci", "racy"))); err != nil {
+				t.Fatal(err)
+			}
+			precommitWrite(t, filepath.Join(dir, "go.mod"), "module example.com/"+m+"\n\ngo 1.26\n")
+		}
+		res := lint.shell(t, repo, docs.perModule(custom))
+		if res.code == 0 {
+			t.Errorf("exit 0 with findings in both modules, want non-zero")
+		}
+		// Paths are relative to .golangci.yml, at the root.
+		for _, m := range []string{"alpha", "beta"} {
+			re := regexp.MustCompile(`(?m)^` + regexp.QuoteMeta(m+"/") + docs.findingExpr + `$`)
+			if !re.MatchString(res.stdout) {
+				t.Errorf("stdout lacks %s's finding (want %s):\n%s", m, re, res.stdout)
+			}
+		}
+	})
 
 	t.Logf("total %s", time.Since(start).Round(time.Millisecond))
 }
@@ -223,6 +272,9 @@ func buildCustom(t *testing.T, root, cache, tmp string) string {
 	env := []string{"GUARDVET_GCL_CACHE=" + cache, "GOLANGCI_LINT_VERSION=" + gclVersion, "TMPDIR=" + tmp}
 	res := command(t, root, env, filepath.Join(root, ".ci", "golangci"), "-o", bin)
 	t.Logf(".ci/golangci -o %s: exit %d\n%s%s", bin, res.code, res.stdout, res.stderr)
+	// Kept next to the binary: golangciDocs.checkBuild reads what the
+	// script wrote, also when the binary is reused.
+	precommitWrite(t, filepath.Join(dir, "build.log"), res.stdout+res.stderr)
 	if res.code != 0 {
 		t.Fatalf(".ci/golangci failed")
 	}
@@ -277,6 +329,7 @@ type linter struct {
 	bin       string
 	tmp       string
 	cacheRoot string // golangci-lint's own cache lives next to the binary
+	config    string // docs/golangci-lint.md's .golangci.yml
 }
 
 func (l *linter) env() []string {
@@ -318,32 +371,50 @@ type finding struct {
 	text     string // a substring of the message
 }
 
-// module copies the fixture module name into a temporary directory and
-// runs the custom golangci-lint on it. With settings, the fixture's
-// .golangci.yml is replaced by one whose guardvet settings are that YAML
-// flow mapping body.
-func (l *linter) module(t *testing.T, name, settings string) lintResult {
+// write writes the page's .golangci.yml to path. With settings (one
+// "KEY: VALUE" line), the page's line of guardvet settings is replaced by
+// it.
+func (l *linter) write(t *testing.T, path, settings string) {
+	t.Helper()
+	conf := l.config
+	if settings != "" {
+		conf = golangciSettingsLine.ReplaceAllString(conf, "${1}"+settings)
+	}
+	precommitWrite(t, path, conf)
+}
+
+// golangciSettingsLine is the line of docs/golangci-lint.md's .golangci.yml
+// that the settings cases replace.
+var golangciSettingsLine = regexp.MustCompile(`(?m)^( +)disable: \[\].*$`)
+
+// fixture copies the fixture module name into a temporary directory, with
+// the page's .golangci.yml (see write), and returns the directory.
+func (l *linter) fixture(t *testing.T, name, settings string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), name)
 	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "golangci", name))); err != nil {
 		t.Fatal(err)
 	}
-	if settings != "" {
-		conf := `version: "2"
-linters:
-  default: none
-  enable: [guardvet]
-  settings:
-    custom:
-      guardvet:
-        type: module
-        description: "lock discipline from //guard: directives"
-        settings: {` + settings + `}
-`
-		if err := os.WriteFile(filepath.Join(dir, ".golangci.yml"), []byte(conf), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	l.write(t, filepath.Join(dir, ".golangci.yml"), settings)
+	return dir
+}
+
+// shell runs a documented command line with bash in dir, in the linter's
+// environment, and logs it.
+func (l *linter) shell(t *testing.T, dir, script string) result {
+	t.Helper()
+	start := time.Now()
+	res := command(t, dir, l.env(), "bash", "-c", script)
+	t.Logf("$ (cd %s && %s)  [%v, exit %d]\nstdout:\n%s\nstderr:\n%s", dir, script, time.Since(start).Round(time.Millisecond), res.code, res.stdout, res.stderr)
+	return res
+}
+
+// module copies the fixture module name into a temporary directory, with
+// the page's .golangci.yml (see write), and runs the custom golangci-lint
+// on it, with JSON output.
+func (l *linter) module(t *testing.T, name, settings string) lintResult {
+	t.Helper()
+	dir := l.fixture(t, name, settings)
 	start := time.Now()
 	res := command(t, dir, l.env(), l.bin, "run",
 		"--output.json.path=stdout", "--output.text.path=stderr",
@@ -382,5 +453,95 @@ func (r lintResult) expect(t *testing.T, want []finding) {
 					i, is.Pos.Filename, is.Pos.Line, is.Text, is.FromLinter, w.category, w.file, w.line, w.text)
 			}
 		}
+	}
+}
+
+// golangciDocs is what docs/golangci-lint.md gives a user, as this test
+// uses it.
+type golangciDocs struct {
+	config      string         // .golangci.yml
+	customYML   string         // the proxy-only .custom-gcl.yml, with the page's placeholders
+	runCmd      string         // the proxy-only run command, with the placeholder
+	perModuleC  string         // the run command for a repository with several modules
+	finding     *regexp.Regexp // a finding as the page shows it, as a whole line
+	findingExpr string         // the same, unanchored
+}
+
+// golangciPlaceholder is the page's stand-in for the guardvet checkout.
+const golangciPlaceholder = "/path/to/guardvet"
+
+func golangciFromDocs(t *testing.T, root string) golangciDocs {
+	t.Helper()
+	page := docFile(t, root, "docs/golangci-lint.md")
+	proxy := docSection(t, page, "## Proxy-only (no GitHub): `make golangci`")
+	config := docSection(t, page, "## `.golangci.yml` (both ways)")
+	several := docSection(t, page, "## A repository with several modules")
+
+	var d golangciDocs
+	d.config = docBlocks(t, config, "yaml", 1)[0]
+	if !golangciSettingsLine.MatchString(d.config) {
+		t.Fatalf("the page's .golangci.yml has no line %s, which the settings cases replace:\n%s", golangciSettingsLine, d.config)
+	}
+	d.customYML = docBlocks(t, proxy, "yaml", 1)[0]
+	sh := docBlocks(t, proxy, "sh", 3)
+	d.runCmd = strings.TrimSpace(sh[2])
+	if !strings.HasPrefix(d.runCmd, golangciPlaceholder+"/bin/custom-gcl run") {
+		t.Fatalf("the page's proxy-only run command is %q; this test runs %s/bin/custom-gcl run ...", d.runCmd, golangciPlaceholder)
+	}
+	d.perModuleC = strings.TrimSpace(docBlocks(t, several, "sh", 1)[0])
+	shown := regexp.MustCompile("Findings look like\\s+`([^`]+)`").FindStringSubmatch(config)
+	if shown == nil {
+		t.Fatalf("the page no longer shows a finding (\"Findings look like `...`\"):\n%s", config)
+	}
+	// The shown finding is of the racy fixture's session.go; its file name
+	// and " ... " match any.
+	q := regexp.QuoteMeta(shown[1])
+	d.findingExpr = strings.ReplaceAll(q, ` \.\.\. `, ` [^\n]* `)
+	d.finding = regexp.MustCompile(`(?m)^` + d.findingExpr + `$`)
+	return d
+}
+
+// run is the page's run command with the custom binary in place of the
+// page's bin/custom-gcl.
+func (d golangciDocs) run(bin string) string {
+	return strings.ReplaceAll(d.runCmd, golangciPlaceholder+"/bin/custom-gcl", bin)
+}
+
+// perModule is the page's command for several modules, likewise.
+func (d golangciDocs) perModule(bin string) string {
+	return strings.ReplaceAll(d.perModuleC, golangciPlaceholder+"/bin/custom-gcl", bin)
+}
+
+// checkBuild checks what the page says of make golangci against what the
+// test ran: make golangci runs .ci/golangci -o bin/custom-gcl, and the
+// .custom-gcl.yml the page shows is the one the script wrote, with the
+// checkout for /path/to/guardvet and the binary's directory for
+// /path/to/guardvet/bin.
+func (d golangciDocs) checkBuild(t *testing.T, root, bin string) {
+	t.Helper()
+	out, err := exec.Command("make", "-s", "-n", "-C", root, "golangci").Output()
+	if want := ".ci/golangci -o " + filepath.Join(root, "bin", "custom-gcl") + "\n"; err != nil || string(out) != want {
+		t.Errorf("make -n golangci: %q (%v), want %q as the page says", out, err, want)
+	}
+	log, err := os.ReadFile(filepath.Join(filepath.Dir(bin), "build.log"))
+	if err != nil {
+		t.Logf("no build.log next to %s (built before the test kept it): not comparing the .custom-gcl.yml", bin)
+		return
+	}
+	_, written, ok := strings.Cut(string(log), "== golangci-lint custom, .custom-gcl.yml:\n")
+	if !ok {
+		t.Fatalf("the build log does not show the .custom-gcl.yml .ci/golangci wrote:\n%s", log)
+	}
+	var yml []string
+	for _, l := range strings.Split(written, "\n") {
+		if !strings.HasPrefix(l, "   ") {
+			break
+		}
+		yml = append(yml, strings.TrimPrefix(l, "   "))
+	}
+	want := strings.ReplaceAll(d.customYML, golangciPlaceholder+"/bin", filepath.Dir(bin))
+	want = strings.ReplaceAll(want, golangciPlaceholder, root)
+	if got := strings.Join(yml, "\n") + "\n"; got != want {
+		t.Errorf("the .custom-gcl.yml .ci/golangci wrote:\n%s\nthe page shows (placeholders filled in):\n%s", got, want)
 	}
 }

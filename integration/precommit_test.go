@@ -3,7 +3,6 @@
 package integration
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,14 +14,10 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"text/template"
 	"time"
 )
 
 const (
-	// precommitTag is the tag put on the snapshot of this repository; the
-	// throwaway repository's .pre-commit-config.yaml uses it as rev:.
-	precommitTag = "v0.0.0-precommit-test"
 	// precommitUserModule is the module path of the throwaway repository.
 	precommitUserModule = "example.com/precommitdemo"
 	// precommitRaceMarker is on the racy line of testdata/precommit/racy.
@@ -45,22 +40,27 @@ const (
 // run before committing.
 //
 // The user's side is a throwaway Go module in its own git repository, with
-// a .pre-commit-config.yaml (testdata/precommit/pre-commit-config.yaml.tmpl)
-// whose repo: is the local path of that snapshot and rev: its tag. After
-// `pre-commit install --install-hooks` (which clones the snapshot and runs
-// `go install ./...` in it), three commits of counter/counter.go
-// (testdata/precommit/{clean,racy,fixed}):
+// the .pre-commit-config.yaml of docs/pre-commit.md, taken from the page:
+// its first config with the guardvet-changed line added to its hooks, with
+// the substitutions the page gives for a checkout, repo: the local path of
+// that snapshot and rev: the output of the page's `git -C ... rev-parse
+// HEAD`. After the page's `pre-commit install` (the first commit then clones
+// the snapshot and runs `go install ./...` in it), three commits of
+// counter/counter.go (testdata/precommit/{clean,racy,fixed}):
 //
 //	(a) a //guard:by mu field used under the lock: the commit succeeds;
 //	(b) a new method that reads it without the lock: the commit is rejected
-//	    and the output has guardvet's diagnostic, file:line and message;
+//	    and the output has guardvet's diagnostic, file:line and message, and
+//	    the lines of the output the page shows;
 //	(c) the method fixed: the commit succeeds.
 //
 // Then a second repository with two Go modules and no go.mod at its root
-// (precommitTwoModules): guardvet-changed gets the staged files of both
+// (precommitTwoModules), with the page's config for several modules, with
+// the same substitutions: guardvet-changed gets the staged files of both
 // modules in one run and checks each in its own module, and the
 // whole-module hook runs per module with -C; racy code in both modules is
-// rejected with both findings, the fix is accepted.
+// rejected with both findings and the output the page shows, the fix is
+// accepted.
 //
 // Environment. PRE_COMMIT_HOME is a temporary directory, so pre-commit's
 // cache (~/.cache/pre-commit) is not touched and every run installs the
@@ -98,28 +98,24 @@ func TestPrecommit(t *testing.T) {
 	out, _ := precommitRun(t, env, tmp, time.Minute, "pre-commit", "--version")
 	t.Logf("using %s", strings.TrimSpace(out))
 
-	// The hook repository: a snapshot of this working tree, tagged.
+	// The hook repository: a snapshot of this working tree.
 	step := time.Now()
 	hookRepo := filepath.Join(tmp, "guardvet")
 	n := precommitSnapshot(t, env, root, hookRepo)
 	precommitMust(t, env, hookRepo, time.Minute, "pre-commit", "validate-manifest", ".pre-commit-hooks.yaml")
-	t.Logf("TIMING snapshot of %s (%d files) at %s, tagged %s: %v", root, n, hookRepo, precommitTag, time.Since(step).Round(time.Millisecond))
+	t.Logf("TIMING snapshot of %s (%d files) at %s: %v", root, n, hookRepo, time.Since(step).Round(time.Millisecond))
+	docs := precommitFromDocs(t, env, root, hookRepo)
 
 	// The user's repository: a Go module with the config, and the git hook.
 	step = time.Now()
 	user := filepath.Join(tmp, "user")
 	precommitGitInit(t, env, user)
 	precommitWrite(t, filepath.Join(user, "go.mod"), "module "+precommitUserModule+"\n\ngo 1.26\n")
-	tmpl := template.Must(template.ParseFiles(filepath.Join(testdata, "pre-commit-config.yaml.tmpl")))
-	var config bytes.Buffer
-	if err := tmpl.Execute(&config, struct{ Repo, Rev string }{hookRepo, precommitTag}); err != nil {
-		t.Fatal(err)
-	}
-	precommitWrite(t, filepath.Join(user, ".pre-commit-config.yaml"), config.String())
-	t.Logf(".pre-commit-config.yaml:\n%s", config.String())
+	precommitWrite(t, filepath.Join(user, ".pre-commit-config.yaml"), docs.single)
+	t.Logf(".pre-commit-config.yaml:\n%s", docs.single)
 	precommitMust(t, env, user, time.Minute, "pre-commit", "validate-config", ".pre-commit-config.yaml")
-	precommitMust(t, env, user, 15*time.Minute, "pre-commit", "install", "--install-hooks")
-	t.Logf("TIMING pre-commit install --install-hooks (clone + go install ./...): %v", time.Since(step).Round(time.Millisecond))
+	precommitMust(t, env, user, time.Minute, "bash", "-c", docs.install)
+	t.Logf("TIMING %s: %v", docs.install, time.Since(step).Round(time.Millisecond))
 
 	counter := filepath.Join(user, "counter", "counter.go")
 
@@ -127,13 +123,13 @@ func TestPrecommit(t *testing.T) {
 	step = time.Now()
 	precommitCopy(t, filepath.Join(testdata, "clean", "counter.go"), counter)
 	precommitMust(t, env, user, time.Minute, "git", "add", "-A")
-	out, err = precommitRun(t, env, user, 10*time.Minute, "git", "commit", "-m", "counter: guarded by mu")
+	out, err = precommitRun(t, env, user, 15*time.Minute, "git", "commit", "-m", "counter: guarded by mu") // installs the hook: clone + go install ./...
 	if err != nil {
 		t.Fatalf("(a) committing clean code failed: %v\n%s", err, out)
 	}
 	precommitHookPassed(t, "(a)", out)
 	precommitCommits(t, env, user, 1)
-	t.Logf("TIMING (a) clean commit: %v", time.Since(step).Round(time.Millisecond))
+	t.Logf("TIMING (a) clean commit, with the hook's installation: %v", time.Since(step).Round(time.Millisecond))
 
 	// (b) A read without the lock: the commit is rejected with the finding.
 	step = time.Now()
@@ -161,6 +157,9 @@ func TestPrecommit(t *testing.T) {
 	if !diag.MatchString(out) {
 		t.Errorf("(b) output lacks guardvet's diagnostic for counter/counter.go:%d (want %s):\n%s", line, diag, out)
 	}
+	if !docs.singleShown.MatchString(out) {
+		t.Errorf("(b) output lacks the lines docs/pre-commit.md shows (want %s):\n%s", docs.singleShown, out)
+	}
 	precommitCommits(t, env, user, 1) // nothing was committed
 	t.Logf("TIMING (b) rejected commit: %v", time.Since(step).Round(time.Millisecond))
 
@@ -176,7 +175,7 @@ func TestPrecommit(t *testing.T) {
 	precommitCommits(t, env, user, 2)
 	t.Logf("TIMING (c) fixed commit: %v", time.Since(step).Round(time.Millisecond))
 
-	precommitTwoModules(t, env, tmp, hookRepo, testdata)
+	precommitTwoModules(t, env, tmp, docs, testdata)
 
 	t.Logf("TIMING total: %v", time.Since(start).Round(time.Millisecond))
 }
@@ -244,7 +243,7 @@ func precommitEnv(t *testing.T, tmp string) []string {
 
 // precommitSnapshot copies the files of root that git lists (tracked and
 // untracked, not ignored) into dir, commits them in a new repository there
-// and tags the commit precommitTag. It returns the number of files.
+// It returns the number of files.
 func precommitSnapshot(t *testing.T, env []string, root, dir string) int {
 	t.Helper()
 	cmd := exec.Command("git", "ls-files", "-z", "--cached", "--others", "--exclude-standard")
@@ -296,7 +295,6 @@ func precommitSnapshot(t *testing.T, env []string, root, dir string) int {
 	precommitGitInit(t, env, dir)
 	precommitMust(t, env, dir, time.Minute, "git", "add", "-A")
 	precommitMust(t, env, dir, time.Minute, "git", "commit", "-q", "-m", "snapshot of the guardvet working tree for TestPrecommit")
-	precommitMust(t, env, dir, time.Minute, "git", "tag", precommitTag)
 	return n
 }
 
@@ -406,8 +404,8 @@ func precommitWrite(t *testing.T, path, content string) {
 }
 
 // precommitTwoModules is the second repository of TestPrecommit: two Go
-// modules, alpha/ and beta/, and no go.mod at the root, with
-// testdata/precommit/monorepo-pre-commit-config.yaml.tmpl. The
+// modules, alpha/ and beta/, and no go.mod at the root, with the config of
+// docs/pre-commit.md's "A repository with several modules". The
 // guardvet-changed hook gets the staged files of both modules at once and
 // must check each in its own module; the whole-module hook runs once per
 // module with -C.
@@ -416,7 +414,7 @@ func precommitWrite(t *testing.T, path, content string) {
 //	(e) the racy version in both: the commit is rejected, with the finding
 //	    of each module;
 //	(f) the fixed version in both: the commit succeeds.
-func precommitTwoModules(t *testing.T, env []string, tmp, hookRepo, testdata string) {
+func precommitTwoModules(t *testing.T, env []string, tmp string, docs precommitDocs, testdata string) {
 	step := time.Now()
 	repo := filepath.Join(tmp, "monorepo")
 	precommitGitInit(t, env, repo)
@@ -424,16 +422,11 @@ func precommitTwoModules(t *testing.T, env []string, tmp, hookRepo, testdata str
 	for _, m := range modules {
 		precommitWrite(t, filepath.Join(repo, m, "go.mod"), "module example.com/"+m+"\n\ngo 1.26\n")
 	}
-	tmpl := template.Must(template.ParseFiles(filepath.Join(testdata, "monorepo-pre-commit-config.yaml.tmpl")))
-	var config bytes.Buffer
-	if err := tmpl.Execute(&config, struct{ Repo, Rev string }{hookRepo, precommitTag}); err != nil {
-		t.Fatal(err)
-	}
-	precommitWrite(t, filepath.Join(repo, ".pre-commit-config.yaml"), config.String())
-	t.Logf("two modules, .pre-commit-config.yaml:\n%s", config.String())
+	precommitWrite(t, filepath.Join(repo, ".pre-commit-config.yaml"), docs.multi)
+	t.Logf("two modules, .pre-commit-config.yaml:\n%s", docs.multi)
 	precommitMust(t, env, repo, time.Minute, "pre-commit", "validate-config", ".pre-commit-config.yaml")
-	precommitMust(t, env, repo, 15*time.Minute, "pre-commit", "install", "--install-hooks")
-	t.Logf("TIMING two modules: pre-commit install: %v", time.Since(step).Round(time.Millisecond))
+	precommitMust(t, env, repo, time.Minute, "bash", "-c", docs.install)
+	t.Logf("TIMING two modules: %s: %v", docs.install, time.Since(step).Round(time.Millisecond))
 
 	put := func(version string) {
 		for _, m := range modules {
@@ -453,7 +446,7 @@ func precommitTwoModules(t *testing.T, env []string, tmp, hookRepo, testdata str
 	// (d) Clean code in both modules.
 	step = time.Now()
 	put("clean")
-	out, err := precommitRun(t, env, repo, 10*time.Minute, "git", "commit", "-m", "two counters")
+	out, err := precommitRun(t, env, repo, 15*time.Minute, "git", "commit", "-m", "two counters")
 	if err != nil {
 		t.Fatalf("(d) committing clean code in two modules failed: %v\n%s", err, out)
 	}
@@ -496,6 +489,9 @@ func precommitTwoModules(t *testing.T, env []string, tmp, hookRepo, testdata str
 	if n := len(regexp.MustCompile(`(?m)^counter/counter\.go:`+strconv.Itoa(line)+msg).FindAllString(out, -1)); n != 2 {
 		t.Errorf("(e) want the finding once from each module's -C hook, got %d:\n%s", n, out)
 	}
+	if !docs.multiShown.MatchString(out) {
+		t.Errorf("(e) output lacks the lines docs/pre-commit.md shows (want %s):\n%s", docs.multiShown, out)
+	}
 	precommitCommits(t, env, repo, 1)
 	t.Logf("TIMING (e) rejected commit, two modules: %v", time.Since(step).Round(time.Millisecond))
 
@@ -509,4 +505,54 @@ func precommitTwoModules(t *testing.T, env []string, tmp, hookRepo, testdata str
 	passed("(f)", out)
 	precommitCommits(t, env, repo, 2)
 	t.Logf("TIMING (f) fixed commit, two modules: %v", time.Since(step).Round(time.Millisecond))
+}
+
+// precommitDocs is what docs/pre-commit.md gives a user, as this test
+// uses it.
+type precommitDocs struct {
+	single, multi           string         // the .pre-commit-config.yaml files, with the substitutions for a checkout
+	install                 string         // the command that installs the git hook
+	singleShown, multiShown *regexp.Regexp // the outputs of a rejected commit the page shows
+}
+
+// precommitFromDocs takes the configurations, the install command and the
+// shown outputs from docs/pre-commit.md. The configurations get the
+// substitutions the page gives for a checkout instead of a release: repo:
+// the checkout's path (hookRepo), rev: the output of the page's
+// `git -C /path/to/guardvet rev-parse HEAD`, run with that path.
+func precommitFromDocs(t *testing.T, env []string, root, hookRepo string) precommitDocs {
+	t.Helper()
+	page := docFile(t, root, "docs/pre-commit.md")
+	top := docSection(t, page, "# pre-commit")
+	several := docSection(t, page, "## A repository with several modules")
+
+	oneLine := strings.Join(strings.Fields(top), " ") // prose, as one line
+	install := regexp.MustCompile("then `(pre-commit install[^`]*)`").FindStringSubmatch(oneLine)
+	if install == nil {
+		t.Fatalf("docs/pre-commit.md no longer says \"then `pre-commit install`\":\n%s", top)
+	}
+	const placeholder = "/path/to/guardvet"
+	checkout := regexp.MustCompile("`repo: " + regexp.QuoteMeta(placeholder) + "`, `rev:` the output of `(git -C " + regexp.QuoteMeta(placeholder) + " rev-parse HEAD)`").FindStringSubmatch(oneLine)
+	if checkout == nil {
+		t.Fatalf("docs/pre-commit.md no longer gives the substitutions for a checkout (\"`repo: %s`, `rev:` the output of `git -C %s rev-parse HEAD`\"):\n%s", placeholder, placeholder, top)
+	}
+	rev := strings.TrimSpace(precommitMust(t, env, hookRepo, time.Minute, "bash", "-c", strings.ReplaceAll(checkout[1], placeholder, hookRepo)))
+
+	substitute := func(config string) string {
+		config = docReplace(t, config, "repo: https://github.com/guardvet/guardvet", "repo: "+hookRepo, 1)
+		return docReplace(t, config, "rev: v0.1.0", "rev: "+rev, 1)
+	}
+	configs := docBlocks(t, top, "yaml", 2)
+	// The second block is the guardvet-changed hook, to add to the first's
+	// hooks.
+	if !strings.HasSuffix(configs[0], "      - id: guardvet\n") || strings.TrimSpace(configs[1]) != "- id: guardvet-changed" {
+		t.Fatalf("docs/pre-commit.md: this test adds the second snippet (%q) at the end of the first config's hooks:\n%s", configs[1], configs[0])
+	}
+	return precommitDocs{
+		single:      substitute(configs[0] + configs[1]),
+		multi:       substitute(docBlocks(t, several, "yaml", 1)[0]),
+		install:     install[1],
+		singleShown: transcriptPattern(docBlocks(t, top, "", 1)[0]),
+		multiShown:  transcriptPattern(docBlocks(t, several, "", 1)[0]),
+	}
 }

@@ -37,26 +37,29 @@
 // signal that killed the child (from its syscall.WaitStatus).
 //
 // Attaching works like a tmux client. Attach opens a second, user-facing
-// PTY, puts it in raw mode (termios, no stty), and starts an attach client on its
-// slave side: a small /bin/sh script (relayScript in pty.go) running two
-// cats. The screen cat copies a subscription of the session's output,
-// scrollback first, to the terminal; the keyboard cat copies the terminal
-// to a pipe, which the attachment's goroutine (serveAttachment) feeds into
-// the session's input. The caller gets the master of that PTY, which behaves
-// like the terminal `tmux attach` runs in. Detach closes that master (the
-// keyboard cat sees the hang-up), ends the subscription (the screen cat
-// sees EOF), and reaps the client; the child never notices, because its
-// own PTY is untouched. Attach again and a new terminal is made, replaying
-// the scrollback. If the client ends on its own (the caller closed the
-// terminal, or it fell behind its output and was hung up) the session is
-// detached automatically. The three things that make up an attachment —
-// the user-facing master, the client process and the sync.Once that reaps
-// it — are "the PTY triple".
+// PTY, puts its slave side in raw mode (termios, no stty), and relays
+// between that slave and the session with two goroutines of this process;
+// no helper program runs. The screen goroutine copies a subscription of the
+// session's output, scrollback first, to the slave; the keyboard goroutine
+// (serveAttachment) copies the slave into the session's input. The caller
+// gets the master of that PTY, an ordinary *os.File that behaves like the
+// terminal `tmux attach` runs in: term.MakeRaw and term.GetSize work on its
+// descriptor. Detach closes both sides of that PTY (the keyboard copy ends),
+// ends the subscription (the screen copy ends) and waits for the screen
+// goroutine; the child never notices, because its own PTY is untouched.
+// Attach again and a new terminal is made, replaying the scrollback. If the
+// relay ends on its own (the caller closed the terminal, or it fell behind
+// its output and was hung up) the session is detached automatically. The
+// three things that make up an attachment — the user-facing master, its
+// slave and the screen goroutine — are "the PTY triple".
 //
 // creack/pty leaves the descriptors it creates in blocking mode, where Close
-// cannot interrupt a Read or Write in progress. Both masters are therefore
-// re-opened as non-blocking, poller-backed files (term.go), so closing one
-// reliably unblocks whoever is reading or writing it.
+// cannot interrupt a Read or Write in progress. Both masters and the
+// attachment's slave are therefore re-opened as non-blocking, poller-backed
+// files (term.go), so closing one reliably unblocks whoever is reading or
+// writing it. The relay works only on the slave, which the caller never
+// sees, so a caller that switches the master back to blocking mode (Fd
+// does) cannot make Detach hang.
 //
 // # Lock order
 //
@@ -65,7 +68,7 @@
 // noblock rules check both.
 //
 // Session.detachMu serializes attachment teardown and may be held across
-// blocking calls (closing files, waiting for the client). Session.ptmxMu
+// blocking calls (closing files, waiting for the screen goroutine). Session.ptmxMu
 // guards only the triple's pointers and is held for a few assignments, never
 // across a Read, Write, Close, channel send or Wait.
 //
@@ -92,11 +95,11 @@
 //     manager closed and empties the map in one. No check-then-insert spans
 //     two critical sections.
 //  2. The PTY triple (pty.go, fields in session.go). Session.ptmx,
-//     attachCmd and attachWaitOnce are //guard:by ptmxMu and //guard:only
+//     attachTTY and attachScreen are //guard:by ptmxMu and //guard:only
 //     lockedPTMX setPTYTriple clearPTYTriple. Those helpers take ptmxMu
 //     themselves. Closing goes through clearPTYTriple, which returns the old
-//     triple; teardown then runs Close/Kill/Wait on the snapshot with the
-//     lock released.
+//     triple; teardown then closes both sides and waits for the screen
+//     goroutine on the snapshot with the lock released.
 //  3. Lock order detachMu → ptmxMu (pty.go: Detach, detachFinal,
 //     serveAttachment take detachMu and then call clearPTYTriple).
 //  4. Per-session approval locks in a map guarded by its own lock
@@ -130,6 +133,6 @@
 // characters; ErrInvalidID), and an error quotes at most a short prefix of
 // an id, so a caller-supplied id cannot flood logs.
 //
-// The package needs Linux with /bin/sh and cat (the attach client); raw
-// mode is set through termios directly.
+// The package needs Linux (PTYs, termios and process groups through
+// syscall); it runs no program other than the sessions' own commands.
 package sessionref

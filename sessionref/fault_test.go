@@ -114,13 +114,13 @@ func TestPTYClosesUnderReader(t *testing.T) {
 	})
 
 	t.Run("terminal closed by its user", func(t *testing.T) {
-		// Closing the terminal ends the attach client; the session detaches.
+		// Closing the terminal ends the relay; the session detaches.
 		s := create(t, m, "cat")
 		f, err := s.Attach()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := f.Close(); err != nil { // hang-up: the client winds down
+		if err := f.Close(); err != nil { // hang-up: the relay winds down
 			t.Fatal(err)
 		}
 		waitFor(t, 10*time.Second, "auto-detach", func() bool { return s.Status() == sessionref.StatusDetached })

@@ -130,8 +130,8 @@ var mutations = []mutation{
 		old: `	if s.ptmx != nil {
 		return s.ptmx, false
 	}
-	s.ptmx, s.attachCmd, s.attachWaitOnce = t.ptmx, t.cmd, t.wait`,
-		new:  `	s.ptmx, s.attachCmd, s.attachWaitOnce = t.ptmx, t.cmd, t.wait`,
+	s.ptmx, s.attachTTY, s.attachScreen = t.ptmx, t.tty, t.screen`,
+		new:  `	s.ptmx, s.attachTTY, s.attachScreen = t.ptmx, t.tty, t.screen`,
 		rule: "checkthenact",
 		at:   "Attach",
 		want: `check-then-act: s.ptmx was read at line \d+ \(in s.lockedPTMX\) and the lock released`,
@@ -189,20 +189,21 @@ var mutations = []mutation{
 	{
 		name: "clearPTYTriple/closes under ptmxMu",
 		file: "pty.go",
-		old:  `	s.ptmx, s.attachCmd, s.attachWaitOnce = nil, nil, nil`,
+		old:  `	s.ptmx, s.attachTTY, s.attachScreen = nil, nil, nil`,
 		new: `	s.ptmx.Close()
-	s.ptmx, s.attachCmd, s.attachWaitOnce = nil, nil, nil`,
+	s.ptmx, s.attachTTY, s.attachScreen = nil, nil, nil`,
 		rule: "noblock",
 		want: `s.ptmx.Close can block while s.ptmxMu is held`,
 	},
 	{
 		name: "clearPTYTriple/waits under ptmxMu",
 		file: "pty.go",
-		old:  `	t := ptyTriple{ptmx: s.ptmx, cmd: s.attachCmd, wait: s.attachWaitOnce}`,
-		new: `	t := ptyTriple{ptmx: s.ptmx, cmd: s.attachCmd, wait: s.attachWaitOnce}
-	_ = s.attachCmd.Wait()`,
+		old:  `	t := ptyTriple{ptmx: s.ptmx, tty: s.attachTTY, screen: s.attachScreen}`,
+		new: `	t := ptyTriple{ptmx: s.ptmx, tty: s.attachTTY, screen: s.attachScreen}
+	s.attachScreen.stop()
+	s.attachScreen.wait()`,
 		rule: "noblock",
-		want: `s.attachCmd.Wait can block while s.ptmxMu is held`,
+		want: `channel receive \(through s.attachScreen.wait\) can block while s.ptmxMu is held`,
 	},
 	// ---- pattern 5: never block on a subscriber ----
 	{
@@ -345,12 +346,32 @@ var mutations = []mutation{
 		want: `t.locks read while t.mu is not known to be held`,
 	},
 	{
-		name: "unref/deletes an entry still held",
+		// release drops the table entry, without the reference count,
+		// before it unlocks: the next Approve for id creates a fresh lock
+		// and types its command while this one still holds the old lock.
+		name: "acquire/release deletes the entry while it is held",
+		file: "approval.go",
+		old: `	return func() {
+		l.Unlock()
+		t.unref(id)
+	}`,
+		new: `	return func() {
+		t.mu.Lock()
+		delete(t.refs, id)
+		delete(t.locks, id)
+		t.mu.Unlock()
+		l.Unlock()
+	}`,
+		rule: "guardedby",
+		want: `delete\(t.locks, id\) removes the entry while l, the lock taken from t.locks\[id\], is still held`,
+	},
+	{
+		name: "unref/deletes an entry another approval holds",
 		file: "approval.go",
 		old:  `	if t.refs[id] == 0 {`,
 		new:  `	if t.refs[id] >= 0 {`,
-		gap: "the entry is deleted while another approval holds or waits for its lock: a reference-count invariant, " +
-			"not lock discipline; no rule sees which lock a map entry's value is while it is held elsewhere",
+		gap: "the entry is deleted, with its own lock released, while another approval holds or waits for it: " +
+			"a reference-count invariant, not lock discipline; no rule sees that another goroutine holds a map entry's lock",
 	},
 }
 

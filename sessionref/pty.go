@@ -4,45 +4,45 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"sync"
-	"syscall"
-	"time"
 
 	"github.com/creack/pty"
 )
 
-// relayScript is the attach client, run as `/bin/sh -c relayScript` on the
-// slave side of the user-facing terminal, which is fd 3 (already raw).
-// stdin carries the session's output; stdout carries keystrokes back.
-//
-//   - The screen cat (background) copies the session's output to the
-//     terminal. It is started with the output on fd 4, because a background
-//     job's own stdin is /dev/null.
-//   - The keyboard cat (foreground) copies the terminal to stdout. It ends
-//     when the terminal hangs up, i.e. when its master is closed.
-//
-// When the keyboard cat ends, the shell stops the screen cat and reaps it,
-// so the client leaves neither orphans nor zombies, and stdout reaches EOF
-// only once every process of the client is gone.
-const relayScript = `exec 4<&0
-cat <&4 >&3 &
-s=$!
-exec 4<&-
-cat <&3
-kill $s 2>/dev/null
-wait`
-
-// relayGrace bounds how long a teardown waits for the attach client to wind
-// down by itself before it is killed.
-const relayGrace = 5 * time.Second
-
-// ptyTriple is a snapshot of the session's attachment fields.
+// ptyTriple is a snapshot of the session's attachment fields: the
+// user-facing terminal, its slave side, and the screen relay.
 type ptyTriple struct {
-	ptmx *os.File
-	cmd  *exec.Cmd
-	wait *sync.Once
+	ptmx   *os.File // the master, the caller's side
+	tty    *os.File // the slave, the relay's side
+	screen *screen
 }
+
+// screen is the output half of the attach relay: a goroutine copying a
+// subscription of the session's output, scrollback first, to the slave
+// side of the terminal, where the caller reads it from the master. The
+// keyboard half, the slave copied into the session, is serveAttachment.
+type screen struct {
+	sub  *Subscription
+	done chan struct{} // closed when the copy has returned
+}
+
+// startScreen starts copying sub to tty. The copy ends when sub ends (it is
+// stopped, or fell behind) or tty fails (it was closed, or the terminal hung
+// up).
+func startScreen(tty *os.File, sub *Subscription) *screen {
+	sc := &screen{sub: sub, done: make(chan struct{})}
+	go func() {
+		defer close(sc.done)
+		_, _ = io.Copy(tty, sub)
+	}()
+	return sc
+}
+
+// stop ends the screen's input, so the copy returns once it has written
+// what it holds (or at once, if the terminal is closed).
+func (sc *screen) stop() { _ = sc.sub.Close() }
+
+// wait blocks until the copy has returned.
+func (sc *screen) wait() { <-sc.done }
 
 // lockedPTMX returns the attached terminal (nil if none) and whether the
 // session is detached, read under ptmxMu. The caller does any I/O on the
@@ -67,7 +67,7 @@ func (s *Session) setPTYTriple(t ptyTriple) (cur *os.File, installed bool) {
 	if s.ptmx != nil {
 		return s.ptmx, false
 	}
-	s.ptmx, s.attachCmd, s.attachWaitOnce = t.ptmx, t.cmd, t.wait
+	s.ptmx, s.attachTTY, s.attachScreen = t.ptmx, t.tty, t.screen
 	s.detached = false
 	s.attachers.Add(1) // for the serveAttachment goroutine Attach starts next
 	return t.ptmx, true
@@ -75,59 +75,46 @@ func (s *Session) setPTYTriple(t ptyTriple) (cur *os.File, installed bool) {
 
 // clearPTYTriple removes the attachment and returns it, so the caller can
 // tear it down outside ptmxMu. If owner is non-nil, it only clears the
-// attachment whose client is owner (serveAttachment must not clear a newer one).
-// If final is set, no attachment may be installed afterwards. Callers hold
-// detachMu, so a cleared triple is always torn down before the next clear.
+// attachment whose screen is owner (serveAttachment must not clear a newer
+// one). If final is set, no attachment may be installed afterwards. Callers
+// hold detachMu, so a cleared triple is always torn down before the next
+// clear.
 //
 //guard:holds s.detachMu
-func (s *Session) clearPTYTriple(owner *exec.Cmd, final bool) ptyTriple {
+func (s *Session) clearPTYTriple(owner *screen, final bool) ptyTriple {
 	s.ptmxMu.Lock()
 	defer s.ptmxMu.Unlock()
 	if final {
 		s.attachClosed = true
 	}
-	if s.attachCmd == nil || (owner != nil && s.attachCmd != owner) {
+	if s.attachScreen == nil || (owner != nil && s.attachScreen != owner) {
 		return ptyTriple{}
 	}
-	t := ptyTriple{ptmx: s.ptmx, cmd: s.attachCmd, wait: s.attachWaitOnce}
-	s.ptmx, s.attachCmd, s.attachWaitOnce = nil, nil, nil
+	t := ptyTriple{ptmx: s.ptmx, tty: s.attachTTY, screen: s.attachScreen}
+	s.ptmx, s.attachTTY, s.attachScreen = nil, nil, nil
 	s.detached = true
 	return t
 }
 
 // teardown releases a snapshot taken by clearPTYTriple, or one that was
-// never installed. It runs with ptmxMu released: it closes, may kill, and
-// waits.
+// never installed. It runs with ptmxMu released: it closes and waits. Both
+// sides of the terminal are non-blocking (pollable), so the closes
+// interrupt any Read or Write in progress on them, and the wait is short.
 func (t ptyTriple) teardown() {
-	if t.cmd == nil {
+	if t.screen == nil {
 		return
 	}
-	_ = t.ptmx.Close() // hangs up the terminal: the keyboard cat ends
-	t.stopScreen()     // the client's stdin copier ends
-	// The client now exits by itself. Kill is only the fallback, for a
-	// keyboard cat stuck writing keystrokes that serveAttachment cannot
-	// deliver because the child does not read; it then ends when the
-	// session does.
-	kill := time.AfterFunc(relayGrace, func() { _ = t.cmd.Process.Kill() })
-	t.reap()
-	kill.Stop()
+	_ = t.ptmx.Close() // hangs up the terminal: the caller's Read ends
+	_ = t.tty.Close()  // serveAttachment's keyboard copy and a blocked screen write end
+	t.screen.stop()
+	t.screen.wait()
 }
-
-// stopScreen ends the output subscription feeding the client's stdin, so
-// exec's copier goroutine, and with it cmd.Wait, can finish.
-func (t ptyTriple) stopScreen() {
-	if c, ok := t.cmd.Stdin.(io.Closer); ok {
-		_ = c.Close()
-	}
-}
-
-// reap waits for the client exactly once, however many goroutines ask.
-func (t ptyTriple) reap() { t.wait.Do(func() { _ = t.cmd.Wait() }) }
 
 // Attach returns the master side of a terminal attached to the session, as
 // `tmux attach` would give you: bytes written to it are typed into the
 // session, and reading it yields the session's output, starting with a
-// replay of the scrollback. The terminal is sized like the session.
+// replay of the scrollback. The terminal is sized like the session and its
+// slave side is in raw mode, so bytes pass through unchanged.
 //
 // At most one terminal is attached at a time; Attach while attached returns
 // the current one (get-or-create). The terminal is closed by Detach, by
@@ -135,9 +122,13 @@ func (t ptyTriple) reap() { t.wait.Do(func() { _ = t.cmd.Wait() }) }
 // client that stops reading falls behind its output subscription and is
 // detached (see Subscription).
 //
-// The terminal is non-blocking, so Detach and Close can interrupt a Read or
-// Write in progress. Do not call its Fd method: that switches it back to
-// blocking mode, and Detach could then hang on a pending Read.
+// It is an ordinary *os.File on a PTY master, relayed to the session by two
+// goroutines of this process; no helper program runs. Use it the usual
+// way: Fd, term.MakeRaw(int(f.Fd())), term.GetSize. It starts
+// non-blocking, so Detach and Close interrupt a Read or Write in progress;
+// after Fd has switched it to blocking mode, Detach still returns promptly,
+// and a Read in progress ends with an error once the relay has closed its
+// side of the terminal.
 func (s *Session) Attach() (*os.File, error) {
 	<-s.ready
 	if f, _ := s.lockedPTMX(); f != nil {
@@ -147,7 +138,7 @@ func (s *Session) Attach() (*os.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	t, keys, err := s.openAttachment(ws) // create: slow, no lock held
+	t, err := s.openAttachment(ws) // create: slow, no lock held
 	if err != nil {
 		return nil, err
 	}
@@ -155,7 +146,6 @@ func (s *Session) Attach() (*os.File, error) {
 	if !installed {
 		// Another Attach won, or the session stopped taking attachments.
 		t.teardown()
-		_ = keys.Close()
 		if cur != nil {
 			return cur, nil
 		}
@@ -164,20 +154,20 @@ func (s *Session) Attach() (*os.File, error) {
 		}
 		return nil, ErrExited // the child exited; the state says so a moment later
 	}
-	go s.serveAttachment(t, keys)
+	go s.serveAttachment(t)
 	return t.ptmx, nil
 }
 
-// Detach closes the attached terminal and stops its attach client. The child
-// keeps running, on its own PTY; Attach makes a new terminal. Detach returns
-// once the client is reaped and the terminal closed. Without an attached
-// terminal it returns ErrNotAttached, or ErrExited/ErrClosed if the session
-// is no longer live.
+// Detach closes the attached terminal and stops its relay. The child keeps
+// running, on its own PTY; Attach makes a new terminal. Detach returns once
+// the terminal is closed and the relay writes nothing more to it. Without
+// an attached terminal it returns ErrNotAttached, or ErrExited/ErrClosed if
+// the session is no longer live.
 func (s *Session) Detach() error {
 	s.detachMu.Lock()
 	defer s.detachMu.Unlock()
 	t := s.clearPTYTriple(nil, false)
-	if t.cmd == nil {
+	if t.screen == nil {
 		if err := s.liveErr(); err != nil {
 			return err
 		}
@@ -195,20 +185,19 @@ func (s *Session) detachFinal() {
 	s.clearPTYTriple(nil, true).teardown()
 }
 
-// serveAttachment is the attachment's goroutine. It copies keystrokes from
-// the client to the session until the client has gone (its stdout reaches
-// EOF only when all its processes have exited), reaps it, and detaches the
-// session if this attachment is still the installed one, i.e. the client
-// ended on its own: the terminal was closed, or it fell behind the output.
-func (s *Session) serveAttachment(t ptyTriple, keys *os.File) {
+// serveAttachment is the attachment's goroutine, the keyboard half of the
+// relay. It copies what is typed on the terminal (read from its slave side)
+// into the session until the terminal hangs up or is closed, then detaches
+// the session if this attachment is still the installed one, i.e. it ended
+// on its own: the caller closed the terminal, or it fell behind the output
+// and was hung up. A copy blocked in a Write the child does not read ends
+// when the session does.
+func (s *Session) serveAttachment(t ptyTriple) {
 	defer s.attachers.Done()
-	_, _ = io.Copy(sessionInput{s: s}, keys) // may block while the child does not read
-	_ = keys.Close()
-	t.stopScreen()
-	t.reap()
+	_, _ = io.Copy(sessionInput{s: s}, t.tty) // may block while the child does not read
 	s.detachMu.Lock()
 	defer s.detachMu.Unlock()
-	s.clearPTYTriple(t.cmd, false).teardown()
+	s.clearPTYTriple(t.screen, false).teardown()
 }
 
 func (s *Session) liveSize() (pty.Winsize, error) {
@@ -220,57 +209,43 @@ func (s *Session) liveSize() (pty.Winsize, error) {
 	return s.size, nil
 }
 
-// openAttachment creates a user-facing PTY pair, puts it in raw mode and
-// starts the attach client on its slave side. It returns the triple, not
-// yet installed, and the read end of the client's keystroke pipe.
-func (s *Session) openAttachment(ws pty.Winsize) (t ptyTriple, keys *os.File, err error) {
+// openAttachment creates a user-facing PTY pair, puts its slave side in raw
+// mode and starts the screen relay on it. It returns the triple, not yet
+// installed; serveAttachment is started once it is.
+func (s *Session) openAttachment(ws pty.Winsize) (t ptyTriple, err error) {
 	ptmx, tty, err := pty.Open()
-	if err == nil {
-		ptmx, err = pollable(ptmx) // so Detach's Close interrupts a caller's Read
-		if err != nil {
-			_ = tty.Close()
-		}
-	}
 	if err != nil {
-		return ptyTriple{}, nil, fmt.Errorf("sessionref: open terminal: %w", err)
+		return ptyTriple{}, fmt.Errorf("sessionref: open terminal: %w", err)
 	}
-	defer func() { _ = tty.Close() }() // the client holds its own copy
+	// Both sides non-blocking, so that closing one interrupts a Read or
+	// Write in progress on it (teardown relies on it).
+	if ptmx, err = pollable(ptmx); err != nil {
+		_ = tty.Close()
+		return ptyTriple{}, fmt.Errorf("sessionref: open terminal: %w", err)
+	}
+	if tty, err = pollable(tty); err != nil {
+		_ = ptmx.Close()
+		return ptyTriple{}, fmt.Errorf("sessionref: open terminal: %w", err)
+	}
 	defer func() {
 		if err != nil {
 			_ = ptmx.Close()
+			_ = tty.Close()
 		}
 	}()
 	if err := setWinsize(ptmx, &ws); err != nil {
-		return ptyTriple{}, nil, fmt.Errorf("sessionref: size terminal: %w", err)
+		return ptyTriple{}, fmt.Errorf("sessionref: size terminal: %w", err)
 	}
 	// Raw mode, as a tmux client sets on its terminal: keystrokes pass
 	// through unchanged (the child's own terminal interprets them) and are
-	// not echoed twice.
+	// not echoed twice; output is not translated.
 	if err := makeRaw(tty); err != nil {
-		return ptyTriple{}, nil, fmt.Errorf("sessionref: raw mode: %w", err)
+		return ptyTriple{}, fmt.Errorf("sessionref: raw mode: %w", err)
 	}
-
-	keys, keysW, err := os.Pipe()
-	if err != nil {
-		return ptyTriple{}, nil, fmt.Errorf("sessionref: keystroke pipe: %w", err)
-	}
-	defer func() { _ = keysW.Close() }() // the client holds its own copy
-	// If the client falls behind the output, hang up its terminal: the
-	// client then winds down and serveAttachment detaches it.
+	// If the caller falls behind the output, hang up its terminal: the
+	// keyboard copy then ends and serveAttachment detaches it.
 	sub := s.out.subscribe(func() { _ = ptmx.Close() })
-	cmd := exec.Command("/bin/sh", "-c", relayScript)
-	cmd.Stdin = sub                  // screen: session output -> terminal
-	cmd.Stdout = keysW               // keyboard: terminal -> serveAttachment -> session
-	cmd.ExtraFiles = []*os.File{tty} // fd 3
-	// Its own session, so signals aimed at our process group (a Ctrl-C in
-	// the terminal running this program) do not reach it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
-	if err := cmd.Start(); err != nil {
-		_ = sub.Close()
-		_ = keys.Close()
-		return ptyTriple{}, nil, fmt.Errorf("sessionref: start attach client: %w", err)
-	}
-	return ptyTriple{ptmx: ptmx, cmd: cmd, wait: new(sync.Once)}, keys, nil
+	return ptyTriple{ptmx: ptmx, tty: tty, screen: startScreen(tty, sub)}, nil
 }
 
 // sessionInput writes keystrokes to the child.

@@ -31,7 +31,7 @@ const (
 	// StatusRunning: the child is alive and the session is not detached.
 	StatusRunning
 	// StatusDetached: the child is alive, its terminal was detached (by
-	// Detach, or because the attach client went away) and not re-attached.
+	// Detach, or because the attached terminal went away) and not re-attached.
 	StatusDetached
 	// StatusExited: the child has exited and its output has been drained.
 	StatusExited
@@ -110,23 +110,23 @@ type Session struct {
 	ptmxMu   sync.Mutex //guard:noblock
 
 	// Pattern 2: the PTY triple. Only the three helpers touch it; each takes
-	// ptmxMu itself and returns or installs a snapshot, so Close/Kill/Wait
-	// always run on the snapshot outside the lock.
+	// ptmxMu itself and returns or installs a snapshot, so closing and
+	// waiting always run on the snapshot outside the lock.
 
 	// ptmx is the user-facing master of the attached terminal.
 	//guard:by ptmxMu
 	//guard:only lockedPTMX setPTYTriple clearPTYTriple
 	ptmx *os.File
-	// attachCmd is the attach client relaying between ptmx and the session.
+	// attachTTY is the slave side of the attached terminal, which the relay
+	// reads keystrokes from and writes output to.
 	//guard:by ptmxMu
 	//guard:only lockedPTMX setPTYTriple clearPTYTriple
-	attachCmd *exec.Cmd
-	// attachWaitOnce makes sure attachCmd.Wait runs exactly once, whether
-	// serveAttachment or a detacher gets there first (concurrent Waits on
-	// one exec.Cmd would race).
+	attachTTY *os.File
+	// attachScreen is the relay's output goroutine. It also identifies the
+	// attachment: serveAttachment clears only its own.
 	//guard:by ptmxMu
 	//guard:only lockedPTMX setPTYTriple clearPTYTriple
-	attachWaitOnce *sync.Once
+	attachScreen *screen
 	// detached is set by clearPTYTriple and reset by setPTYTriple, in the
 	// same critical section as the triple, so it always agrees with it.
 	//guard:by ptmxMu
@@ -494,7 +494,7 @@ func (s *Session) waitChild(cmd *exec.Cmd, master *os.File, pumpDone <-chan stru
 	case <-timer.C:
 	}
 	timer.Stop()
-	_ = master.Close() // unblocks the pump, pending Writes and the attach relay's input
+	_ = master.Close() // unblocks the pump, pending Writes and the relay's keystroke copy
 	<-pumpDone
 
 	s.detachFinal()

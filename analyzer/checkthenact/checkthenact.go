@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/cfg"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
@@ -130,6 +131,8 @@ type checker struct {
 	// statements.
 	defs map[*ast.BlockStmt]map[*types.Var][]multiDef
 	rets map[*ast.BlockStmt][]*ast.ReturnStmt
+	// flows holds each body's control-flow view, built when needed.
+	flows map[*cfg.CFG]*flowGraph
 }
 
 func (c *checker) parentsOf(root ast.Node) map[ast.Node]ast.Node {
@@ -146,7 +149,8 @@ func run(pass *analysis.Pass) (any, error) {
 	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
 		funcs: map[*types.Func][]*lockstate.Func{}, parts: map[*types.Func]*recvParts{},
 		parents: map[ast.Node]map[ast.Node]ast.Node{},
-		defs:    map[*ast.BlockStmt]map[*types.Var][]multiDef{}, rets: map[*ast.BlockStmt][]*ast.ReturnStmt{}}
+		defs:    map[*ast.BlockStmt]map[*types.Var][]multiDef{}, rets: map[*ast.BlockStmt][]*ast.ReturnStmt{},
+		flows: map[*cfg.CFG]*flowGraph{}}
 	c.ops = lockstate.NewSummaries(pass, c.computeOps)
 	if !ls.Dirs.Active() {
 		return c.rep.Flush(), nil
@@ -246,94 +250,50 @@ func (c *checker) events(f *lockstate.Func) []event {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].node.Pos() < out[j].node.Pos() })
 	// A write after a read of the same field (the same part, the same map
-	// key) in the same section is a re-check under the lock that writes:
-	// setPTYTriple looks at ptmx again before it installs, and bails out.
-	// A read of some other field is not: it does not re-check what the
-	// decision was based on.
+	// key) in the same critical section is a re-check under the lock that
+	// writes: setPTYTriple looks at ptmx again before it installs, and
+	// bails out. A read of some other field is not: it does not re-check
+	// what the decision was based on. The re-read must be on every path
+	// to the write, after the lock was last taken (or given up and taken
+	// back): one in a branch the write is not in does not count, wherever
+	// the branch is (a loop that looks only while busy, a case of a
+	// switch, one arm of an if).
 	for i := range out {
-		if !out[i].write {
+		w := out[i]
+		if !w.write {
 			continue
 		}
+		var reads []ast.Node
 		for j := 0; j < i; j++ {
-			if r := out[j]; !r.write && r.section == out[i].section && sameField(r, out[i]) {
-				if parents == nil {
-					parents = c.parentsOf(bodyOf(f))
-				}
-				// A re-read only on some paths to the write (in a branch
-				// the write is not in) does not re-check it.
-				if onEveryPathTo(parents, r.node, out[i].node) {
-					out[i].rechecked = true
-				}
+			r := out[j]
+			if r.write || !sameField(r, w) {
+				continue
+			}
+			if r.node == w.node && r.section == w.section {
+				// One step reads and then writes the field: a helper
+				// that looks at it before it writes it, or a write
+				// through a pointer taken from the field after a read
+				// through it (both recorded where the address was
+				// taken).
+				out[i].rechecked = true
+				break
+			}
+			if w.lock.Valid() && r.state != nil && r.state.Lock(w.lock).Mode.Held() {
+				reads = append(reads, r.node)
 			}
 		}
-		if !out[i].rechecked && c.revalidated(f, &parents, out, i) {
+		if out[i].rechecked || len(reads) == 0 {
+			continue
+		}
+
+		if parents == nil {
+			parents = c.parentsOf(bodyOf(f))
+		}
+		if fg := c.flow(f); fg != nil && !fg.reachesAvoiding(parents, w.node, reads, sectionStarts(f, w.lock)) {
 			out[i].rechecked = true
 		}
 	}
 	return out
-}
-
-// onEveryPathTo reports whether r, which comes before w, runs on every
-// path that reaches w, judged from the syntax: between r and the innermost
-// statement that encloses both, r is not inside a branch, a loop body, a
-// case or a closure that w is not in as well.
-func onEveryPathTo(parents map[ast.Node]ast.Node, r, w ast.Node) bool {
-	for n := r; n != nil; n = parents[n] {
-		if contains(n, w) {
-			return true
-		}
-		switch p := parents[n].(type) {
-		case *ast.IfStmt:
-			if n == p.Body || n == p.Else {
-				return false
-			}
-		case *ast.ForStmt:
-			// The post statement runs before every iteration but the
-			// first, which the init statement precedes.
-			if n == p.Body {
-				return false
-			}
-		case *ast.RangeStmt:
-			if n == p.Body {
-				return false
-			}
-		case *ast.CaseClause, *ast.CommClause, *ast.FuncLit:
-			return false
-		case *ast.BinaryExpr:
-			if n == p.Y && (p.Op == token.LAND || p.Op == token.LOR) {
-				return false
-			}
-		}
-	}
-	return false
-}
-
-// revalidated reports whether the write out[i], made directly in this
-// body, is guarded by a read of the same field made while its own lock is
-// held, in the same critical section (under a nested lock, too): the read
-// the write's branch or guard clause depends on re-checks what an earlier
-// section decided.
-func (c *checker) revalidated(f *lockstate.Func, parents *map[ast.Node]ast.Node, out []event, i int) bool {
-	w := out[i]
-	if w.helper != "" || !w.lock.Valid() {
-		return false
-	}
-	for j := 0; j < i; j++ {
-		r := out[j]
-		if r.write || r.state == nil || r.node.Pos() >= w.node.Pos() || !sameField(r, w) {
-			continue
-		}
-		if v := r.state.Lock(w.lock); !v.Mode.Held() || v.Site != w.section {
-			continue
-		}
-		if *parents == nil {
-			*parents = c.parentsOf(bodyOf(f))
-		}
-		if c.inBranchOn(f, *parents, w.node, r.node) || c.afterGuardClause(f, *parents, w.node, r.node) {
-			return true
-		}
-	}
-	return false
 }
 
 // opsOf summarises a function's guarded reads and writes in sections it
@@ -449,7 +409,7 @@ func (c *checker) check(f *lockstate.Func) {
 			// write runs as much as a branch around it. A helper's read
 			// counts only through the results it reaches.
 			c.curResults = r.results
-			depends := c.afterGuardClause(f, parents, w.node, r.node) || c.dependsOn(f, parents, w.node, r.node)
+			depends := c.controlledBy(f, parents, w.node, r.node) || c.writesValueOf(f, parents, w.node, r.node)
 			c.curResults = nil
 			if !depends || heldAcross(r, w) {
 				continue
@@ -698,13 +658,6 @@ func sameField(a, b event) bool {
 	return a.field == b.field && a.base == b.base && !disjoint(a.sub, b.sub)
 }
 
-// dependsOn reports whether node w sits in a branch whose condition uses
-// the read r, or writes a value computed from it (v := c.n; unlock; lock;
-// c.n = v + 1), directly or through a local assigned from it.
-func (c *checker) dependsOn(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node) bool {
-	return c.inBranchOn(f, parents, w, r) || c.writesValueOf(f, parents, w, r)
-}
-
 // writesValueOf reports whether the value the write w stores uses r: the
 // right-hand side of the assignment w is on the left of, or an argument
 // of the helper call w.
@@ -740,35 +693,6 @@ func (c *checker) writesValueOf(f *lockstate.Func, parents map[ast.Node]ast.Node
 	return false
 }
 
-// afterGuardClause reports whether w follows an if statement that leaves
-// (return, break, ...) on a condition using r: if v, ok := m.Load(k); ok
-// { return v }. An error a helper returns is not a use (see condOn).
-func (c *checker) afterGuardClause(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node) bool {
-	return ifsBefore(parents, w, func(ifs *ast.IfStmt) bool {
-		return terminates(ifs.Body) && c.condOn(f, ifs.Cond, ifs.Init, r)
-	})
-}
-
-// ifsBefore reports whether match holds for an if statement that comes
-// before w in a block enclosing it (the place of a guard clause).
-func ifsBefore(parents map[ast.Node]ast.Node, w ast.Node, match func(*ast.IfStmt) bool) bool {
-	for n := w; n != nil; n = parents[n] {
-		block, ok := parents[n].(*ast.BlockStmt)
-		if !ok {
-			continue
-		}
-		for _, stmt := range block.List {
-			if stmt.Pos() >= n.Pos() {
-				break
-			}
-			if ifs, ok := stmt.(*ast.IfStmt); ok && match(ifs) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // condOn reports whether a condition (with its init statement) depends on
 // the value read at r: it contains the read, or uses a local computed from
 // it. When r is a helper call, its error result does not count: branching
@@ -784,22 +708,28 @@ func (c *checker) condOn(f *lockstate.Func, cond ast.Node, init ast.Stmt, r ast.
 	return c.usesValueOf(f, cond, r)
 }
 
-// inBranchOn reports whether w sits in a branch (if, switch or loop body)
-// whose condition uses r.
-func (c *checker) inBranchOn(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node) bool {
-	for n := parents[w]; n != nil; n = parents[n] {
-		var cond ast.Node
-		var init ast.Stmt
-		switch s := n.(type) {
-		case *ast.IfStmt:
-			cond, init = s.Cond, s.Init
-		case *ast.SwitchStmt:
-			cond, init = s.Tag, s.Init
-		case *ast.ForStmt:
-			cond, init = s.Cond, s.Init
-		default:
-			continue
+// controlledBy reports whether whether w runs is decided by a branch on
+// the value read at r: w is control dependent, on the go/cfg graph, on a
+// condition that uses r (an if or loop around w, a switch case, or a
+// guard clause or early exit anywhere before it, whatever the nesting).
+func (c *checker) controlledBy(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node) bool {
+	fg := c.flow(f)
+	if fg == nil {
+		return false
+	}
+	for _, b := range fg.controllers(parents, w) {
+		if conds, init, ok := branchCond(parents, b); ok && c.anyCondOn(f, conds, init, r, w) {
+			return true
 		}
+	}
+	return false
+}
+
+// anyCondOn reports whether a branch's condition depends on r; a
+// condition that contains w itself (a loop whose condition is the write)
+// does not decide whether w runs.
+func (c *checker) anyCondOn(f *lockstate.Func, conds []ast.Node, init ast.Stmt, r, w ast.Node) bool {
+	for _, cond := range conds {
 		if cond == nil || contains(cond, w) {
 			continue
 		}
@@ -808,6 +738,19 @@ func (c *checker) inBranchOn(f *lockstate.Func, parents map[ast.Node]ast.Node, w
 		}
 	}
 	return false
+}
+
+// flow returns the control-flow graph of a body, built once.
+func (c *checker) flow(f *lockstate.Func) *flowGraph {
+	if f.CFG == nil {
+		return nil
+	}
+	fg, ok := c.flows[f.CFG]
+	if !ok {
+		fg = newFlowGraph(f.CFG)
+		c.flows[f.CFG] = fg
+	}
+	return fg
 }
 
 // usesValueOf reports whether expression e mentions a local whose value
@@ -955,7 +898,7 @@ func (c *checker) syncMap(f *lockstate.Func) {
 				if parents == nil {
 					parents = c.parentsOf(bodyOf(f))
 				}
-				if c.inBranchOn(f, parents, call.Node, load.Node) || c.afterGuardClause(f, parents, call.Node, load.Node) || c.writesValueOf(f, parents, call.Node, load.Node) {
+				if c.controlledBy(f, parents, call.Node, load.Node) || c.writesValueOf(f, parents, call.Node, load.Node) {
 					m := types.ExprString(call.Node.Fun.(*ast.SelectorExpr).X)
 					c.rep.Reportf(call.Node.Pos(), report.Related(load.Node.Pos(), m+".Load here"),
 						"check-then-act: %s.Store depends on an earlier %s.Load of the same key; another goroutine can store in between: use %s.LoadOrStore",
@@ -1055,7 +998,7 @@ func (c *checker) atomics(f *lockstate.Func) {
 			case c.memoHit(f, parents, op.call.Node, l.call.Node):
 				// if v := x.Load(); v != nil { return v }: a cache. Two
 				// goroutines may both fill it, with the same value.
-			case c.inBranchOn(f, parents, op.call.Node, l.call.Node) || c.afterGuardClause(f, parents, op.call.Node, l.call.Node):
+			case c.controlledBy(f, parents, op.call.Node, l.call.Node):
 				c.rep.Reportf(op.call.Node.Pos(), related,
 					"check-then-act: %s runs only after %s said so, and another goroutine can store in between: use %s",
 					storeCall, loadCall, casOf(op, x))
@@ -1075,25 +1018,32 @@ func (c *checker) atomics(f *lockstate.Func) {
 	}
 }
 
-// memoHit reports whether the store follows a guard clause on the load
-// whose early return hands back what was loaded: the load is a cache
-// lookup, and the store fills the cache.
+// memoHit reports whether the store runs only after a branch on the load
+// whose other way returns what was loaded: the load is a cache lookup, and
+// the store fills the cache (if v := x.Load(); v != nil { return v }).
 func (c *checker) memoHit(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node) bool {
-	return ifsBefore(parents, w, func(ifs *ast.IfStmt) bool {
-		if len(ifs.Body.List) == 0 {
-			return false
+	fg := c.flow(f)
+	if fg == nil {
+		return false
+	}
+	wat, ok := fg.locate(parents, w)
+	if !ok {
+		return false
+	}
+	for _, b := range fg.controllers(parents, w) {
+		conds, init, ok := branchCond(parents, b)
+		if !ok || !c.anyCondOn(f, conds, init, r, w) {
+			continue
 		}
-		ret, ok := ifs.Body.List[len(ifs.Body.List)-1].(*ast.ReturnStmt)
-		if !ok || !(contains(ifs.Cond, r) || (ifs.Init != nil && contains(ifs.Init, r)) || c.usesValueOf(f, ifs.Cond, r)) {
-			return false
-		}
-		for _, res := range ret.Results {
-			if contains(res, r) || c.usesValueOf(f, res, r) {
-				return true
+		for _, ret := range fg.returnsAvoiding(b, wat.block) {
+			for _, res := range ret.Results {
+				if contains(res, r) || c.usesValueOf(f, res, r) {
+					return true
+				}
 			}
 		}
-		return false
-	})
+	}
+	return false
 }
 
 // sameSection reports whether some lock is held exclusively, from one
@@ -1149,23 +1099,4 @@ func sameMapAndKey(f *lockstate.Func, a, b *ast.CallExpr) bool {
 		return false
 	}
 	return types.ExprString(a.Args[0]) == types.ExprString(b.Args[0])
-}
-
-// terminates reports whether a block ends by leaving: return, panic,
-// break, continue or goto.
-func terminates(b *ast.BlockStmt) bool {
-	if len(b.List) == 0 {
-		return false
-	}
-	switch last := b.List[len(b.List)-1].(type) {
-	case *ast.ReturnStmt, *ast.BranchStmt:
-		return true
-	case *ast.ExprStmt:
-		if call, ok := last.X.(*ast.CallExpr); ok {
-			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
-				return true
-			}
-		}
-	}
-	return false
 }

@@ -17,10 +17,17 @@ detector cannot see this, because no access is unprotected:
 		s.setPTYTriple(f)            // written under ptmxMu again
 	}
 
-The rule reports the write when it sits in a branch whose condition uses
-the earlier read, follows a guard clause on it (if ok { return s }), or
-stores a value, or writes a map key, computed from it (v := c.n; unlock;
-lock; c.n = v + 1), directly or through locals. It follows helpers that
+The rule reports the write when whether it runs is decided by a branch
+whose condition uses the earlier read, or when it stores a value, or
+writes a map key, computed from it (v := c.n; unlock; lock; c.n = v + 1),
+directly or through locals. "Decided by" is control dependence on the
+go/cfg graph (the write does not post-dominate the branch, but does
+post-dominate one of its ways): an if, switch case or loop around the
+write, and a guard clause or early exit anywhere before it (if ok {
+return s }, in an else, inside another if, in a select case, a goto or
+labeled continue around it, a call that never returns such as
+log.Fatal), but not a branch whose ways meet again before the write (a
+case that falls through into it, a goto to it). It follows helpers that
 lock internally, through facts that record which guarded fields a
 function reads and writes under which lock, and which results each read
 reaches; an error a helper returns is error handling, not a check. A
@@ -28,7 +35,10 @@ helper that releases the caller's lock and takes it again, and
 sync.Cond.Wait, start a new critical section.
 
 A write is accepted when the same field (the same part, the same map key)
-is read again, on every path to it, in the section that writes; when
+is read again in the section that writes, on every path to it since the
+lock was last taken (one read or several: a look in each arm of an if,
+or in every iteration of a wait loop, counts; one made only in some
+branch or only while a loop runs does not); when
 check and write are one critical section; when the read's own section
 also wrote the field (the value was taken out, not looked at); and when an
 outer lock every writer must hold (a guard of the field, or a lock the

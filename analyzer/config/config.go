@@ -27,7 +27,7 @@ var Analyzer = &analysis.Analyzer{
 
 // options is what the flags set. Only this package's flags write it; run
 // copies it into the Config every other analyzer reads.
-var options = Config{locked: true, prose: true, minSites: 4, ratio: 0.9}
+var options = Config{locked: true, prose: true, summaries: true, minSites: 4, ratio: 0.9}
 
 func flags() flag.FlagSet {
 	fs := flag.NewFlagSet("config", flag.ContinueOnError)
@@ -40,6 +40,7 @@ func flags() flag.FlagSet {
 	fs.BoolVar(&options.unannotated, "unannotated", false, "lockorder: also infer lock order (and find self-deadlocks) in packages without guardvet directives")
 	fs.BoolVar(&options.shared, "shared", false, "run the shared rule: variables shared with goroutines, written and accessed with nothing ordering them (guardvet -shared)")
 	fs.BoolVar(&options.allrules, "allrules", false, "in packages with no directives of their own that import annotated ones, run every rule (lock balance, self-deadlock, lock order, noblock, escape, check-then-act), not only the checks of the imported contracts")
+	fs.BoolVar(&options.summaries, "summaries", true, "in packages without directives, compute the lock summaries that annotated importers read (lock helpers' effects, what exported methods do through their receiver); guardvet turns this off when no package it loads has a directive, since then nothing reads them")
 	return *fs
 }
 
@@ -51,10 +52,10 @@ func run(*analysis.Pass) (any, error) {
 // Config is the options of one run. Its zero value is the default
 // configuration except for the inference conventions, which are off.
 type Config struct {
-	infer, suggest, locked, prose, unannotated, allrules bool
-	shared                                               bool
-	minSites                                             int
-	ratio                                                float64
+	infer, suggest, locked, prose, unannotated, allrules, summaries bool
+	shared                                                          bool
+	minSites                                                        int
+	ratio                                                           float64
 }
 
 // InferThreshold is how much evidence inference needs before it infers a
@@ -93,6 +94,13 @@ func (c *Config) Shared() bool { return c.shared }
 // RecordVars reports whether the engine records the uses of package-level
 // and captured variables (lockstate.Func.Vars): the shared rule reads them.
 func (c *Config) RecordVars() bool { return c.shared }
+
+// Summaries reports whether packages without directives compute the
+// summaries their annotated importers read. The standalone driver turns it
+// off when no package of the run has a directive: no rule reports in such
+// a run (without inference or -config.unannotated, which analyse every
+// body anyway), so nothing would read them.
+func (c *Config) Summaries() bool { return c.summaries }
 
 // AllRules reports whether every rule runs in packages that only import
 // directives.

@@ -318,10 +318,7 @@ func (c *collector) collect() {
 	c.pending = map[*ast.Comment]Directive{}
 	for _, g := range c.file.Comments {
 		for _, cm := range g.List {
-			if !strings.Contains(cm.Text, "guard:") && !strings.Contains(cm.Text, "check") && !misspelledCandidate(cm.Text) {
-				continue
-			}
-			d, ok, problem := parseComment(cm)
+			d, ok, problem := parseCandidate(cm)
 			if !ok {
 				continue
 			}
@@ -361,6 +358,24 @@ func (c *collector) collect() {
 		c.report(cm.Slash, "misplaced directive "+d.Spelling+": it applies to "+verbs[d.Verb].targets.String()+
 			"; put it in the doc comment or trailing comment of one")
 	}
+}
+
+// parseCandidate is parseComment behind a cheap test that rules out most
+// comments.
+func parseCandidate(cm *ast.Comment) (d Directive, ok bool, problem string) {
+	if !strings.Contains(cm.Text, "guard:") && !strings.Contains(cm.Text, "check") && !misspelledCandidate(cm.Text) {
+		return Directive{}, false, ""
+	}
+	return parseComment(cm)
+}
+
+// Annotates reports whether comment c makes its package annotated, as
+// counted in Result.Declared: a directive, a malformed one included, other
+// than a checklocks suppression. The driver asks it of every file it loads
+// (see config's -config.summaries).
+func Annotates(c *ast.Comment) bool {
+	d, ok, problem := parseCandidate(c)
+	return ok && (problem != "" || !suppressionOnly(d))
 }
 
 // misspelledCandidate is a cheap test for comments that may be a

@@ -1,6 +1,7 @@
 package directives_test
 
 import (
+	"go/ast"
 	"path/filepath"
 	"testing"
 
@@ -32,4 +33,24 @@ func TestChecklocksForeignAndReasons(t *testing.T) {
 func TestCrossPackageLockPaths(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, directives.Analyzer, "checklocksreal/stackdirs")
+}
+
+// TestAnnotates: what makes a package annotated for the driver's
+// directive-free check is what Result.Declared counts.
+func TestAnnotates(t *testing.T) {
+	for text, want := range map[string]bool{
+		"//guard:by mu":                 true,
+		"// +checklocks:mu":             true,
+		"// +checklocksignore":          false, // a suppression: generators write them everywhere
+		"// +checklocksforce: a reason": false,
+		"// +checkloks:mu":              true, // malformed: reported, so it counts
+		"//guard:frobnicate":            true,
+		"// check the result first":     false,
+		"// nothing to see":             false,
+		"// +checkescape":               false, // another gVisor analyzer's
+	} {
+		if got := directives.Annotates(&ast.Comment{Text: text}); got != want {
+			t.Errorf("Annotates(%q) = %v, want %v", text, got, want)
+		}
+	}
 }

@@ -33,5 +33,13 @@ a lock which the function releases later on other paths (a missing unlock on
 an early return), a function that breaks its declared holds, acquires or
 releases contract on some path, unlocking a lock that is not held, unlocking
 in the wrong mode, and locking a lock that is already held.
+
+An entry of a map of per-key locks (values that are locks and nothing
+else) deleted or replaced (delete(m, k), m[k] = v) while a lock taken from
+m[k] is held is reported: another goroutine can then create a fresh lock
+for k and run alongside the holder.
+The lock is m[k] itself, a local whose every value comes from m[k]
+(get-or-create included), or what a helper of the package returns as its
+map's entry for a key parameter.
 */
 package guardedby

@@ -95,6 +95,9 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		c.returns(fn)
 	}
+	if full {
+		c.mapEntries()
+	}
 	c.atomicCopies()
 	return c.rep.Flush(), nil
 }

@@ -99,3 +99,10 @@ func TestAtomicCopy(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, guardedby.Analyzer, "atomiccopy")
 }
+
+// TestLockMap checks the report of an entry of a map of per-key locks
+// deleted or replaced while its lock is held, and the safe shapes.
+func TestLockMap(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "lockmap")
+}

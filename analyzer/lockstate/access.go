@@ -627,7 +627,7 @@ func (a *packageAnalysis) quickAccess(fd *ast.FuncDecl, fn *types.Func) (sum *Ac
 		case *ast.CallExpr:
 			if se, ok := ast.Unparen(n.Fun).(*ast.SelectorExpr); ok && locks.IsOpName(se.Sel.Name) {
 				locking = true
-			} else if callee := typeutil.StaticCallee(a.pass.TypesInfo, n); callee != nil && (a.candidates[callee] || a.imported[callee] != nil) {
+			} else if callee := typeutil.StaticCallee(a.pass.TypesInfo, n); callee != nil && (a.candidates[callee] || a.importedEffects(callee) != nil) {
 				locking = true // a lock helper
 			}
 		}

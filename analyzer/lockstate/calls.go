@@ -615,6 +615,9 @@ func (fa *funcAnalysis) atomicTarget(e ast.Expr, s *State, write bool) bool {
 }
 
 func (fa *funcAnalysis) builtin(name string, call *ast.CallExpr, s *State) {
+	if name == "delete" && len(call.Args) == 2 {
+		fa.mapEntry(call, call.Args[0], call.Args[1], nil, s)
+	}
 	for i, arg := range call.Args {
 		u := useRead
 		if i == 0 && (name == "delete" || name == "clear" || name == "copy") {
@@ -844,7 +847,7 @@ func (a *packageAnalysis) tryAcquirer(fn *types.Func) bool {
 		return false
 	}
 	if fn.Pkg() != a.pass.Pkg {
-		if e := a.imported[fn]; e != nil {
+		if e := a.importedEffects(fn); e != nil {
 			return !e.Unconditional
 		}
 		return true

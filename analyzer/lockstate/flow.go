@@ -390,6 +390,7 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 	if rec != nil {
 		rec.Entry = entry
 		rec.Resolver = fa.res
+		rec.CFG = g
 	}
 	for _, b := range g.Blocks {
 		if in[b.Index] != nil && b.Live {
@@ -402,7 +403,7 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 		// trusted either way. Drop them: the function is reported as not
 		// checked, and nothing else is said about it.
 		*rec = Func{Decl: rec.Decl, Lit: rec.Lit, Obj: rec.Obj, Context: rec.Context,
-			Entry: rec.Entry, Resolver: rec.Resolver, Unconverged: true}
+			Entry: rec.Entry, Resolver: rec.Resolver, CFG: rec.CFG, Unconverged: true}
 	}
 	if rec != nil {
 		rec.Implied = fa.impliedEntry(entry)
@@ -512,6 +513,13 @@ func valueUse(u use) use {
 func (fa *funcAnalysis) node(n ast.Node, s *State) {
 	switch n := n.(type) {
 	case *ast.AssignStmt:
+		if n.Tok == token.ASSIGN && len(n.Lhs) == len(n.Rhs) {
+			for i, lhs := range n.Lhs {
+				if ix, ok := ast.Unparen(lhs).(*ast.IndexExpr); ok {
+					fa.mapEntry(n, ix.X, ix.Index, n.Rhs[i], s)
+				}
+			}
+		}
 		fa.assign(n, s)
 	case *ast.IncDecStmt:
 		fa.expr(n.X, s, useWrite)
@@ -1078,6 +1086,40 @@ func (fa *funcAnalysis) record(acc *Access, s *State) {
 	}
 	acc.State = s.snapshot()
 	fa.rec.Accesses = append(fa.rec.Accesses, acc)
+}
+
+// mapEntry records a delete or a store of m[k] when m's values are or
+// hold locks.
+func (fa *funcAnalysis) mapEntry(n ast.Node, m, k, v ast.Expr, s *State) {
+	if !fa.final || fa.rec == nil {
+		return
+	}
+	mt, ok := fa.info.TypeOf(m).Underlying().(*types.Map)
+	if !ok || !holdsLock(mt.Elem()) {
+		return
+	}
+	fa.rec.MapEntries = append(fa.rec.MapEntries, &MapEntry{Node: n, Map: m, Key: k, Value: v, State: s.snapshot()})
+}
+
+// holdsLock reports whether a value of type t is a lock (or a pointer to
+// one), or a struct, or a pointer to a struct, with a lock field.
+func holdsLock(t types.Type) bool {
+	if lock, _ := locks.IsLock(t); lock {
+		return true
+	}
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if lock, _ := locks.IsLock(st.Field(i).Type()); lock {
+			return true
+		}
+	}
+	return false
 }
 
 // params returns the receiver and parameters.

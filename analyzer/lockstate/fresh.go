@@ -313,7 +313,7 @@ func (a *packageAnalysis) intoResult(fn *types.Func) []int {
 		}
 		return nil
 	}
-	if e := a.imported[fn.Origin()]; e != nil {
+	if e := a.importedEffects(fn); e != nil {
 		return e.IntoResult
 	}
 	return nil
@@ -333,7 +333,7 @@ func (a *packageAnalysis) freshResultOf(info *types.Info, call *ast.CallExpr) bo
 		}
 		return false
 	}
-	e := a.imported[callee.Origin()]
+	e := a.importedEffects(callee)
 	return e != nil && e.FreshResult
 }
 

@@ -9,8 +9,10 @@ import (
 	"reflect"
 	"slices"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
@@ -33,7 +35,38 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{directives.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{(*Effects)(nil), (*Accesses)(nil)},
+	FactTypes:  []analysis.Fact{(*EffectsTable)(nil), (*Accesses)(nil)},
+}
+
+// EffectsTable is a package fact: the Effects of the package's functions
+// that other packages can call (exported names), keyed like Accesses (F,
+// or T.M) and sorted by key. One fact per package rather than one per
+// function: the driver copies every fact of every dependency into each
+// package's pass, so per-function facts grow with the square of a
+// program's size, and -infer summarises every function.
+type EffectsTable struct {
+	Funcs []EffectsEntry
+}
+
+// EffectsEntry is one function's Effects in an EffectsTable.
+type EffectsEntry struct {
+	Key string
+	Effects
+}
+
+func (*EffectsTable) AFact() {}
+
+func (t *EffectsTable) String() string {
+	var b strings.Builder
+	b.WriteString("effectstable(")
+	for i, e := range t.Funcs {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(e.Key + ": " + e.Effects.String())
+	}
+	b.WriteString(")")
+	return b.String()
 }
 
 // Effects is the inferred lock effect of an unannotated function, such as
@@ -88,6 +121,10 @@ func (e *Effects) String() string {
 type Result struct {
 	Dirs  *directives.Result
 	Funcs []*Func
+	// Effects is what each function of the package that has one does to
+	// its callers' locks and arguments (inferred, not declared). Those
+	// other packages can call also go into the package's EffectsTable.
+	Effects map[*types.Func]*Effects
 	// Analysed is true when the package's bodies were analysed: it has or
 	// imports directives, or the configuration needs unannotated packages
 	// analysed (config.Config.AnalyseUnannotated).
@@ -129,10 +166,17 @@ type Func struct {
 	// there. Recorded only when the configuration asks for them
 	// (config.Config.RecordVars, the shared rule).
 	Vars []*VarAccess
+	// MapEntries are the deletes and stores of entries of maps whose
+	// values are or hold locks (a map of per-key locks).
+	MapEntries []*MapEntry
 	// Candidates are accesses to fields without directives whose struct
 	// holds a lock (Guard is nil), recorded only for guard inference.
 	Candidates []*Access
 	Resolver   *lockpath.Resolver
+	// CFG is the go/cfg graph the dataflow ran over (built with the
+	// engine's idea of which calls return), for rules that need control
+	// flow: post-dominance, paths between two nodes.
+	CFG *cfg.CFG
 	// Unconverged is set when the dataflow hit its visit budget before
 	// reaching a fixpoint. The function's events are dropped (nothing is
 	// reported from states that are not final) and guardedby reports the
@@ -240,6 +284,17 @@ type ChanOp struct {
 	State       *State
 }
 
+// MapEntry is delete(m, k), or a store m[k] = v, on a map whose values
+// are locks or hold one (map[string]*sync.Mutex, map[K]*entry with a mutex
+// field), with the locks held just before it.
+type MapEntry struct {
+	Node  ast.Node // the delete call, or the assignment
+	Map   ast.Expr // m
+	Key   ast.Expr // k
+	Value ast.Expr // v; nil for delete
+	State *State
+}
+
 // Go is a go statement calling a declared function.
 type Go struct {
 	Node     *ast.GoStmt
@@ -265,20 +320,22 @@ func run(pass *analysis.Pass) (any, error) {
 				a.accessOf(fn)
 			}
 		}
-	} else {
+	} else if dirs.Config.Summaries() {
 		// Nothing here is annotated: only summarise lock helpers that other
 		// packages might call, which costs a syntax scan and little else.
 		a.summariseHelpers()
 	}
-	for _, fd := range a.bodylessOrder {
-		if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrFunc(fn) {
-			a.accessOf(fn)
+	if analysed || dirs.Config.Summaries() {
+		for _, fd := range a.bodylessOrder {
+			if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); exportedPtrFunc(fn) {
+				a.accessOf(fn)
+			}
 		}
 	}
-	a.exportEffects()
+	effects := a.exportEffects()
 	a.exportAccesses()
 	a.fallbacks = nil // parsed files of other platforms: not needed any more
-	return &Result{Dirs: dirs, Funcs: a.funcs, Analysed: analysed}, nil
+	return &Result{Dirs: dirs, Funcs: a.funcs, Effects: effects, Analysed: analysed}, nil
 }
 
 // packageAnalysis holds the per-package state of the engine.
@@ -288,7 +345,8 @@ type packageAnalysis struct {
 	decls     map[*types.Func]*ast.FuncDecl
 	order     []*ast.FuncDecl
 	summaries map[*types.Func]*summary
-	imported  map[*types.Func]*Effects // Effects facts of dependencies
+	// importedEff indexes the EffectsTable of each dependency (nil: none).
+	importedEff map[*types.Package]map[string]*Effects
 	// importedAcc indexes the Accesses fact of each dependency (nil: none).
 	importedAcc map[*types.Package]map[string]*AccessSummary
 	funcs       []*Func
@@ -339,22 +397,15 @@ type summary struct {
 
 func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAnalysis {
 	a := &packageAnalysis{
-		pass:      pass,
-		dirs:      dirs,
-		decls:     map[*types.Func]*ast.FuncDecl{},
-		summaries: map[*types.Func]*summary{},
-		imported:  map[*types.Func]*Effects{},
+		pass:        pass,
+		dirs:        dirs,
+		decls:       map[*types.Func]*ast.FuncDecl{},
+		summaries:   map[*types.Func]*summary{},
+		importedEff: map[*types.Package]map[string]*Effects{},
 
 		importedAcc: map[*types.Package]map[string]*AccessSummary{},
 		bodyless:    map[*types.Func]*ast.FuncDecl{},
 		asmAccess:   map[*types.Func]*AccessSummary{},
-	}
-	for _, f := range pass.AllObjectFacts() {
-		if e, ok := f.Fact.(*Effects); ok {
-			if fn, ok := f.Object.(*types.Func); ok {
-				a.imported[fn] = e
-			}
-		}
 	}
 	for _, file := range pass.Files {
 		for _, d := range file.Decls {
@@ -416,7 +467,7 @@ func (a *packageAnalysis) summariseHelpers() {
 				return true
 			}
 			if callee := typeutil.StaticCallee(a.pass.TypesInfo, call); callee != nil {
-				if a.imported[callee] != nil || a.dirs.Contract(callee) != nil {
+				if a.importedEffects(callee) != nil || a.dirs.Contract(callee) != nil {
 					direct = true
 				} else if _, local := a.decls[callee]; local {
 					callers[callee] = append(callers[callee], fn)
@@ -541,7 +592,7 @@ func (a *packageAnalysis) effectsOf(fn *types.Func) *directives.Contract {
 	if fn.Pkg() == a.pass.Pkg {
 		return a.summaryOf(fn)
 	}
-	if e := a.imported[fn.Origin()]; e != nil {
+	if e := a.importedEffects(fn); e != nil {
 		return &e.Contract
 	}
 	return nil
@@ -556,7 +607,7 @@ func (a *packageAnalysis) retakesOf(fn *types.Func) []directives.LockRef {
 		}
 		return nil
 	}
-	if e := a.imported[fn.Origin()]; e != nil {
+	if e := a.importedEffects(fn); e != nil {
 		return e.Retakes
 	}
 	return nil
@@ -574,13 +625,13 @@ func (a *packageAnalysis) escapes(fn *types.Func, i int) bool {
 		if s := a.summaries[fn.Origin()]; s != nil {
 			noEscape = s.noEscape
 		}
-	} else if e := a.imported[fn.Origin()]; e != nil {
+	} else if e := a.importedEffects(fn); e != nil {
 		noEscape = e.NoEscape
 	}
 	return !slices.Contains(noEscape, i)
 }
 
-func (a *packageAnalysis) exportEffects() {
+func (a *packageAnalysis) exportEffects() map[*types.Func]*Effects {
 	var fns []*types.Func
 	for fn, s := range a.summaries {
 		if (s.effects != nil && !s.effects.Empty()) || len(s.noEscape) > 0 || len(s.intoResult) > 0 || s.freshResult || len(s.retakes) > 0 {
@@ -598,7 +649,8 @@ func (a *packageAnalysis) exportEffects() {
 			fns = append(fns, fn)
 		}
 	}
-	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	t := &EffectsTable{}
+	all := make(map[*types.Func]*Effects, len(fns))
 	for _, fn := range fns {
 		e := &Effects{}
 		if s := a.summaries[fn]; s != nil {
@@ -613,6 +665,35 @@ func (a *packageAnalysis) exportEffects() {
 		if v, computed := a.tryAcq[fn]; computed && !v {
 			e.Unconditional = true
 		}
-		a.pass.ExportObjectFact(fn, e)
+		all[fn] = e
+		if key := accessKey(fn); key != "" && fn.Exported() { // else other packages cannot call it
+			t.Funcs = append(t.Funcs, EffectsEntry{Key: key, Effects: *e})
+		}
 	}
+	sort.Slice(t.Funcs, func(i, j int) bool { return t.Funcs[i].Key < t.Funcs[j].Key })
+	if len(t.Funcs) > 0 {
+		a.pass.ExportPackageFact(t)
+	}
+	return all
+}
+
+// importedEffects returns the Effects of a function of another package,
+// from its package's EffectsTable (nil: none known).
+func (a *packageAnalysis) importedEffects(fn *types.Func) *Effects {
+	fn = fn.Origin()
+	if fn.Pkg() == nil || fn.Pkg() == a.pass.Pkg {
+		return nil
+	}
+	index, ok := a.importedEff[fn.Pkg()]
+	if !ok {
+		var t EffectsTable
+		if a.pass.ImportPackageFact(fn.Pkg(), &t) {
+			index = make(map[string]*Effects, len(t.Funcs))
+			for i := range t.Funcs {
+				index[t.Funcs[i].Key] = &t.Funcs[i].Effects
+			}
+		}
+		a.importedEff[fn.Pkg()] = index
+	}
+	return index[accessKey(fn)]
 }

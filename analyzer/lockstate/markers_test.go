@@ -2,6 +2,7 @@ package lockstate_test
 
 import (
 	"go/ast"
+	"go/types"
 	"strings"
 	"testing"
 
@@ -66,5 +67,50 @@ func TestStateAtMarkers(t *testing.T) {
 	}
 	if checked == 0 {
 		t.Fatal("no marker checked")
+	}
+}
+
+// TestEffectsAtMarkers compares each function's inferred Effects with the
+// "// effects:" comment on its line; a function without one must have
+// none.
+func TestEffectsAtMarkers(t *testing.T) {
+	results := analysistest.Run(t, analysistest.TestData(), lockstate.Analyzer, "markers")
+	checked := 0
+	for _, r := range results {
+		res := r.Result.(*lockstate.Result)
+		fset := r.Pass.Fset
+		wants := map[int]string{}
+		for _, f := range r.Pass.Files {
+			for _, g := range f.Comments {
+				for _, c := range g.List {
+					if want, ok := strings.CutPrefix(c.Text, "// effects: "); ok {
+						wants[fset.Position(c.Slash).Line] = want
+					}
+				}
+			}
+		}
+		for _, f := range r.Pass.Files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok {
+					continue
+				}
+				fn := r.Pass.TypesInfo.Defs[fd.Name].(*types.Func)
+				line := fset.Position(fd.Pos()).Line
+				got := ""
+				if e := res.Effects[fn]; e != nil {
+					got = e.String()
+				}
+				if got != wants[line] {
+					t.Errorf("line %d: %s has effects %q, want %q", line, fn.Name(), got, wants[line])
+				}
+				if got != "" {
+					checked++
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no effects checked")
 	}
 }

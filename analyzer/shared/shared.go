@@ -52,8 +52,8 @@ type access struct {
 	// sub is the part of a struct value used (.f.g), "" for all of it.
 	sub string
 	// once: in a function run by sync.Once.Do, which runs it once.
-	once bool
-	state                                          *lockstate.State
+	once  bool
+	state *lockstate.State
 }
 
 func (a *access) write() bool { return a.writeVar || a.writeElem }
@@ -61,8 +61,8 @@ func (a *access) write() bool { return a.writeVar || a.writeElem }
 type checker struct {
 	parents map[ast.Node]ast.Node // of the declaration being checked
 	pass    *analysis.Pass
-	rep  *report.Reporter
-	seen map[string]bool
+	rep     *report.Reporter
+	seen    map[string]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {

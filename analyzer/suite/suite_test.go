@@ -43,20 +43,20 @@ func TestNogoReady(t *testing.T) {
 		visit(a)
 	}
 	if len(facts) < 4 {
-		t.Errorf("found %d fact types, want at least 4 (FieldGuard, Contract, Orders, Effects)", len(facts))
+		t.Errorf("found %d fact types, want at least 4 (FieldGuard, Contract, Orders, EffectsTable)", len(facts))
 	}
 	ref := directives.LockRef{Kind: directives.Param, Param: directives.Receiver, Sel: ".mu", Text: "c.mu"}
 	samples := map[reflect.Type]analysis.Fact{
-		reflect.TypeFor[*directives.FieldGuard](): &directives.FieldGuard{By: []directives.LockRef{{Kind: directives.Relative, Sel: ".mu", Text: "mu"}}, Only: []string{"p.T.get"}, OnlyAs: []string{"get"}, Getter: "get", Atomic: true},
-		reflect.TypeFor[*directives.Contract]():   &directives.Contract{Convention: directives.ByName, Holds: []directives.LockRef{ref}, Excludes: []directives.LockRef{{Kind: directives.Global, PkgPath: "p", Name: "Mu", Text: "Mu"}}},
-		reflect.TypeFor[*directives.Orders]():     &directives.Orders{List: []directives.Order{{Classes: []string{"p.T.a", "p.T.b"}, Texts: []string{"a", "b"}, Where: "p.T"}}},
-		reflect.TypeFor[*directives.Aliases]():    &directives.Aliases{Pairs: [][2]directives.LockRef{{{Kind: directives.Relative, Sel: ".snd.ep.mu", Text: "snd.ep.mu"}, {Kind: directives.Relative, Sel: ".mu", Text: "mu"}}}},
-		reflect.TypeFor[*lockorder.Acquired]():    &lockorder.Acquired{Refs: []directives.LockRef{ref}, Classes: []string{"p.T.mu"}, Shown: []string{"T.mu"}},
-		reflect.TypeFor[*lockorder.Edges]():       &lockorder.Edges{List: []lockorder.Edge{{From: "p.T.a", To: "p.T.b", FromShow: "T.a", ToShow: "T.b", Site: "t.go:3"}}},
-		reflect.TypeFor[*noblock.Blocks]():        &noblock.Blocks{Chain: []string{"s.flush", "channel receive"}},
-		reflect.TypeFor[*checkthenact.FieldOps](): &checkthenact.FieldOps{Ops: []checkthenact.FieldOp{{Field: "p.ptmx@*os.File", Name: "ptmx", Base: ref, Write: true, Rechecked: true}}},
-		reflect.TypeFor[*lockstate.Effects]():     &lockstate.Effects{Contract: directives.Contract{Acquires: []directives.LockRef{ref}}, NoEscape: []int{directives.Receiver, 0}, IntoResult: []int{1}, FreshResult: true},
-		reflect.TypeFor[*lockstate.Accesses]():    &lockstate.Accesses{Funcs: []lockstate.AccessEntry{{Key: "T.Get", AccessSummary: lockstate.AccessSummary{ReadOnly: []int{directives.Receiver}, AtomicRead: []int{0}, AtomicWrite: []int{1}}}}},
+		reflect.TypeFor[*directives.FieldGuard]():  &directives.FieldGuard{By: []directives.LockRef{{Kind: directives.Relative, Sel: ".mu", Text: "mu"}}, Only: []string{"p.T.get"}, OnlyAs: []string{"get"}, Getter: "get", Atomic: true},
+		reflect.TypeFor[*directives.Contract]():    &directives.Contract{Convention: directives.ByName, Holds: []directives.LockRef{ref}, Excludes: []directives.LockRef{{Kind: directives.Global, PkgPath: "p", Name: "Mu", Text: "Mu"}}},
+		reflect.TypeFor[*directives.Orders]():      &directives.Orders{List: []directives.Order{{Classes: []string{"p.T.a", "p.T.b"}, Texts: []string{"a", "b"}, Where: "p.T"}}},
+		reflect.TypeFor[*directives.Aliases]():     &directives.Aliases{Pairs: [][2]directives.LockRef{{{Kind: directives.Relative, Sel: ".snd.ep.mu", Text: "snd.ep.mu"}, {Kind: directives.Relative, Sel: ".mu", Text: "mu"}}}},
+		reflect.TypeFor[*lockorder.Acquired]():     &lockorder.Acquired{Refs: []directives.LockRef{ref}, Classes: []string{"p.T.mu"}, Shown: []string{"T.mu"}},
+		reflect.TypeFor[*lockorder.Edges]():        &lockorder.Edges{List: []lockorder.Edge{{From: "p.T.a", To: "p.T.b", FromShow: "T.a", ToShow: "T.b", Site: "t.go:3"}}},
+		reflect.TypeFor[*noblock.Blocks]():         &noblock.Blocks{Chain: []string{"s.flush", "channel receive"}},
+		reflect.TypeFor[*checkthenact.FieldOps]():  &checkthenact.FieldOps{Ops: []checkthenact.FieldOp{{Field: "p.ptmx@*os.File", Name: "ptmx", Base: ref, Write: true, Rechecked: true}}},
+		reflect.TypeFor[*lockstate.EffectsTable](): &lockstate.EffectsTable{Funcs: []lockstate.EffectsEntry{{Key: "T.Lock", Effects: lockstate.Effects{Contract: directives.Contract{Acquires: []directives.LockRef{ref}}, NoEscape: []int{directives.Receiver, 0}, IntoResult: []int{1}, FreshResult: true, Retakes: []directives.LockRef{ref}}}}},
+		reflect.TypeFor[*lockstate.Accesses]():     &lockstate.Accesses{Funcs: []lockstate.AccessEntry{{Key: "T.Get", AccessSummary: lockstate.AccessSummary{ReadOnly: []int{directives.Receiver}, AtomicRead: []int{0}, AtomicWrite: []int{1}}}}},
 	}
 	for _, f := range facts {
 		sample, ok := samples[reflect.TypeOf(f)]

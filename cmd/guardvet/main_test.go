@@ -1046,3 +1046,69 @@ func g(int) error { return nil }
 		t.Errorf("-config.shared -shared=false: exit %d, want 0 (the rule switched off)\n%s%s", code, stdout, stderr)
 	}
 }
+
+// TestDirectiveFreeRunSkipsSummaries: with no directive anywhere in the
+// load, guardvet skips the summaries only annotated packages read
+// (-config.summaries); with one, an unannotated helper package is still
+// summarised for the annotated package that calls it. The self-deadlock
+// below is found only through helper.L.Acquire's summarised effect.
+func TestDirectiveFreeRunSkipsSummaries(t *testing.T) {
+	dir := t.TempDir()
+	app := func(directive string) string {
+		return `package app
+
+import (
+	"sync"
+
+	"example.com/m/helper"
+)
+
+type S struct {
+	mu sync.Mutex
+	n  int ` + directive + `
+	l  helper.L
+}
+
+func (s *S) Twice() {
+	s.l.Acquire()
+	s.l.Acquire()
+	s.l.Release()
+	s.l.Release()
+}
+`
+	}
+	write := func(name, body string) {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/m\n\ngo 1.26\n")
+	write("helper/helper.go", `package helper
+
+import "sync"
+
+type L struct{ mu sync.Mutex }
+
+func (l *L) Acquire() { l.mu.Lock() }
+func (l *L) Release() { l.mu.Unlock() }
+`)
+	write("app/app.go", app("//guard:by mu"))
+	stdout, stderr, code := run(t, dir, guardvet, "./...")
+	if want := "app/app.go:17:13: call to s.l.Acquire locks s.l.mu, which is already locked here"; code != 1 || !strings.Contains(stdout, want) {
+		t.Errorf("annotated app over an unannotated helper: exit %d, want 1 and %q\nstdout:\n%s\nstderr:\n%s", code, want, stdout, stderr)
+	}
+	write("app/app.go", app(""))
+	if stdout, stderr, code := run(t, dir, guardvet, "./..."); code != 0 || stdout+stderr != "" {
+		t.Errorf("no directive anywhere: exit %d, output %q; want 0 and nothing", code, stdout+stderr)
+	}
+	// Forcing the summaries off loses the helper's effect: the check
+	// above depends on the driver leaving them on.
+	write("app/app.go", app("//guard:by mu"))
+	if stdout, _, _ := run(t, dir, guardvet, "-config.summaries=false", "./..."); strings.Contains(stdout, "s.l.Acquire locks") {
+		t.Errorf("-config.summaries=false still found the helper's effect:\n%s", stdout)
+	}
+}

@@ -21,6 +21,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/analyzer/directives"
 )
 
 // Exit codes. docs/output.md documents them; main_test.go asserts them.
@@ -160,7 +161,14 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		if printErrors(stderr, pkgs) > 0 { // load and type errors, to stderr
 			code = ExitError
 		}
+		restore := func() {}
+		if !annotated(pkgs) {
+			// Nothing loaded has a directive: the summaries that only
+			// annotated packages read would be computed for nobody.
+			restore, _ = config.Set("summaries", "false")
+		}
 		graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
+		restore()
 		if err != nil {
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
 			return ExitError
@@ -511,4 +519,22 @@ func relPath(name string) string {
 		}
 	}
 	return name
+}
+
+// annotated reports whether any package of the load, dependencies
+// included, has a directive (directives.Annotates).
+func annotated(pkgs []*packages.Package) bool {
+	found := false
+	packages.Visit(pkgs, func(p *packages.Package) bool { return !found }, func(p *packages.Package) {
+		for _, f := range p.Syntax {
+			for _, g := range f.Comments {
+				for _, c := range g.List {
+					if !found && directives.Annotates(c) {
+						found = true
+					}
+				}
+			}
+		}
+	})
+	return found
 }

@@ -1,8 +1,9 @@
 // Package markers pins the engine's lock state at program points: each
 // call of here() carries the expected state of the locks it names, as
 // "// state: PATH=MODE; PATH=MODE" (modes as lockstate.Mode prints them).
-// A lock the comment does not name is not checked. The want comments pin
-// each function's Effects fact: what it does to its callers' locks.
+// A lock the comment does not name is not checked. An "// effects:"
+// comment on a function's line pins its inferred Effects (Result.Effects):
+// what it does to its callers' locks.
 package markers
 
 import "sync"
@@ -15,7 +16,7 @@ type C struct {
 	n  int //guard:by mu
 }
 
-func lockUnlock(c *C) { // want lockUnlock:`effects\(excludes c\.mu\) noescape\[0\]`
+func lockUnlock(c *C) { // effects: effects(excludes c.mu) noescape[0]
 	here() // state: c.mu=not known to be held
 	c.mu.Lock()
 	here() // state: c.mu=locked
@@ -23,14 +24,14 @@ func lockUnlock(c *C) { // want lockUnlock:`effects\(excludes c\.mu\) noescape\[
 	here() // state: c.mu=not held
 }
 
-func readLock(c *C) { // want readLock:`effects\(excludes c\.rw\) noescape\[0\]`
+func readLock(c *C) { // effects: effects(excludes c.rw) noescape[0]
 	c.rw.RLock()
 	here() // state: c.rw=read-locked; c.mu=not known to be held
 	c.rw.RUnlock()
 	here() // state: c.rw=not held
 }
 
-func tryLock(c *C) { // want tryLock:`effects\(\) noescape\[0\]`
+func tryLock(c *C) { // effects: effects() noescape[0]
 	if c.mu.TryLock() {
 		here() // state: c.mu=locked
 		c.mu.Unlock()
@@ -40,13 +41,13 @@ func tryLock(c *C) { // want tryLock:`effects\(\) noescape\[0\]`
 	here() // state: c.mu=not known to be held
 }
 
-func deferred(c *C) { // want deferred:`effects\(excludes c\.mu\) noescape\[0\]`
+func deferred(c *C) { // effects: effects(excludes c.mu) noescape[0]
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	here() // state: c.mu=locked
 }
 
-func joinMaybe(c *C, b bool) { // want joinMaybe:`effects\(\) noescape\[0 1\]`
+func joinMaybe(c *C, b bool) { // effects: effects() noescape[0 1]
 	if b {
 		c.mu.Lock()
 	}
@@ -56,7 +57,7 @@ func joinMaybe(c *C, b bool) { // want joinMaybe:`effects\(\) noescape\[0 1\]`
 	}
 }
 
-func joinEither(c *C, b bool) { // want joinEither:`effects\(\) noescape\[0 1\]`
+func joinEither(c *C, b bool) { // effects: effects() noescape[0 1]
 	if b {
 		c.rw.RLock()
 	} else {
@@ -65,7 +66,7 @@ func joinEither(c *C, b bool) { // want joinEither:`effects\(\) noescape\[0 1\]`
 	here() // state: c.rw=read-locked on some paths and locked on others
 }
 
-func joinReleased(c *C, b bool) { // want joinReleased:`effects\(excludes c\.mu\) noescape\[0 1\]`
+func joinReleased(c *C, b bool) { // effects: effects(excludes c.mu) noescape[0 1]
 	c.mu.Lock()
 	if b {
 		c.mu.Unlock()
@@ -76,7 +77,7 @@ func joinReleased(c *C, b bool) { // want joinReleased:`effects\(excludes c\.mu\
 	c.mu.Unlock()
 }
 
-func reassigned(c, d *C) { // want reassigned:`effects\(\) noescape\[1\]`
+func reassigned(c, d *C) { // effects: effects() noescape[1]
 	c.mu.Lock()
 	old := c
 	c = d
@@ -84,7 +85,7 @@ func reassigned(c, d *C) { // want reassigned:`effects\(\) noescape\[1\]`
 	old.mu.Unlock()
 }
 
-func loop(c *C, xs []int) { // want loop:`effects\(\) noescape\[0 1\]`
+func loop(c *C, xs []int) { // effects: effects() noescape[0 1]
 	for range xs {
 		here() // state: c.mu=not known to be held
 		c.mu.Lock()
@@ -105,27 +106,27 @@ func release(c *C) {
 	c.mu.Unlock()
 }
 
-func afterRelease(c *C) { // want afterRelease:`effects\(excludes c\.mu\)$`
+func afterRelease(c *C) { // effects: effects(excludes c.mu)
 	c.mu.Lock()
 	release(c)
 	here() // state: c.mu=not held
 }
 
-func helper(c *C) { c.mu.Lock() } // want helper:`effects\(acquires c\.mu\) noescape\[0\]`
+func helper(c *C) { c.mu.Lock() } // effects: effects(acquires c.mu) noescape[0]
 
-func afterHelper(c *C) { // want afterHelper:`effects\(excludes c\.mu\) noescape\[0\]`
+func afterHelper(c *C) { // effects: effects(excludes c.mu) noescape[0]
 	helper(c)
 	here() // state: c.mu=locked
 	c.mu.Unlock()
 }
 
-func pause(c *C) { // want pause:`effects\(\) noescape\[0\] retakes c\.mu`
+func pause(c *C) { // effects: effects() noescape[0] retakes c.mu
 	c.mu.Unlock()
 	here() // state: c.mu=not held
 	c.mu.Lock()
 }
 
-func afterPause(c *C) { // want afterPause:`effects\(excludes c\.mu\) noescape\[0\]`
+func afterPause(c *C) { // effects: effects(excludes c.mu) noescape[0]
 	c.mu.Lock()
 	here() // state: c.mu=locked
 	pause(c)
