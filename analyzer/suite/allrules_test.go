@@ -283,6 +283,7 @@ var fixturesWithEveryRule = []string{
 	"retake/...",
 	"retakeorder/...",
 	"sessiontwin/...",
+	"sharedignore/...", // with the shared rule off, its //guard:ignore is not reported unused
 	"suppressonly/...",
 	"trylockwrap/...",
 	"wrappers/...",

@@ -15,6 +15,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/guardedby"
 	"github.com/guardvet/guardvet/analyzer/guardinfer"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
+	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/lockorder"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
@@ -214,9 +215,17 @@ func deref(t types.Type) types.Type {
 }
 
 // sharedMightUse reports whether the shared rule, off in this run, could
-// have a finding under ig: it covers code in a function that starts a
-// goroutine.
+// have a finding under ig: it covers a use, inside a goroutine's closure,
+// of a variable the closure shares (package-level, or declared outside
+// it). The rule reports there.
 func sharedMightUse(pass *analysis.Pass, ig *directives.Ignore) bool {
+	covers := func(n ast.Node) bool {
+		if ig.From.IsValid() {
+			return ig.From <= n.Pos() && n.Pos() < ig.To
+		}
+		p := pass.Fset.Position(n.Pos())
+		return p.Line == ig.Line && p.Filename == ig.File
+	}
 	for _, f := range pass.Files {
 		if f.FileStart > ig.Pos || ig.Pos > f.FileEnd {
 			continue
@@ -226,24 +235,28 @@ func sharedMightUse(pass *analysis.Pass, ig *directives.Ignore) bool {
 			if !ok || fd.Body == nil {
 				continue
 			}
-			p, q := pass.Fset.Position(fd.Pos()).Line, pass.Fset.Position(fd.End()).Line
-			if ig.From.IsValid() && (ig.To <= fd.Pos() || fd.End() <= ig.From) || !ig.From.IsValid() && (ig.Line < p || ig.Line > q) {
+			if from, to := pass.Fset.Position(fd.Pos()).Line, pass.Fset.Position(fd.End()).Line; ig.From.IsValid() && (ig.To <= fd.Pos() || fd.End() <= ig.From) ||
+				!ig.From.IsValid() && (ig.Line < from || ig.Line > to) {
 				continue
 			}
-			starts := false
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				if _, ok := n.(*ast.GoStmt); ok {
-					starts = true
-				}
-				if call, ok := n.(*ast.CallExpr); ok {
-					if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok && (se.Sel.Name == "Go" || se.Sel.Name == "AfterFunc") {
-						starts = true
+			for _, b := range goroutines.Find(pass.TypesInfo, fd) {
+				for _, s := range b.Spawns {
+					if s.Lit == nil {
+						continue
+					}
+					found := false
+					ast.Inspect(s.Lit.Body, func(n ast.Node) bool {
+						if id, ok := n.(*ast.Ident); ok && !found && covers(id) {
+							if v, ok := pass.TypesInfo.Uses[id].(*types.Var); ok && !v.IsField() && (v.Pos() < s.Lit.Pos() || v.Pos() >= s.Lit.End()) {
+								found = true
+							}
+						}
+						return !found
+					})
+					if found {
+						return true
 					}
 				}
-				return !starts
-			})
-			if starts {
-				return true
 			}
 		}
 	}
