@@ -1045,6 +1045,19 @@ func g(int) error { return nil }
 	if stdout, stderr, code := run(t, dir, guardvet, "-config.shared", "-shared=false", "./..."); code != 0 || stdout != "" {
 		t.Errorf("-config.shared -shared=false: exit %d, want 0 (the rule switched off)\n%s%s", code, stdout, stderr)
 	}
+	// Under go vet: the same switches.
+	vet := func(args ...string) (string, int) {
+		_, stderr, code := run(t, dir, "go", append([]string{"vet", "-vettool=" + guardvet}, append(args, "./...")...)...)
+		return stderr, code
+	}
+	if out, code := vet(); code != 0 {
+		t.Errorf("go vet: exit %d, want 0 (the rule is off)\n%s", code, out)
+	}
+	for _, flag := range []string{"-shared", "-config.shared"} {
+		if out, code := vet(flag); code != 1 || !strings.Contains(out, finding) {
+			t.Errorf("go vet %s: exit %d, want 1 and %q\n%s", flag, code, finding, out)
+		}
+	}
 }
 
 // TestDirectiveFreeRunSkipsSummaries: with no directive anywhere in the
