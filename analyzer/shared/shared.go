@@ -292,15 +292,12 @@ func (c *checker) classify(a *access, parents map[ast.Node]ast.Node) bool {
 		}
 		a.index = p.Index
 		if va.Use == lockstate.VarWrite {
-			a.writeVar, a.writeElem = false, true
-			if isArr {
-				// x.arr[i].f = v, &arr[i] handed on: still the element.
-			}
+			// m[k] = v, s[i] = v, arr[i].f = v, &s[i] handed on: the
+			// element, not the variable (an array's element is part of
+			// it: the variable is read).
+			a.writeVar, a.writeElem, a.readVar = false, true, isArr
 		} else {
 			a.readElem = true
-		}
-		if isArr && va.Use == lockstate.VarWrite {
-			a.readVar = true
 		}
 	case *ast.CallExpr:
 		if id, ok := ast.Unparen(p.Fun).(*ast.Ident); ok && len(p.Args) > 0 && p.Args[0] == node {
