@@ -369,6 +369,15 @@ func (s *Spawn) region(info *types.Info) {
 		}
 		return false
 	}
+	// go/cfg lists a select's communications before it branches: they
+	// are not joins there, only the case body that one of them enters.
+	comm := map[ast.Node]bool{}
+	ast.Inspect(s.Body.Block, func(n ast.Node) bool {
+		if cc, ok := n.(*ast.CommClause); ok && cc.Comm != nil {
+			comm[cc.Comm] = true
+		}
+		return true
+	})
 	seen := map[*cfg.Block]bool{}
 	var walk func(blk *cfg.Block, from int)
 	walk = func(blk *cfg.Block, from int) {
@@ -377,7 +386,7 @@ func (s *Spawn) region(info *types.Info) {
 			if blk == start.blk && i == start.i {
 				s.Repeats = true // round a loop, back at the start
 			}
-			if isJoin(n) {
+			if !comm[n] && isJoin(n) {
 				return
 			}
 			s.reached[n] = true

@@ -165,3 +165,19 @@ func subtest(run func(func())) {
 		<-done
 	})
 }
+
+// selectTimeout: on the timeout path the goroutine is not joined.
+func selectTimeout(stop chan struct{}) int {
+	v := 0
+	done := make(chan struct{})
+	go func() {
+		v = 1 // want `v is written in the goroutine started at bad.go:173 and read by the function that started it, at bad.go:181, before joining it`
+		close(done)
+	}()
+	select {
+	case <-done:
+		return v
+	case <-stop:
+		return v
+	}
+}
