@@ -252,13 +252,41 @@ func isNamed(t types.Type, pkg, name string) bool {
 
 // analyse builds the body's cfg and each start's region.
 func (b *Body) analyse(info *types.Info) {
-	b.g = cfg.New(b.Block, func(*ast.CallExpr) bool { return true })
+	b.g = cfg.New(b.Block, func(call *ast.CallExpr) bool { return mayReturn(info, call) })
 	for _, blk := range b.g.Blocks {
 		b.nodes = append(b.nodes, blk.Nodes...)
 	}
 	for _, s := range b.Spawns {
 		s.region(info)
 	}
+}
+
+// mayReturn reports whether a call can return to its caller: panic,
+// os.Exit, log.Fatal, runtime.Goexit and a test's Fatal, FailNow and Skip
+// cannot (after the last two the function's deferred calls run, as at a
+// return).
+func mayReturn(info *types.Info, call *ast.CallExpr) bool {
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
+			return false
+		}
+	}
+	fn := typeutil.Callee(info, call)
+	f, ok := fn.(*types.Func)
+	if !ok || f.Pkg() == nil {
+		return true
+	}
+	switch f.Pkg().Path() + "." + f.Name() {
+	case "os.Exit", "runtime.Goexit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln":
+		return false
+	}
+	if f.Pkg().Path() == "testing" {
+		switch f.Name() {
+		case "Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow":
+			return false
+		}
+	}
+	return true
 }
 
 // joins reports whether cfg node n (of s.Body) joins s.
@@ -391,7 +419,10 @@ func (s *Spawn) region(info *types.Info) {
 			}
 			s.reached[n] = true
 		}
-		if len(blk.Succs) == 0 {
+		// A block with no successor is an exit, except the empty one
+		// go/cfg leaves after the last case of a select without default
+		// (no case ready: the select blocks, it does not fall through).
+		if len(blk.Succs) == 0 && !(blk.Kind == cfg.KindSelectAfterCase && len(blk.Nodes) == 0) {
 			s.exitReach = true
 		}
 		for _, succ := range blk.Succs {

@@ -14,7 +14,10 @@ import (
 
 const src = `package p
 
-import "sync"
+import (
+	"sync"
+	"testing"
+)
 
 func loop(n int) {
 	var wg sync.WaitGroup
@@ -48,6 +51,27 @@ func selectJoin(stop chan bool) {
 	}
 }
 
+func selectThenJoin(a, b chan bool) {
+	done := make(chan bool)
+	go func() { close(done) }()
+	select {
+	case <-a:
+	case <-b:
+	}
+	<-done
+}
+
+func fatalBeforeJoin(t *testing.T, a chan bool) {
+	done := make(chan bool)
+	go func() { close(done) }()
+	select {
+	case <-a:
+	default:
+		t.Fatal("no")
+	}
+	<-done
+}
+
 func noJoin() (err error) {
 	go func() { err = nil }()
 	return nil
@@ -66,8 +90,8 @@ func TestRegions(t *testing.T) {
 	if _, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info); err != nil {
 		t.Fatal(err)
 	}
-	repeats := map[string]bool{"loop": true, "joinedInLoop": false, "selectJoin": false, "noJoin": false}
-	outlives := map[string]bool{"loop": false, "joinedInLoop": false, "selectJoin": true, "noJoin": true}
+	repeats := map[string]bool{"loop": true}
+	outlives := map[string]bool{"selectJoin": true, "noJoin": true, "fatalBeforeJoin": true}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok {

@@ -249,3 +249,19 @@ func perIteration(n int) {
 	}
 	wg.Wait()
 }
+
+// selectThenJoin: a select with no default blocks until a case is ready;
+// every path then joins before the return.
+func selectThenJoin(a, b chan bool) (err error) {
+	done := make(chan bool)
+	go func() {
+		err = work()
+		close(done)
+	}()
+	select {
+	case <-a:
+	case <-b:
+	}
+	<-done
+	return
+}
