@@ -12,7 +12,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/cfg"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
@@ -132,7 +131,7 @@ type checker struct {
 	defs map[*ast.BlockStmt]map[*types.Var][]multiDef
 	rets map[*ast.BlockStmt][]*ast.ReturnStmt
 	// flows holds each body's control-flow view, built when needed.
-	flows map[*cfg.CFG]*flowGraph
+	flows map[*lockstate.Func]*flowGraph
 }
 
 func (c *checker) parentsOf(root ast.Node) map[ast.Node]ast.Node {
@@ -150,7 +149,7 @@ func run(pass *analysis.Pass) (any, error) {
 		funcs: map[*types.Func][]*lockstate.Func{}, parts: map[*types.Func]*recvParts{},
 		parents: map[ast.Node]map[ast.Node]ast.Node{},
 		defs:    map[*ast.BlockStmt]map[*types.Var][]multiDef{}, rets: map[*ast.BlockStmt][]*ast.ReturnStmt{},
-		flows: map[*cfg.CFG]*flowGraph{}}
+		flows: map[*lockstate.Func]*flowGraph{}}
 	c.ops = lockstate.NewSummaries(pass, c.computeOps)
 	if !ls.Dirs.Active() {
 		return c.rep.Flush(), nil
@@ -742,13 +741,12 @@ func (c *checker) anyCondOn(f *lockstate.Func, conds []ast.Node, init ast.Stmt, 
 
 // flow returns the control-flow graph of a body, built once.
 func (c *checker) flow(f *lockstate.Func) *flowGraph {
-	if f.CFG == nil {
-		return nil
-	}
-	fg, ok := c.flows[f.CFG]
+	fg, ok := c.flows[f]
 	if !ok {
-		fg = newFlowGraph(f.CFG)
-		c.flows[f.CFG] = fg
+		if g := f.CFG(); g != nil {
+			fg = newFlowGraph(g)
+		}
+		c.flows[f] = fg
 	}
 	return fg
 }

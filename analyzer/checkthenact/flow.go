@@ -13,7 +13,7 @@ import (
 )
 
 // flowGraph is what checkthenact needs of a body's control flow, on the
-// go/cfg graph lockstate ran its dataflow over (Func.CFG): where each
+// go/cfg graph lockstate ran its dataflow over (Func.CFG()): where each
 // syntax node sits in it, the post-dominator tree, and which branches
 // decide whether a block runs (control dependence).
 type flowGraph struct {

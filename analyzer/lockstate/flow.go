@@ -390,7 +390,6 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 	if rec != nil {
 		rec.Entry = entry
 		rec.Resolver = fa.res
-		rec.CFG = g
 	}
 	for _, b := range g.Blocks {
 		if in[b.Index] != nil && b.Live {
@@ -403,7 +402,7 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 		// trusted either way. Drop them: the function is reported as not
 		// checked, and nothing else is said about it.
 		*rec = Func{Decl: rec.Decl, Lit: rec.Lit, Obj: rec.Obj, Context: rec.Context,
-			Entry: rec.Entry, Resolver: rec.Resolver, CFG: rec.CFG, Unconverged: true}
+			Entry: rec.Entry, Resolver: rec.Resolver, Unconverged: true}
 	}
 	if rec != nil {
 		rec.Implied = fa.impliedEntry(entry)
@@ -449,14 +448,16 @@ func (fa *funcAnalysis) exit(pos token.Pos, ret *ast.ReturnStmt, s *State) {
 
 // mayReturn reports whether a call can return (cfg ends blocks after panic,
 // os.Exit and friends).
-func (fa *funcAnalysis) mayReturn(call *ast.CallExpr) bool {
+func (fa *funcAnalysis) mayReturn(call *ast.CallExpr) bool { return mayReturn(fa.info, call) }
+
+func mayReturn(info *types.Info, call *ast.CallExpr) bool {
 	switch fun := ast.Unparen(call.Fun).(type) {
 	case *ast.Ident:
-		if b, ok := fa.info.Uses[fun].(*types.Builtin); ok && b.Name() == "panic" {
+		if b, ok := info.Uses[fun].(*types.Builtin); ok && b.Name() == "panic" {
 			return false
 		}
 	}
-	callee := typeutil.Callee(fa.info, call)
+	callee := typeutil.Callee(info, call)
 	fn, ok := callee.(*types.Func)
 	if !ok || fn.Pkg() == nil {
 		return true

@@ -173,10 +173,6 @@ type Func struct {
 	// holds a lock (Guard is nil), recorded only for guard inference.
 	Candidates []*Access
 	Resolver   *lockpath.Resolver
-	// CFG is the go/cfg graph the dataflow ran over (built with the
-	// engine's idea of which calls return), for rules that need control
-	// flow: post-dominance, paths between two nodes.
-	CFG *cfg.CFG
 	// Unconverged is set when the dataflow hit its visit budget before
 	// reaching a fixpoint. The function's events are dropped (nothing is
 	// reported from states that are not final) and guardedby reports the
@@ -696,4 +692,22 @@ func (a *packageAnalysis) importedEffects(fn *types.Func) *Effects {
 		a.importedEff[fn.Pkg()] = index
 	}
 	return index[accessKey(fn)]
+}
+
+// CFG builds the go/cfg graph of the body, the one the dataflow ran over
+// (the same calls end a path: panic, os.Exit, t.Fatal...), for rules that
+// need control flow: post-dominance, paths between two nodes. It is built
+// again on each call rather than kept: a graph for every function of
+// every package, kept until the run ends, costs more memory than building
+// the few that are asked for.
+func (f *Func) CFG() *cfg.CFG {
+	body := f.Decl.Body
+	if f.Lit != nil {
+		body = f.Lit.Body
+	}
+	if body == nil || f.Resolver == nil {
+		return nil
+	}
+	info := f.Resolver.Info
+	return cfg.New(body, func(call *ast.CallExpr) bool { return mayReturn(info, call) })
 }
