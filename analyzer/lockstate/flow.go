@@ -9,9 +9,9 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/cfg"
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/flowgraph"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 )
@@ -346,7 +346,7 @@ var visitBudget = 64
 // into rec (when not nil). It returns the states at normal returns.
 func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 	fa.entry = entry
-	g := cfg.New(fa.body, fa.mayReturn)
+	g := flowgraph.New(fa.info, fa.body)
 	in := make([]*State, len(g.Blocks))
 	if len(g.Blocks) == 0 {
 		return nil
@@ -446,32 +446,6 @@ func (fa *funcAnalysis) exit(pos token.Pos, ret *ast.ReturnStmt, s *State) {
 	}
 }
 
-// mayReturn reports whether a call can return (cfg ends blocks after panic,
-// os.Exit and friends).
-func (fa *funcAnalysis) mayReturn(call *ast.CallExpr) bool { return mayReturn(fa.info, call) }
-
-func mayReturn(info *types.Info, call *ast.CallExpr) bool {
-	switch fun := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		if b, ok := info.Uses[fun].(*types.Builtin); ok && b.Name() == "panic" {
-			return false
-		}
-	}
-	callee := typeutil.Callee(info, call)
-	fn, ok := callee.(*types.Func)
-	if !ok || fn.Pkg() == nil {
-		return true
-	}
-	switch fn.Pkg().Path() + "." + fn.Name() {
-	case "os.Exit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln", "runtime.Goexit":
-		return false
-	}
-	if fn.Pkg().Path() == "testing" && (strings.HasPrefix(fn.Name(), "Fatal") || fn.Name() == "FailNow" || strings.HasPrefix(fn.Name(), "Skip")) {
-		return false
-	}
-	return true
-}
-
 type use uint8
 
 const (
@@ -526,7 +500,7 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 		fa.expr(n.X, s, useWrite)
 	case *ast.ExprStmt:
 		fa.expr(n.X, s, useRead)
-		if call, ok := n.X.(*ast.CallExpr); ok && !fa.mayReturn(call) {
+		if call, ok := n.X.(*ast.CallExpr); ok && !flowgraph.MayReturn(fa.info, call) {
 			fa.ended = true
 		}
 	case *ast.SendStmt:

@@ -17,6 +17,7 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
+	"github.com/guardvet/guardvet/analyzer/internal/flowgraph"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 )
@@ -708,6 +709,5 @@ func (f *Func) CFG() *cfg.CFG {
 	if body == nil || f.Resolver == nil {
 		return nil
 	}
-	info := f.Resolver.Info
-	return cfg.New(body, func(call *ast.CallExpr) bool { return mayReturn(info, call) })
+	return flowgraph.New(f.Resolver.Info, body)
 }

@@ -27,6 +27,8 @@ import (
 
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/guardvet/guardvet/analyzer/internal/flowgraph"
 )
 
 // Kind is how a goroutine is started.
@@ -252,41 +254,13 @@ func isNamed(t types.Type, pkg, name string) bool {
 
 // analyse builds the body's cfg and each start's region.
 func (b *Body) analyse(info *types.Info) {
-	b.g = cfg.New(b.Block, func(call *ast.CallExpr) bool { return mayReturn(info, call) })
+	b.g = flowgraph.New(info, b.Block)
 	for _, blk := range b.g.Blocks {
 		b.nodes = append(b.nodes, blk.Nodes...)
 	}
 	for _, s := range b.Spawns {
 		s.region(info)
 	}
-}
-
-// mayReturn reports whether a call can return to its caller: panic,
-// os.Exit, log.Fatal, runtime.Goexit and a test's Fatal, FailNow and Skip
-// cannot (after the last two the function's deferred calls run, as at a
-// return).
-func mayReturn(info *types.Info, call *ast.CallExpr) bool {
-	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-		if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "panic" {
-			return false
-		}
-	}
-	fn := typeutil.Callee(info, call)
-	f, ok := fn.(*types.Func)
-	if !ok || f.Pkg() == nil {
-		return true
-	}
-	switch f.Pkg().Path() + "." + f.Name() {
-	case "os.Exit", "runtime.Goexit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln":
-		return false
-	}
-	if f.Pkg().Path() == "testing" {
-		switch f.Name() {
-		case "Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow":
-			return false
-		}
-	}
-	return true
 }
 
 // joins reports whether cfg node n (of s.Body) joins s.
