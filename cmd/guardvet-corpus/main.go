@@ -13,7 +13,8 @@
 // time and peak RSS; then every unexpected and missing diagnostic.
 //
 // Exit codes: 0 when every diagnostic is expected, every expected one is
-// reported and every entry is triaged (true or benign); 1 otherwise; 2 when
+// reported and every entry is triaged (true, benign, or false for a rule that
+// is off by default); 1 otherwise; 2 when
 // a set cannot be run or trusted (guardvet exit 2: load or type errors; a
 // failed analysis; a crash) or a file is malformed.
 //

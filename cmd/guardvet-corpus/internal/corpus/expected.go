@@ -8,16 +8,22 @@ import (
 	"strings"
 )
 
-// Verdicts. Only True and Benign pass the gate; Untriaged is what -update
-// writes for a new diagnostic, until someone reads the code.
+// Verdicts. True, Benign and False pass the gate; Untriaged is what
+// -update writes for a new diagnostic, until someone reads the code.
 const (
-	True      = "true"      // a real bug, reported as it should be
-	Benign    = "benign"    // what the rule says is so, but harmless here (the reason says why)
+	True   = "true"   // a real bug, reported as it should be
+	Benign = "benign" // what the rule says is so, but harmless here (the reason says why)
+	// False is a known false positive: a bug in guardvet, with the code
+	// shape that causes it as the reason. Only rules that are off by
+	// default (run in the sets that turn them on) may have them; their
+	// pages state the precision the gate measures. A default rule's false
+	// positive is fixed, not recorded.
+	False     = "false"
 	Untriaged = "untriaged" // nobody has looked yet: fails the gate
 )
 
 // Triaged reports whether a verdict passes the gate.
-func Triaged(verdict string) bool { return verdict == True || verdict == Benign }
+func Triaged(verdict string) bool { return verdict == True || verdict == Benign || verdict == False }
 
 // Entry is one expected diagnostic: a line of the expected file.
 //

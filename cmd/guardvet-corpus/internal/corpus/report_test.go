@@ -22,6 +22,7 @@ func TestDetails(t *testing.T) {
 		{"clean", &Run{Set: set}, nil, ExitOK, "corpus gate: ok: 0 diagnostics"},
 		{"expected", &Run{Set: set, Diags: []Diag{diag}}, []*Entry{entry(True)}, ExitOK, "1 true, 0 benign"},
 		{"unexpected", &Run{Set: set, Diags: []Diag{diag}}, nil, ExitFail, "f.go:1:1\tr\tmsg"},
+		{"known false", &Run{Set: set, Diags: []Diag{diag}}, []*Entry{entry(False)}, ExitOK, "0 benign, 1 known false positives"},
 		{"missing", &Run{Set: set}, []*Entry{entry(Benign)}, ExitFail, "1 missing"},
 		{"untriaged", &Run{Set: set, Diags: []Diag{diag}}, []*Entry{entry(Untriaged)}, ExitFail, "1 untriaged"},
 		{"typo", &Run{Set: set, Diags: []Diag{diag}}, []*Entry{entry("ture")}, ExitFail, `line 7: "ture"`},
