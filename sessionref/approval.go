@@ -67,7 +67,7 @@ func (m *Manager) Deny(id, cmd, reason string) error {
 
 func checkCommand(cmd string) error {
 	if cmd == "" || strings.ContainsAny(cmd, "\r\n") {
-		return fmt.Errorf("%w: %q", ErrInvalidCommand, cmd)
+		return fmt.Errorf("%w: %s", ErrInvalidCommand, quoteCut(cmd))
 	}
 	return nil
 }

@@ -131,7 +131,8 @@
 //
 // Session ids are checked (at most MaxIDLen bytes of UTF-8, no control
 // characters; ErrInvalidID), and an error quotes at most a short prefix of
-// an id, so a caller-supplied id cannot flood logs.
+// an id, an approval command or a program name, so caller input cannot
+// flood logs.
 //
 // The package needs Linux (PTYs, termios and process groups through
 // syscall); it runs no program other than the sessions' own commands.

@@ -52,37 +52,39 @@ type Spec struct {
 // MaxIDLen is the longest session id, in bytes.
 const MaxIDLen = 128
 
-// idInMessages is how many bytes of an id an error message quotes at most.
-const idInMessages = 40
+// inMessages is how many bytes of an id or a command an error message
+// quotes at most.
+const inMessages = 40
 
 // checkID reports whether id can name a session: 1 to MaxIDLen bytes of
 // valid UTF-8 without control characters. Its errors quote at most
-// idInMessages bytes of id.
+// inMessages bytes of id.
 func checkID(id string) error {
 	switch {
 	case id == "":
 		return fmt.Errorf("%w: empty", ErrInvalidID)
 	case len(id) > MaxIDLen:
-		return fmt.Errorf("%w: %d bytes, more than %d: %s", ErrInvalidID, len(id), MaxIDLen, quoteID(id))
+		return fmt.Errorf("%w: %d bytes, more than %d: %s", ErrInvalidID, len(id), MaxIDLen, quoteCut(id))
 	case !utf8.ValidString(id):
-		return fmt.Errorf("%w: not UTF-8: %s", ErrInvalidID, quoteID(id))
+		return fmt.Errorf("%w: not UTF-8: %s", ErrInvalidID, quoteCut(id))
 	case strings.IndexFunc(id, unicode.IsControl) >= 0:
-		return fmt.Errorf("%w: contains a control character: %s", ErrInvalidID, quoteID(id))
+		return fmt.Errorf("%w: contains a control character: %s", ErrInvalidID, quoteCut(id))
 	}
 	return nil
 }
 
-// quoteID quotes id for an error message, cut to idInMessages bytes (at a
-// rune boundary) with its length noted if it is longer.
-func quoteID(id string) string {
-	if len(id) <= idInMessages {
-		return strconv.Quote(id)
+// quoteCut quotes s (an id, a command, a program name) for an error
+// message, cut to inMessages bytes (at a rune boundary) with its length
+// noted if it is longer: errors never echo unbounded caller input.
+func quoteCut(s string) string {
+	if len(s) <= inMessages {
+		return strconv.Quote(s)
 	}
-	cut := idInMessages
-	for cut > 0 && !utf8.RuneStart(id[cut]) {
+	cut := inMessages
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
 		cut--
 	}
-	return fmt.Sprintf("%q... (%d bytes)", id[:cut], len(id))
+	return fmt.Sprintf("%q... (%d bytes)", s[:cut], len(s))
 }
 
 // lookupID checks an id given to Get, Delete, Approve or Deny. An invalid
@@ -167,7 +169,7 @@ func (m *Manager) Create(ctx context.Context, spec Spec) (*Session, error) {
 		if errors.Is(err, ErrClosed) {
 			return nil, err
 		}
-		return nil, fmt.Errorf("%w %q: %w", ErrStart, spec.Argv[0], err)
+		return nil, fmt.Errorf("%w %s: %w", ErrStart, quoteCut(spec.Argv[0]), err)
 	}
 	return s, nil
 }
@@ -239,7 +241,7 @@ func (m *Manager) get(id string) (*Session, error) {
 	}
 	s, ok := m.sessions[id]
 	if !ok {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, quoteID(id))
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, quoteCut(id))
 	}
 	return s, nil
 }
@@ -283,7 +285,7 @@ func (m *Manager) take(id string) (*Session, error) {
 	}
 	s, ok := m.sessions[id]
 	if !ok {
-		return nil, fmt.Errorf("%w: %s", ErrNotFound, quoteID(id))
+		return nil, fmt.Errorf("%w: %s", ErrNotFound, quoteCut(id))
 	}
 	delete(m.sessions, id)
 	return s, nil

@@ -430,6 +430,14 @@ func TestBadInput(t *testing.T) {
 			t.Errorf("Approve(%q) = %v, want ErrInvalidCommand", cmd, err)
 		}
 	}
+	// An invalid command is not echoed whole: the error quotes a bounded
+	// prefix and says how long it was.
+	long := strings.Repeat("x", 1<<16) + "\n"
+	if err := m.Approve("dup", long); !errors.Is(err, sessionref.ErrInvalidCommand) {
+		t.Errorf("Approve(64 KiB command) = %.200v, want ErrInvalidCommand", err)
+	} else if len(err.Error()) > 200 || !strings.Contains(err.Error(), "(65537 bytes)") {
+		t.Errorf("Approve(64 KiB command): an error of %d bytes, want a bounded prefix with the length: %.200s", len(err.Error()), err)
+	}
 
 	if err := m.Delete("dup"); err != nil {
 		t.Fatal(err)
