@@ -98,8 +98,8 @@ func (c *Config) RecordVars() bool { return c.shared }
 // Summaries reports whether packages without directives compute the
 // summaries their annotated importers read. The standalone driver turns it
 // off when no package of the run has a directive: no rule reports in such
-// a run (without inference or -config.unannotated, which analyse every
-// body anyway), so nothing would read them.
+// a run (without inference, -config.unannotated or the shared rule, which
+// analyse every body anyway), so nothing would read them.
 func (c *Config) Summaries() bool { return c.summaries }
 
 // AllRules reports whether every rule runs in packages that only import
