@@ -70,10 +70,9 @@ func markdownFiles(t *testing.T, root string) []string {
 	return files
 }
 
-// proseLines returns the lines of a markdown document that are not inside
-// a fenced code block, with their 1-based numbers, and inline code spans
-// blanked out.
-func proseLines(text string) (lines []string, numbers []int) {
+// outsideFences calls f with each line of a markdown document that is not
+// inside a fenced code block, and its 1-based number.
+func outsideFences(text string, f func(line string, number int)) {
 	fence := ""
 	for i, line := range strings.Split(text, "\n") {
 		trimmed := strings.TrimLeft(line, " ")
@@ -87,11 +86,20 @@ func proseLines(text string) (lines []string, numbers []int) {
 			fence = trimmed[:3]
 			continue
 		}
+		f(line, i+1)
+	}
+}
+
+// proseLines returns the lines of a markdown document that are not inside
+// a fenced code block, with their 1-based numbers, and inline code spans
+// blanked out.
+func proseLines(text string) (lines []string, numbers []int) {
+	outsideFences(text, func(line string, number int) {
 		lines = append(lines, codeSpan.ReplaceAllStringFunc(line, func(s string) string {
 			return strings.Repeat("x", len(s))
 		}))
-		numbers = append(numbers, i+1)
-	}
+		numbers = append(numbers, number)
+	})
 	return lines, numbers
 }
 
@@ -108,22 +116,10 @@ var (
 func anchors(text string) map[string]bool {
 	set := map[string]bool{}
 	seen := map[string]int{}
-	fence := ""
-	for _, line := range strings.Split(text, "\n") {
-		trimmed := strings.TrimLeft(line, " ")
-		if fence != "" {
-			if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			fence = trimmed[:3]
-			continue
-		}
+	outsideFences(text, func(line string, _ int) {
 		m := heading.FindStringSubmatch(line)
 		if m == nil {
-			continue
+			return
 		}
 		a := slug(m[1])
 		if n := seen[a]; n > 0 {
@@ -132,7 +128,7 @@ func anchors(text string) map[string]bool {
 			set[a] = true
 		}
 		seen[a]++
-	}
+	})
 	return set
 }
 
