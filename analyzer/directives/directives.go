@@ -655,11 +655,46 @@ func (c *collector) fieldGuard(v *types.Var, strct *types.Struct, typeName strin
 				continue
 			}
 			g.NoBlock = true
+		case "refcount":
+			if problem := refcountProblem(v, strct, d.Args[0]); problem != "" {
+				c.report(d.Pos, "//guard:refcount "+shorten(d.Args[0])+": "+problem)
+				continue
+			}
+			g.Refcount = d.Args[0]
 		}
 	}
-	if len(g.By)+len(g.Only) > 0 || g.Atomic || g.NoBlock {
+	if len(g.By)+len(g.Only) > 0 || g.Atomic || g.NoBlock || g.Refcount != "" {
 		c.res.fields[v] = g
 	}
+}
+
+// refcountProblem says what is wrong with //guard:refcount count on the
+// field v of strct, or "": v must be a map, and count a field of the same
+// struct, a map with the same key type and integer values.
+func refcountProblem(v *types.Var, strct *types.Struct, count string) string {
+	m, ok := v.Type().Underlying().(*types.Map)
+	if strct == nil {
+		return "the directive goes on a struct field (a map whose entries are counted), not on a package-level variable"
+	}
+	if !ok {
+		return "the directive goes on a map field whose entries are counted, and " + v.Name() + " is not one"
+	}
+	var cv *types.Var
+	for i := 0; i < strct.NumFields(); i++ {
+		if strct.Field(i).Name() == count {
+			cv = strct.Field(i)
+		}
+	}
+	if cv == nil {
+		return "no field " + count + " in this struct; name the map that counts each entry's users"
+	}
+	cm, ok := cv.Type().Underlying().(*types.Map)
+	if ok {
+		if b, isBasic := cm.Elem().Underlying().(*types.Basic); isBasic && b.Info()&types.IsInteger != 0 && types.Identical(cm.Key(), m.Key()) {
+			return ""
+		}
+	}
+	return count + " must be a map from the same key type as " + v.Name() + " to an integer count"
 }
 
 // resolveOnly resolves a name in //guard:only: a method of the field's type,

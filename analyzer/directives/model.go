@@ -44,6 +44,10 @@ type FieldGuard struct {
 	// NoBlock marks a lock (field or variable) that must never be held
 	// across a blocking operation (//guard:noblock).
 	NoBlock bool
+	// Refcount names the field of the same struct that counts the users of
+	// each entry of this map (//guard:refcount): an entry is removed only
+	// where its count is zero, and stored only where it is absent.
+	Refcount string
 }
 
 // Guards reports whether g constrains accesses to the field itself (as
@@ -68,6 +72,9 @@ func (g *FieldGuard) String() string {
 	}
 	if g.Atomic {
 		parts = append(parts, "atomic")
+	}
+	if g.Refcount != "" {
+		parts = append(parts, "refcount "+g.Refcount)
 	}
 	if g.NoBlock {
 		parts = append(parts, "noblock")

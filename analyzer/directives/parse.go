@@ -34,6 +34,7 @@ const (
 	someNames         // one or more function names
 	reason            // free text, required
 	twoLocks          // two or more lock paths
+	oneField          // exactly one field name
 )
 
 // verbs is the grammar of //guard: directives. docs/directives.md documents each.
@@ -52,6 +53,7 @@ var verbs = map[string]verb{
 	"order":     {OnType, twoLocks},
 	"noblock":   {OnField, noArgs},
 	"blocks":    {OnFunc, noArgs},
+	"refcount":  {OnField, oneField},
 
 	// gVisor's checklocks dialect, mapped onto the same model. These verbs
 	// are reached only through the +check... spellings (dialect below).
@@ -245,6 +247,10 @@ func parseComment(c *ast.Comment) (d Directive, ok bool, problem string) {
 	case twoLocks:
 		if len(d.Args) < 2 {
 			return d, true, "//guard:" + word + " needs at least two lock paths, outer first, as in //guard:" + word + " detachMu ptmxMu"
+		}
+	case oneField:
+		if len(d.Args) != 1 {
+			return d, true, "//guard:" + word + " takes one field name, as in //guard:" + word + " refs"
 		}
 	case reason:
 		if rest == "" {

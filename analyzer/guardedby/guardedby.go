@@ -98,6 +98,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if full {
 		c.mapEntries()
 	}
+	c.refcounts()
 	c.atomicCopies()
 	return c.rep.Flush(), nil
 }

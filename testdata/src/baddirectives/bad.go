@@ -58,3 +58,18 @@ func body() {
 	gv++
 	gmu.Unlock()
 }
+
+// Counts is where //guard:refcount goes wrong.
+type Counts struct {
+	mu     sync.Mutex
+	locks  map[string]*sync.Mutex //guard:refcount nosuch // want `//guard:refcount nosuch: no field nosuch in this struct; name the map that counts each entry's users`
+	byInt  map[int]*sync.Mutex    //guard:refcount refs // want `//guard:refcount refs: refs must be a map from the same key type as byInt to an integer count`
+	names  map[string]string      //guard:refcount names2 // want `//guard:refcount names2: names2 must be a map from the same key type as names to an integer count`
+	n      int                    //guard:refcount refs // want `//guard:refcount refs: the directive goes on a map field whose entries are counted, and n is not one`
+	two    map[string]int         //guard:refcount refs users // want `//guard:refcount takes one field name, as in //guard:refcount refs`
+	refs   map[string]int
+	names2 map[string]bool
+	ok     map[string]*sync.Mutex //guard:refcount refs // want ok:`guard\(refcount refs\)`
+}
+
+var counted map[string]int //guard:refcount counted // want `//guard:refcount counted: the directive goes on a struct field \(a map whose entries are counted\), not on a package-level variable`
