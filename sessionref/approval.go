@@ -84,6 +84,7 @@ func checkCommand(cmd string) error {
 type approvalTable struct {
 	mu sync.Mutex //guard:noblock
 	//guard:by mu
+	//guard:refcount refs
 	locks map[string]*sync.Mutex
 	//guard:by mu
 	refs map[string]int

@@ -104,8 +104,8 @@
 //     serveAttachment take detachMu and then call clearPTYTriple).
 //  4. Per-session approval locks in a map guarded by its own lock
 //     (approval.go). Entries are reference counted and removed only when no
-//     one holds or waits for them, so deleting a session can never let two
-//     approvals for one id run at once.
+//     one holds or waits for them (//guard:refcount), so deleting a session
+//     can never let two approvals for one id run at once.
 //  5. Output ring with a writer and readers (output.go). The pump appends
 //     and copies the subscriber list under output.mu, then offers the chunk
 //     to each subscriber outside it, with a select that has a default case.

@@ -370,8 +370,8 @@ var mutations = []mutation{
 		file: "approval.go",
 		old:  `	if t.refs[id] == 0 {`,
 		new:  `	if t.refs[id] >= 0 {`,
-		gap: "the entry is deleted, with its own lock released, while another approval holds or waits for it: " +
-			"a reference-count invariant, not lock discipline; no rule sees that another goroutine holds a map entry's lock",
+		rule: "guardedby",
+		want: `delete\(t.locks, id\) is not made under a check that t.refs\[id\] is zero`,
 	},
 }
 
