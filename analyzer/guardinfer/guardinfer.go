@@ -43,7 +43,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !cfg.Infer() {
 		return rep.Flush(), nil
 	}
-	r := &inference{pass: pass, ls: ls, rep: rep, suggest: cfg.Suggest()}
+	r := &inference{pass: pass, ls: ls, rep: rep, suggest: cfg.Suggest(), ctx: newContexts(pass.TypesInfo, ls.Effects)}
 	r.minSites, r.ratio = cfg.InferThreshold()
 	suggest := r.suggest
 	for _, v := range r.gather() {
@@ -80,6 +80,9 @@ type inference struct {
 	callers map[*types.Func][]callSite
 	refs    map[*types.Func]int
 	memo    map[callerKey]int8 // 1 held at every call, -1 not, 0 being computed
+	// ctx says where an object allocated in a function is still private
+	// to it (context.go).
+	ctx *contexts
 }
 
 type callSite struct {
@@ -113,6 +116,9 @@ func (r *inference) gather() []*types.Var {
 			v := acc.Var.Origin()
 			if v.Pkg() != r.pass.Pkg || acc.Fresh || !acc.Base.Valid() || ignoredField(v) {
 				continue
+			}
+			if se, ok := acc.Node.(*ast.SelectorExpr); ok && r.ctx.private(f, accessRoot(r.pass.TypesInfo, se), acc.Pos) {
+				continue // before the object is shared, or after its goroutines are joined
 			}
 			if initOnly[f.Obj] && recv != nil && acc.Base.Root == types.Object(recv) {
 				continue // an init helper: runs before the object is shared
@@ -235,6 +241,9 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 		if !ok {
 			r.memo[key] = -1
 			return false
+		}
+		if r.privateCall(site.fn, site.call) {
+			continue // on an object not yet shared: no lock needed
 		}
 		at := site.fn.Resolver.Of(se.X)
 		if !at.Valid() {
@@ -567,7 +576,11 @@ func (r *inference) initHelpers() map[*types.Func]bool {
 				// receiver or parameter is not an unpublished object.
 				if v, ok := pass.TypesInfo.Uses[id].(*types.Var); ok && call.State.Fresh(v) && !isParam(f.Obj, v) {
 					early[fn]++
+					continue
 				}
+			}
+			if r.privateCall(f, call) {
+				early[fn]++ // s.q.init(): on a part of an object not yet shared
 			}
 		}
 	}
@@ -578,6 +591,20 @@ func (r *inference) initHelpers() map[*types.Func]bool {
 		}
 	}
 	return out
+}
+
+// privateCall reports whether a method call is made on an object, or a
+// part of one, that the calling function allocated and has not shared.
+func (r *inference) privateCall(f *lockstate.Func, call *lockstate.Call) bool {
+	se, ok := ast.Unparen(call.Node.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	sel := r.pass.TypesInfo.Selections[se]
+	if sel == nil || sel.Kind() != types.MethodVal || !ownPath(sel) {
+		return false
+	}
+	return r.ctx.private(f, ownRoot(r.pass.TypesInfo, se.X), call.Node.Pos())
 }
 
 // isParam reports whether v is a receiver, parameter or result of fn.
