@@ -161,6 +161,40 @@ func ignoredField(v *types.Var) bool {
 			return true
 		}
 	}
+	return selfSync(v.Type(), 0)
+}
+
+// selfSync reports whether t, a struct value (or an array of them), holds
+// a lock or a sync/atomic value, directly or in a struct-valued field: a
+// type that synchronises itself (a goroutine tracker, a wrapper around
+// atomic.Value). Its methods take the field's address; none of them is a
+// plain or atomic access of the field, whatever its body does.
+func selfSync(t types.Type, depth int) bool {
+	for {
+		a, ok := t.Underlying().(*types.Array)
+		if !ok {
+			break
+		}
+		t = a.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || depth > 3 {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		ft := st.Field(i).Type()
+		if lock, _ := locks.IsLock(ft); lock {
+			return true
+		}
+		if n, ok := types.Unalias(ft).(*types.Named); ok && n.Obj().Pkg() != nil {
+			if p := n.Obj().Pkg().Path(); p == "sync" || p == "sync/atomic" {
+				return true
+			}
+		}
+		if selfSync(ft, depth+1) {
+			return true
+		}
+	}
 	return false
 }
 
