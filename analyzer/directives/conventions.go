@@ -44,6 +44,10 @@ var (
 	// Prose that qualifies the guard (only writes, atomics, conditions) is
 	// not a plain guard; such comments are ignored, not guessed at.
 	qualified = regexp.MustCompile(`(?i)\b(?:atomic\w*|writ\w*|read\w*|mutat\w*|modif\w*|updat\w*|chang\w*|also|except|unless|when|if|once|sometimes|either|or)\b`)
+	// A negation just before the phrase ("Not guarded by mu.", "is never
+	// protected by mu") says the opposite: no guard, and the field is out
+	// of any "following fields" section.
+	negated = regexp.MustCompile(`(?i)\b(?:not|never|without|\w+n't)\s+(?:\w+\s+)?$`)
 	// Generic names for "the only lock of this struct".
 	genericLock = map[string]bool{"mutex": true, "lock": true}
 )
@@ -145,6 +149,12 @@ func (c *collector) proseGuards(st *ast.StructType) {
 				for _, v := range fields[word] {
 					set(v, name, cm, m[0])
 				}
+			}
+			continue
+		}
+		if loc := fieldPhrase.FindStringIndex(text); loc != nil && negated.MatchString(text[:loc[0]]) {
+			if f.Doc != nil {
+				carry = nil
 			}
 			continue
 		}
