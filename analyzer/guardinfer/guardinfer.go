@@ -103,10 +103,14 @@ func (r *inference) gather() []*types.Var {
 	r.funcOf = map[*lockstate.Access]*lockstate.Func{}
 	r.indexCallers()
 	initOnly := r.initHelpers()
+	onceLits := r.onceClosures()
 	var fields []*types.Var
 	for _, f := range r.ls.Funcs {
 		if f.Context == lockstate.Escaping {
 			continue // stored or passed on: runs with locks we cannot see
+		}
+		if f.Lit != nil && onceLits[f.Lit] {
+			continue // once.Do(func() {...}): initialisation, like an init helper
 		}
 		if strings.HasSuffix(r.pass.Fset.File(f.Decl.Pos()).Name(), "_test.go") {
 			continue // tests inspect state when nothing else runs
@@ -244,9 +248,9 @@ func (r *inference) indexCallers() {
 const maxCallerDepth = 4
 
 // heldByCallers reports whether lock, rooted at the receiver of the method
-// f runs in, is held at every call of that method: an unexported helper
-// only ever called under its receiver's lock runs under it, even without
-// a ...Locked name. A method also referenced other than by a call (a
+// f runs in or at one of its parameters, is held at every call of that
+// method: an unexported helper only ever called under its receiver's (or
+// its argument's) lock runs under it, even without a ...Locked name. A method also referenced other than by a call (a
 // method value), or not called at all, gets no such credit.
 func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth int) bool {
 	if depth > maxCallerDepth {
@@ -255,9 +259,23 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 	if f.Context != lockstate.Declared && f.Context != lockstate.Inline && f.Context != lockstate.Deferred {
 		return false
 	}
-	recv := f.Obj.Type().(*types.Signature).Recv()
-	if recv == nil || lock.Root != types.Object(recv) {
+	sig := f.Obj.Type().(*types.Signature)
+	recv := sig.Recv()
+	if recv == nil {
 		return false
+	}
+	// The lock is the receiver's, or a parameter's (a helper of t that
+	// its callers call holding s.hdrMu of the stream s they pass it).
+	param := -1
+	if lock.Root != types.Object(recv) {
+		for i := 0; i < sig.Params().Len(); i++ {
+			if types.Object(sig.Params().At(i)) == lock.Root {
+				param = i
+			}
+		}
+		if param < 0 || (sig.Variadic() && param == sig.Params().Len()-1) {
+			return false
+		}
 	}
 	fn := f.Obj.Origin()
 	key := callerKey{fn, lock.Sel}
@@ -276,10 +294,18 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 			r.memo[key] = -1
 			return false
 		}
-		if r.privateCall(site.fn, site.call) {
+		if param < 0 && r.privateCall(site.fn, site.call) {
 			continue // on an object not yet shared: no lock needed
 		}
-		at := site.fn.Resolver.Of(se.X)
+		x := se.X
+		if param >= 0 {
+			if param >= len(site.call.Node.Args) {
+				r.memo[key] = -1
+				return false
+			}
+			x = site.call.Node.Args[param]
+		}
+		at := site.fn.Resolver.Of(x)
 		if !at.Valid() {
 			r.memo[key] = -1
 			return false
@@ -622,6 +648,22 @@ func (r *inference) initHelpers() map[*types.Func]bool {
 	for fn, n := range refs {
 		if early[fn] == n {
 			out[fn] = true
+		}
+	}
+	return out
+}
+
+// onceClosures returns the closures handed to sync.Once.Do: each runs
+// once, before any caller of Do goes on, as an init helper does.
+func (r *inference) onceClosures() map[*ast.FuncLit]bool {
+	out := map[*ast.FuncLit]bool{}
+	for _, f := range r.ls.Funcs {
+		for _, call := range f.Calls {
+			if directives.FuncKey(call.Callee) == "sync.Once.Do" && len(call.Node.Args) == 1 {
+				if lit, ok := ast.Unparen(call.Node.Args[0]).(*ast.FuncLit); ok {
+					out[lit] = true
+				}
+			}
 		}
 	}
 	return out
