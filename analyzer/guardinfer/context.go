@@ -75,7 +75,18 @@ func (cs *contexts) private(f *lockstate.Func, v *types.Var, pos token.Pos) bool
 		return false
 	}
 	for _, s := range dc.spawns {
-		if dc.spawnUses(s, v) && s.Concurrent(pos) {
+		if !dc.spawnUses(s, v) {
+			continue
+		}
+		if s.Concurrent(pos) {
+			return false
+		}
+		inStart := s.Node.Pos() <= pos && pos < s.Node.End()
+		if n.Pos() <= s.Node.Pos() && s.Node.End() <= n.End() && !inStart {
+			// The start's own statement, outside the start (its
+			// arguments run before it): the rest, such as the store in
+			// t.timer = time.AfterFunc(d, t.flush), runs with the
+			// goroutine started.
 			return false
 		}
 	}

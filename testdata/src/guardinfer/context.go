@@ -3,6 +3,7 @@ package guardinfer
 import (
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Concurrency context: an unlocked access is reported only where another
@@ -205,3 +206,25 @@ func CountKept() int {
 }
 
 var kept *Tally
+
+// NewFlusher starts a timer whose callback uses w, and stores the timer in
+// w in the same statement: the store runs with the callback armed.
+type flusher struct {
+	mu      sync.Mutex // protects timer and pending
+	timer   *time.Timer
+	pending bool
+}
+
+func (w *flusher) flush() {
+	w.mu.Lock()
+	w.pending = false
+	w.timer = nil
+	w.mu.Unlock()
+}
+
+func NewFlusher(d time.Duration) *flusher {
+	w := &flusher{}
+	w.pending = true                     // before the timer: silent
+	w.timer = time.AfterFunc(d, w.flush) // want `w.timer is documented as guarded by mu`
+	return w
+}
