@@ -159,3 +159,85 @@ func (d *Dual) Recv() {
 	defer d.rmu.Unlock()
 	d.sendLocked()
 }
+
+// Magic and peer: a ...Locked method of peer whose doc names the lock of
+// another type, Magic.mu, reached through peer.c. The body runs under
+// de.c.mu, not de.mu (which it takes itself): silent.
+type Magic struct {
+	mu    sync.Mutex
+	peers map[int]int
+}
+
+type peer struct {
+	mu   sync.Mutex
+	c    *Magic
+	seen int
+}
+
+// handlePongMagicLocked handles a pong. It should be called with the
+// Magic.mu held.
+func (de *peer) handlePongMagicLocked() {
+	de.mu.Lock()
+	defer de.mu.Unlock()
+	de.seen++
+	de.c.peers[de.seen] = 1
+}
+
+func (m *Magic) handle(de *peer) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.peers[0] = 0
+	de.handlePongMagicLocked()
+}
+
+func (m *Magic) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.peers)
+}
+
+func (m *Magic) Del(k int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.peers, k)
+}
+
+func (m *Magic) Get(k int) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.peers[k]
+}
+
+func (m *Magic) Set(k, v int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.peers[k] = v
+}
+
+func (m *Magic) Has(k int) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.peers[k]
+	return ok
+}
+
+func (m *Magic) Clear() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	clear(m.peers)
+}
+
+func (m *Magic) Reset() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.peers = map[int]int{}
+}
+
+func (m *Magic) Sum() (n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, v := range m.peers {
+		n += v
+	}
+	return n
+}
