@@ -70,6 +70,7 @@ func (cs *contexts) private(f *lockstate.Func, v *types.Var, pos token.Pos) bool
 	if !dc.allocs[v] {
 		return false
 	}
+	dc.graph()
 	n := dc.nodeAt(pos)
 	if n == nil || dc.sharedAt(v)[n] {
 		return false
@@ -159,19 +160,24 @@ func (cs *contexts) decl(fd *ast.FuncDecl) *declContext {
 	dc := &declContext{info: cs.info, fd: fd, shared: map[*types.Var]map[ast.Node]bool{}}
 	cs.decls[fd] = dc
 	dc.allocs = cs.findAllocs(fd)
-	if len(dc.allocs) == 0 {
-		return dc
+	return dc
+}
+
+// graph builds the body's cfg and goroutine starts, the first time an
+// access on one of its new objects asks.
+func (dc *declContext) graph() {
+	if dc.g != nil {
+		return
 	}
-	dc.g = flowgraph.New(cs.info, fd.Body)
+	dc.g = flowgraph.New(dc.info, dc.fd.Body)
 	for _, blk := range dc.g.Blocks {
 		dc.nodes = append(dc.nodes, blk.Nodes...)
 	}
-	for _, b := range goroutines.Find(cs.info, fd) {
+	for _, b := range goroutines.Find(dc.info, dc.fd) {
 		if b.Lit == nil {
 			dc.spawns = b.Spawns
 		}
 	}
-	return dc
 }
 
 // findAllocs returns the locals of fd every assignment of which is a new
