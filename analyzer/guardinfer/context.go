@@ -94,6 +94,23 @@ func (cs *contexts) private(f *lockstate.Func, v *types.Var, pos token.Pos) bool
 	return true
 }
 
+// withOwnGoroutine reports whether, at pos in the body of f, a goroutine
+// that f started with the object in v may be running: the concurrent
+// region of a start (package goroutines) that hands it v.
+func (cs *contexts) withOwnGoroutine(f *lockstate.Func, v *types.Var, pos token.Pos) bool {
+	if f == nil || f.Lit != nil || f.Context != lockstate.Declared || v == nil || f.Decl.Body == nil {
+		return false
+	}
+	dc := cs.decl(f.Decl)
+	dc.graph()
+	for _, s := range dc.spawns {
+		if dc.spawnUses(s, v) && s.Concurrent(pos) {
+			return true
+		}
+	}
+	return false
+}
+
 // accessRoot is the local an access x.f is made on, when f is part of the
 // object x holds (not reached through another pointer).
 func accessRoot(info *types.Info, se *ast.SelectorExpr) *types.Var {

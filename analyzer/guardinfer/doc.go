@@ -32,7 +32,8 @@ Accesses on objects not yet shared (a function's own new object before it
 stores, sends or captures it, and again after every goroutine it was
 handed to is joined), in init helpers and sync.Once.Do closures, in
 closures whose caller is unknown and in test files are not evidence, nor
-reported; a helper only ever called under its receiver's lock, or its
+reported (a test's accesses are, while a goroutine the test started with
+the object runs); a helper only ever called under its receiver's lock, or its
 argument's, counts as holding it. Fields whose struct type synchronises
 itself (a lock or an atomic value inside) are not candidates.
 

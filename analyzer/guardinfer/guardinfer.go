@@ -74,7 +74,11 @@ type inference struct {
 	minSites int
 	ratio    float64
 	byField  map[*types.Var][]*lockstate.Access
-	funcOf   map[*lockstate.Access]*lockstate.Func
+	// inTests are the accesses of test files made while a goroutine the
+	// test started with the object runs: checked against the guard the
+	// package's own code shows, never evidence for it.
+	inTests map[*types.Var][]*lockstate.Access
+	funcOf  map[*lockstate.Access]*lockstate.Func
 	// callers holds, per unexported method, its call sites; refs counts
 	// every reference to it (calls and method values).
 	callers map[*types.Func][]callSite
@@ -113,7 +117,10 @@ func (r *inference) gather() []*types.Var {
 			continue // once.Do(func() {...}): initialisation, like an init helper
 		}
 		if strings.HasSuffix(r.pass.Fset.File(f.Decl.Pos()).Name(), "_test.go") {
-			continue // tests inspect state when nothing else runs
+			// Tests inspect state when nothing else runs: not evidence,
+			// and targets only where they run with their own goroutines.
+			r.testTargets(f)
+			continue
 		}
 		recv := f.Obj.Type().(*types.Signature).Recv()
 		for _, acc := range f.Candidates {
@@ -136,6 +143,29 @@ func (r *inference) gather() []*types.Var {
 	}
 	sort.Slice(fields, func(i, j int) bool { return fields[i].Pos() < fields[j].Pos() })
 	return fields
+}
+
+// testTargets records the accesses of a test function made while a
+// goroutine it started with the same object may run.
+func (r *inference) testTargets(f *lockstate.Func) {
+	if r.suggest {
+		return
+	}
+	for _, acc := range f.Candidates {
+		v := acc.Var.Origin()
+		if v.Pkg() != r.pass.Pkg || acc.Fresh || !acc.Base.Valid() || ignoredField(v) {
+			continue
+		}
+		se, ok := acc.Node.(*ast.SelectorExpr)
+		if !ok || !r.ctx.withOwnGoroutine(f, accessRoot(r.pass.TypesInfo, se), acc.Pos) {
+			continue
+		}
+		if r.inTests == nil {
+			r.inTests = map[*types.Var][]*lockstate.Access{}
+		}
+		r.inTests[v] = append(r.inTests[v], acc)
+		r.funcOf[acc] = f
+	}
 }
 
 func ignoredField(v *types.Var) bool {
@@ -389,6 +419,11 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 		r.suggestField(v, fix, fmt.Sprintf("%s is held at %d of %d accesses (e.g. %s)", lockAt(accs[0], best.lock), best.held, len(accs), r.site(best.example)), best)
 		return
 	}
+	for _, a := range r.inTests[v] {
+		if !r.heldAt(a, best.path) {
+			best.misses = append(best.misses, a)
+		}
+	}
 	for _, a := range best.misses {
 		lock := lockAt(a, best.lock)
 		r.report(a, fix, fmt.Sprintf(
@@ -429,6 +464,11 @@ func (r *inference) checkProse(v *types.Var, g *directives.ProseGuard, accs []*l
 	if r.suggest {
 		r.suggestField(v, fix, fmt.Sprintf("its comment says %s; %s is held at %d of %d accesses", quote, lockAt(accs[0], g.Lock), e.held, len(accs)), e)
 		return
+	}
+	for _, a := range r.inTests[v] {
+		if !r.heldAt(a, path) {
+			e.misses = append(e.misses, a)
+		}
 	}
 	for _, a := range e.misses {
 		lock := lockAt(a, g.Lock)

@@ -43,7 +43,7 @@ func TestInferenceFixturesWithEveryRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer restore()
-	checkWithEveryRule(t, []string{"guardinfer/...", "lockedconv/..."})
+	checkWithEveryRule(t, []string{"guardinfer/...", "guardinfertests/...", "lockedconv/..."})
 }
 
 // TestSharedFixturesWithEveryRule checks every fixture of
