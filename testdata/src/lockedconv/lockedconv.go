@@ -2,7 +2,9 @@
 // named ...Locked, or a function whose doc says its caller holds a lock,
 // carries that contract, and guardedby checks its calls. Only calls where
 // the caller itself left the lock released (or held it on some paths only)
-// are reported; where the state is merely unknown, nothing is.
+// are reported, and calls from entry points (an exported method of an
+// exported type, a function started with go) where no caller can hold the
+// lock; elsewhere, where the state is merely unknown, nothing is.
 package lockedconv
 
 import "sync"
