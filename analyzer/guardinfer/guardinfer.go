@@ -45,6 +45,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	r := &inference{pass: pass, ls: ls, rep: rep, suggest: cfg.Suggest(), ctx: newContexts(pass.TypesInfo, ls.Effects)}
 	r.minSites, r.ratio = cfg.InferThreshold()
+	r.explainOn = cfg.Explain()
 	suggest := r.suggest
 	for _, v := range r.gather() {
 		accs := r.byField[v]
@@ -70,10 +71,11 @@ type inference struct {
 	rep  *report.Reporter
 	// suggest reports directives to add instead of accesses; minSites and
 	// ratio are the evidence a guard needs (config.Config).
-	suggest  bool
-	minSites int
-	ratio    float64
-	byField  map[*types.Var][]*lockstate.Access
+	suggest   bool
+	explainOn bool // -config.infer.explain
+	minSites  int
+	ratio     float64
+	byField   map[*types.Var][]*lockstate.Access
 	// inTests are the accesses of test files made while a goroutine the
 	// test started with the object runs: checked against the guard the
 	// package's own code shows, never evidence for it.
@@ -428,7 +430,7 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 		lock := lockAt(a, best.lock)
 		r.report(a, fix, fmt.Sprintf(
 			"%s is accessed with %s held at %d of %d sites (e.g. %s); here it is not: lock %s here, or if this access is safe, say why with //guard:ignore; //guard:by %s on the field makes guardedby check it",
-			types.ExprString(a.Node), lock, best.held, len(accs), r.site(best.example), lock, best.lock))
+			types.ExprString(a.Node), lock, best.held, len(accs), r.site(best.example), lock, best.lock)+r.explain(accs, best.path, a))
 	}
 }
 
@@ -474,8 +476,75 @@ func (r *inference) checkProse(v *types.Var, g *directives.ProseGuard, accs []*l
 		lock := lockAt(a, g.Lock)
 		r.report(a, fix, fmt.Sprintf(
 			"%s is documented as guarded by %s (%s), but %s is not held here: lock %s here, or if this access is safe, say why with //guard:ignore; //guard:by %s on the field makes guardedby check it",
-			types.ExprString(a.Node), g.Lock, quote, lock, lock, g.Lock))
+			types.ExprString(a.Node), g.Lock, quote, lock, lock, g.Lock)+r.explain(accs, path, a))
 	}
+}
+
+// explain is the evidence behind a finding at a, under
+// -config.infer.explain: the writes made with the lock held, the functions
+// that hold it, and where a runs.
+func (r *inference) explain(accs []*lockstate.Access, path []string, a *lockstate.Access) string {
+	if !r.explainOn {
+		return ""
+	}
+	writes := 0
+	var firstWrite token.Pos
+	var holders []string
+	seen := map[string]bool{}
+	for _, b := range accs {
+		if !r.heldAt(b, path) {
+			continue
+		}
+		if b.Write && !b.Atomic {
+			if writes == 0 {
+				firstWrite = b.Pos
+			}
+			writes++
+		}
+		if f := r.funcOf[b]; f != nil && !seen[f.Obj.Name()] {
+			seen[f.Obj.Name()] = true
+			holders = append(holders, f.Obj.Name())
+		}
+	}
+	var parts []string
+	if writes > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s with the lock held (first at %s)", writes, plural(writes, "write", "writes"), r.site(firstWrite)))
+	} else {
+		parts = append(parts, "no write with the lock held")
+	}
+	if n := len(holders); n > 0 {
+		shown := holders
+		if n > 3 {
+			shown = holders[:3]
+		}
+		list := strings.Join(shown, ", ")
+		if n > 3 {
+			list += ", ..."
+		}
+		parts = append(parts, fmt.Sprintf("the lock held in %d %s (%s)", n, plural(n, "function", "functions"), list))
+	}
+	if f := r.funcOf[a]; f != nil {
+		where := f.Obj.Name()
+		switch {
+		case strings.HasSuffix(r.pass.Fset.File(a.Pos).Name(), "_test.go"):
+			where = "test " + where + ", while a goroutine it started with the object runs"
+		case f.Context == lockstate.Goroutine:
+			where = "a goroutine started in " + where
+		case f.Lit != nil:
+			where = "a closure in " + where
+		case f.Obj.Exported():
+			where = "exported " + where + ", which callers outside the package can call from any goroutine"
+		}
+		parts = append(parts, "this access is in "+where)
+	}
+	return "; evidence: " + strings.Join(parts, "; ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func (r *inference) report(a *lockstate.Access, fix *analysis.SuggestedFix, msg string) {

@@ -46,3 +46,17 @@ func TestSuggest(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.RunWithSuggestedFixes(t, testdata, guardinfer.Analyzer, "guardinfersuggest")
 }
+
+// TestExplain runs inference with -config.infer.explain: every finding
+// ends with its evidence.
+func TestExplain(t *testing.T) {
+	for _, opt := range []string{"infer", "infer.explain"} {
+		restore, err := config.Set(opt, "true")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer restore()
+	}
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardinfer.Analyzer, "guardinferexplain")
+}
