@@ -37,6 +37,7 @@ func flags() flag.FlagSet {
 	fs.Float64Var(&options.ratio, "infer.ratio", options.ratio, "under inference, share of a field's accesses that must hold the lock")
 	fs.BoolVar(&options.locked, "infer.locked", true, "under inference, read a method named ...Locked as holding its receiver's lock")
 	fs.BoolVar(&options.prose, "infer.prose", true, "under inference, check fields whose comments say which lock guards them")
+	fs.BoolVar(&options.explain, "infer.explain", false, "under inference, end each finding with the evidence behind it: writes made with the lock held, the functions that hold it, and where the reported access runs")
 	fs.BoolVar(&options.unannotated, "unannotated", false, "lockorder: also infer lock order (and find self-deadlocks) in packages without guardvet directives")
 	fs.BoolVar(&options.shared, "shared", false, "run the shared rule: variables shared with goroutines, written and accessed with nothing ordering them (guardvet -shared)")
 	fs.BoolVar(&options.allrules, "allrules", false, "in packages with no directives of their own that import annotated ones, run every rule (lock balance, self-deadlock, lock order, noblock, escape, check-then-act), not only the checks of the imported contracts")
@@ -53,7 +54,7 @@ func run(*analysis.Pass) (any, error) {
 // configuration except for the inference conventions, which are off.
 type Config struct {
 	infer, suggest, locked, prose, unannotated, allrules, summaries bool
-	shared                                                          bool
+	shared, explain                                                 bool
 	minSites                                                        int
 	ratio                                                           float64
 }
@@ -77,6 +78,10 @@ func (c *Config) LockedConvention() bool { return c.Infer() && c.locked }
 // ProseGuards reports whether "guarded by mu" comments are guards to
 // check (under inference only).
 func (c *Config) ProseGuards() bool { return c.Infer() && c.prose }
+
+// Explain reports whether inference's findings carry their evidence
+// (under inference only).
+func (c *Config) Explain() bool { return c.Infer() && c.explain }
 
 // UnannotatedOrder reports whether lockorder runs in packages without
 // directives.

@@ -21,6 +21,8 @@ one another:
     its receiver's lock (default true).
   - -config.infer.prose: under inference, a comment "guarded by mu" is a
     guard to check (default true).
+  - -config.infer.explain: under inference, each finding ends with the
+    evidence behind it.
   - -config.unannotated: lockorder infers lock order, and finds
     self-deadlocks, in packages without directives too.
   - -config.allrules: in packages with no directives of their own that

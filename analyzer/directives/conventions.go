@@ -44,6 +44,10 @@ var (
 	// Prose that qualifies the guard (only writes, atomics, conditions) is
 	// not a plain guard; such comments are ignored, not guessed at.
 	qualified = regexp.MustCompile(`(?i)\b(?:atomic\w*|writ\w*|read\w*|mutat\w*|modif\w*|updat\w*|chang\w*|also|except|unless|when|if|once|sometimes|either|or)\b`)
+	// A negation just before the phrase ("Not guarded by mu.", "is never
+	// protected by mu") says the opposite: no guard, and the field is out
+	// of any "following fields" section.
+	negated = regexp.MustCompile(`(?i)\b(?:not|never|without|\w+n't)\s+(?:\w+\s+)?$`)
 	// Generic names for "the only lock of this struct".
 	genericLock = map[string]bool{"mutex": true, "lock": true}
 )
@@ -145,6 +149,12 @@ func (c *collector) proseGuards(st *ast.StructType) {
 				for _, v := range fields[word] {
 					set(v, name, cm, m[0])
 				}
+			}
+			continue
+		}
+		if loc := fieldPhrase.FindStringIndex(text); loc != nil && negated.MatchString(text[:loc[0]]) {
+			if f.Doc != nil {
+				carry = nil
 			}
 			continue
 		}
@@ -291,6 +301,28 @@ func (c *collector) lockedConvention(fd *ast.FuncDecl) {
 	if !ok {
 		return
 	}
+	if fd.Doc != nil {
+		// "Called with the Conn.mu held": the doc names the lock of
+		// another type, which the receiver reaches through a field
+		// (de.c.mu). Unreachable, no contract: not the receiver's lock.
+		if path, other := c.otherTypeLock(t, fd.Doc.Text()); other {
+			if path == "" {
+				return
+			}
+			ref, problem := c.resolveFuncLock(fn.Type().(*types.Signature), recv.Name()+"."+path)
+			if problem != "" {
+				return
+			}
+			contract := &Contract{Convention: ByDoc}
+			if c.lockIsRW(fn.Type().(*types.Signature), ref) {
+				contract.RHolds = []LockRef{ref}
+			} else {
+				contract.Holds = []LockRef{ref}
+			}
+			c.res.funcs[fn] = contract
+			return
+		}
+	}
 	var all []*types.Var
 	for i := 0; i < strct.NumFields(); i++ {
 		if ok, _ := locks.IsLock(strct.Field(i).Type()); ok {
@@ -321,6 +353,50 @@ func (c *collector) lockedConvention(fd *ast.FuncDecl) {
 		contract.Holds = []LockRef{ref}
 	}
 	c.res.funcs[fn] = contract
+}
+
+// typeLock is a type-qualified lock in prose: Conn.mu.
+var typeLock = regexp.MustCompile(`\b([A-Za-z_]\w*)\.(\w+)\b`)
+
+// otherTypeLock reads, in a ...Locked method's doc, a lock named by the
+// type that declares it (Conn.mu) when that type is not the receiver's
+// (recv, dereferenced). other says the doc names one; path is the field
+// path to it from the receiver (c.mu, through the receiver's field c of
+// type Conn or *Conn), or "" when no field of the receiver leads there.
+func (c *collector) otherTypeLock(recv types.Type, doc string) (path string, other bool) {
+	rs, _ := recv.Underlying().(*types.Struct)
+	for _, m := range typeLock.FindAllStringSubmatch(doc, -1) {
+		tn, _ := c.pass.Pkg.Scope().Lookup(m[1]).(*types.TypeName)
+		if tn == nil || types.Identical(tn.Type(), recv) {
+			continue
+		}
+		owner, ok := tn.Type().Underlying().(*types.Struct)
+		if !ok {
+			continue
+		}
+		isLock := false
+		for i := 0; i < owner.NumFields(); i++ {
+			if f := owner.Field(i); f.Name() == m[2] {
+				isLock, _ = locks.IsLock(f.Type())
+			}
+		}
+		if !isLock {
+			continue
+		}
+		if rs != nil {
+			for i := 0; i < rs.NumFields(); i++ {
+				ft := rs.Field(i).Type()
+				if p, ok := ft.Underlying().(*types.Pointer); ok {
+					ft = p.Elem()
+				}
+				if types.Identical(ft, tn.Type()) {
+					return rs.Field(i).Name() + "." + m[2], true
+				}
+			}
+		}
+		return "", true
+	}
+	return "", false
 }
 
 // conventions reads the prose guards and ...Locked methods of one file, after

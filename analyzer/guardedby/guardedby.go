@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
@@ -40,6 +41,9 @@ type checker struct {
 	ls   *lockstate.Result
 	dirs *directives.Result
 	rep  *report.Reporter
+	// entries, computed on demand, are the package's entry points for
+	// ...Locked calls (see entryPoint).
+	entries map[*types.Func]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -244,6 +248,70 @@ func allowed(fn *lockstate.Func, only []string) bool {
 	return false
 }
 
+// entryPoint says why fn starts with lock, rooted at its receiver, not
+// held, or returns "": fn is an exported method and the lock an unexported
+// field (callers outside the package cannot hold it), or a function
+// started with go (a new goroutine holds nothing); and no call of fn in
+// the package holds any lock.
+func (c *checker) entryPoint(fn *lockstate.Func, lock lockpath.Path) string {
+	if fn.Context != lockstate.Declared || !lock.Valid() {
+		return ""
+	}
+	recv := fn.Obj.Type().(*types.Signature).Recv()
+	if recv == nil || lock.Root != types.Object(recv) {
+		return ""
+	}
+	if c.entries == nil {
+		c.entries = map[*types.Func]bool{}
+		lockedCall := map[*types.Func]bool{}
+		for _, f := range c.ls.Funcs {
+			for _, call := range f.Calls {
+				if call.Callee != nil && len(call.State.Held()) > 0 {
+					lockedCall[call.Callee.Origin()] = true
+				}
+			}
+		}
+		for _, file := range c.pass.Files {
+			ast.Inspect(file, func(n ast.Node) bool {
+				if g, ok := n.(*ast.GoStmt); ok {
+					if callee := typeutil.StaticCallee(c.pass.TypesInfo, g.Call); callee != nil {
+						c.entries[callee.Origin()] = true
+					}
+				}
+				return true
+			})
+		}
+		for fn := range lockedCall {
+			c.entries[fn] = false
+		}
+	}
+	obj := fn.Obj.Origin()
+	if started, known := c.entries[obj]; known {
+		if started {
+			return fmt.Sprintf("%s is started with go", fn.Obj.Name())
+		}
+		return ""
+	}
+	sel := strings.Split(strings.TrimPrefix(lock.Sel, "."), ".")
+	if !fn.Obj.Exported() || !exportedType(recv.Type()) || len(sel) == 0 || sel[len(sel)-1] == "" || token.IsExported(sel[len(sel)-1]) {
+		// An exported method of an unexported type is reached only
+		// through values the package hands out, perhaps while it holds
+		// the lock (an io.Reader wrapper "for when b.mu is held").
+		return ""
+	}
+	return fmt.Sprintf("%s is exported and callers outside the package cannot hold the unexported %s", fn.Obj.Name(), sel[len(sel)-1])
+}
+
+// exportedType reports whether t (or what it points to) is a named type
+// that other packages can name.
+func exportedType(t types.Type) bool {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	return ok && n.Obj().Exported()
+}
+
 // contractCall checks a call against the callee's declared contract.
 func (c *checker) contractCall(fn *lockstate.Func, call *lockstate.Call) {
 	callee := calleeName(call.Node)
@@ -266,10 +334,14 @@ func (c *checker) contractCall(fn *lockstate.Func, call *lockstate.Call) {
 					callee, shown, want, verb, ref.Text, shown, stateText(v, lock))
 				continue
 			}
+			entry := ""
 			if call.Contract.Convention != "" && v.Mode == lockstate.Unknown {
 				// A name is weaker evidence than a directive: report only
-				// where this function itself left the lock released.
-				continue
+				// where this function itself left the lock released, or
+				// where no caller can hold it (an entry point).
+				if entry = c.entryPoint(fn, lock); entry == "" {
+					continue
+				}
 			}
 			shown := c.shownAtCall(ref, call.Node)
 			why := "//guard:" + verb + " " + ref.Text
@@ -278,6 +350,12 @@ func (c *checker) contractCall(fn *lockstate.Func, call *lockstate.Call) {
 				why = "its name ends in Locked; //guard:" + verb + " " + ref.Text + " on it makes this a checked directive"
 			case directives.ByDoc:
 				why = "its doc comment says so; //guard:" + verb + " " + ref.Text + " on it makes this a checked directive"
+			}
+			if entry != "" {
+				c.rep.Reportf(call.Node.Lparen, nil,
+					"call to %s needs %s %s (%s), but %s is not held here: %s, so no caller holds %s; %s",
+					callee, shown, want, why, shown, entry, shown, strings.ReplaceAll(fix, "L", shown))
+				continue
 			}
 			c.rep.Reportf(call.Node.Lparen, report.Related(v.Site, shown+" "+siteVerb(v)+" here"),
 				"call to %s needs %s %s (%s), but %s is %s here; %s",

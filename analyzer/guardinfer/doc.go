@@ -28,9 +28,14 @@ reports the accesses that break it:
   - Mixed atomic and plain access. A field touched through sync/atomic at
     some sites and plainly at others is reported at the plain sites.
 
-Accesses on unpublished objects, in init helpers, in closures whose caller
-is unknown and in test files are not evidence; a helper only ever called
-under its receiver's lock counts as holding it.
+Accesses on objects not yet shared (a function's own new object before it
+stores, sends or captures it, and again after every goroutine it was
+handed to is joined), in init helpers and sync.Once.Do closures, in
+closures whose caller is unknown and in test files are not evidence, nor
+reported (a test's accesses are, while a goroutine the test started with
+the object runs); a helper only ever called under its receiver's lock, or its
+argument's, counts as holding it. Fields whose struct type synchronises
+itself (a lock or an atomic value inside) are not candidates.
 
 Under inference, methods named ...Locked (-config.infer.locked) and functions
 whose doc says the caller holds a lock become contracts that guardedby

@@ -43,8 +43,9 @@ func run(pass *analysis.Pass) (any, error) {
 	if !cfg.Infer() {
 		return rep.Flush(), nil
 	}
-	r := &inference{pass: pass, ls: ls, rep: rep, suggest: cfg.Suggest()}
+	r := &inference{pass: pass, ls: ls, rep: rep, suggest: cfg.Suggest(), ctx: newContexts(pass.TypesInfo, ls.Effects)}
 	r.minSites, r.ratio = cfg.InferThreshold()
+	r.explainOn = cfg.Explain()
 	suggest := r.suggest
 	for _, v := range r.gather() {
 		accs := r.byField[v]
@@ -70,16 +71,24 @@ type inference struct {
 	rep  *report.Reporter
 	// suggest reports directives to add instead of accesses; minSites and
 	// ratio are the evidence a guard needs (config.Config).
-	suggest  bool
-	minSites int
-	ratio    float64
-	byField  map[*types.Var][]*lockstate.Access
-	funcOf   map[*lockstate.Access]*lockstate.Func
+	suggest   bool
+	explainOn bool // -config.infer.explain
+	minSites  int
+	ratio     float64
+	byField   map[*types.Var][]*lockstate.Access
+	// inTests are the accesses of test files made while a goroutine the
+	// test started with the object runs: checked against the guard the
+	// package's own code shows, never evidence for it.
+	inTests map[*types.Var][]*lockstate.Access
+	funcOf  map[*lockstate.Access]*lockstate.Func
 	// callers holds, per unexported method, its call sites; refs counts
 	// every reference to it (calls and method values).
 	callers map[*types.Func][]callSite
 	refs    map[*types.Func]int
 	memo    map[callerKey]int8 // 1 held at every call, -1 not, 0 being computed
+	// ctx says where an object allocated in a function is still private
+	// to it (context.go).
+	ctx *contexts
 }
 
 type callSite struct {
@@ -100,19 +109,29 @@ func (r *inference) gather() []*types.Var {
 	r.funcOf = map[*lockstate.Access]*lockstate.Func{}
 	r.indexCallers()
 	initOnly := r.initHelpers()
+	onceLits := r.onceClosures()
 	var fields []*types.Var
 	for _, f := range r.ls.Funcs {
 		if f.Context == lockstate.Escaping {
 			continue // stored or passed on: runs with locks we cannot see
 		}
+		if f.Lit != nil && onceLits[f.Lit] {
+			continue // once.Do(func() {...}): initialisation, like an init helper
+		}
 		if strings.HasSuffix(r.pass.Fset.File(f.Decl.Pos()).Name(), "_test.go") {
-			continue // tests inspect state when nothing else runs
+			// Tests inspect state when nothing else runs: not evidence,
+			// and targets only where they run with their own goroutines.
+			r.testTargets(f)
+			continue
 		}
 		recv := f.Obj.Type().(*types.Signature).Recv()
 		for _, acc := range f.Candidates {
 			v := acc.Var.Origin()
 			if v.Pkg() != r.pass.Pkg || acc.Fresh || !acc.Base.Valid() || ignoredField(v) {
 				continue
+			}
+			if se, ok := acc.Node.(*ast.SelectorExpr); ok && r.ctx.private(f, accessRoot(r.pass.TypesInfo, se), acc.Pos) {
+				continue // before the object is shared, or after its goroutines are joined
 			}
 			if initOnly[f.Obj] && recv != nil && acc.Base.Root == types.Object(recv) {
 				continue // an init helper: runs before the object is shared
@@ -126,6 +145,29 @@ func (r *inference) gather() []*types.Var {
 	}
 	sort.Slice(fields, func(i, j int) bool { return fields[i].Pos() < fields[j].Pos() })
 	return fields
+}
+
+// testTargets records the accesses of a test function made while a
+// goroutine it started with the same object may run.
+func (r *inference) testTargets(f *lockstate.Func) {
+	if r.suggest {
+		return
+	}
+	for _, acc := range f.Candidates {
+		v := acc.Var.Origin()
+		if v.Pkg() != r.pass.Pkg || acc.Fresh || !acc.Base.Valid() || ignoredField(v) {
+			continue
+		}
+		se, ok := acc.Node.(*ast.SelectorExpr)
+		if !ok || !r.ctx.withOwnGoroutine(f, accessRoot(r.pass.TypesInfo, se), acc.Pos) {
+			continue
+		}
+		if r.inTests == nil {
+			r.inTests = map[*types.Var][]*lockstate.Access{}
+		}
+		r.inTests[v] = append(r.inTests[v], acc)
+		r.funcOf[acc] = f
+	}
 }
 
 func ignoredField(v *types.Var) bool {
@@ -152,6 +194,40 @@ func ignoredField(v *types.Var) bool {
 	}
 	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil {
 		if p := n.Obj().Pkg().Path(); p == "sync" || p == "sync/atomic" {
+			return true
+		}
+	}
+	return selfSync(v.Type(), 0)
+}
+
+// selfSync reports whether t, a struct value (or an array of them), holds
+// a lock or a sync/atomic value, directly or in a struct-valued field: a
+// type that synchronises itself (a goroutine tracker, a wrapper around
+// atomic.Value). Its methods take the field's address; none of them is a
+// plain or atomic access of the field, whatever its body does.
+func selfSync(t types.Type, depth int) bool {
+	for {
+		a, ok := t.Underlying().(*types.Array)
+		if !ok {
+			break
+		}
+		t = a.Elem()
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok || depth > 3 {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		ft := st.Field(i).Type()
+		if lock, _ := locks.IsLock(ft); lock {
+			return true
+		}
+		if n, ok := types.Unalias(ft).(*types.Named); ok && n.Obj().Pkg() != nil {
+			if p := n.Obj().Pkg().Path(); p == "sync" || p == "sync/atomic" {
+				return true
+			}
+		}
+		if selfSync(ft, depth+1) {
 			return true
 		}
 	}
@@ -204,9 +280,9 @@ func (r *inference) indexCallers() {
 const maxCallerDepth = 4
 
 // heldByCallers reports whether lock, rooted at the receiver of the method
-// f runs in, is held at every call of that method: an unexported helper
-// only ever called under its receiver's lock runs under it, even without
-// a ...Locked name. A method also referenced other than by a call (a
+// f runs in or at one of its parameters, is held at every call of that
+// method: an unexported helper only ever called under its receiver's (or
+// its argument's) lock runs under it, even without a ...Locked name. A method also referenced other than by a call (a
 // method value), or not called at all, gets no such credit.
 func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth int) bool {
 	if depth > maxCallerDepth {
@@ -215,9 +291,23 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 	if f.Context != lockstate.Declared && f.Context != lockstate.Inline && f.Context != lockstate.Deferred {
 		return false
 	}
-	recv := f.Obj.Type().(*types.Signature).Recv()
-	if recv == nil || lock.Root != types.Object(recv) {
+	sig := f.Obj.Type().(*types.Signature)
+	recv := sig.Recv()
+	if recv == nil {
 		return false
+	}
+	// The lock is the receiver's, or a parameter's (a helper of t that
+	// its callers call holding s.hdrMu of the stream s they pass it).
+	param := -1
+	if lock.Root != types.Object(recv) {
+		for i := 0; i < sig.Params().Len(); i++ {
+			if types.Object(sig.Params().At(i)) == lock.Root {
+				param = i
+			}
+		}
+		if param < 0 || (sig.Variadic() && param == sig.Params().Len()-1) {
+			return false
+		}
 	}
 	fn := f.Obj.Origin()
 	key := callerKey{fn, lock.Sel}
@@ -236,7 +326,18 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 			r.memo[key] = -1
 			return false
 		}
-		at := site.fn.Resolver.Of(se.X)
+		if param < 0 && r.privateCall(site.fn, site.call) {
+			continue // on an object not yet shared: no lock needed
+		}
+		x := se.X
+		if param >= 0 {
+			if param >= len(site.call.Node.Args) {
+				r.memo[key] = -1
+				return false
+			}
+			x = site.call.Node.Args[param]
+		}
+		at := site.fn.Resolver.Of(x)
 		if !at.Valid() {
 			r.memo[key] = -1
 			return false
@@ -320,11 +421,16 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 		r.suggestField(v, fix, fmt.Sprintf("%s is held at %d of %d accesses (e.g. %s)", lockAt(accs[0], best.lock), best.held, len(accs), r.site(best.example)), best)
 		return
 	}
+	for _, a := range r.inTests[v] {
+		if !r.heldAt(a, best.path) {
+			best.misses = append(best.misses, a)
+		}
+	}
 	for _, a := range best.misses {
 		lock := lockAt(a, best.lock)
 		r.report(a, fix, fmt.Sprintf(
 			"%s is accessed with %s held at %d of %d sites (e.g. %s); here it is not: lock %s here, or if this access is safe, say why with //guard:ignore; //guard:by %s on the field makes guardedby check it",
-			types.ExprString(a.Node), lock, best.held, len(accs), r.site(best.example), lock, best.lock))
+			types.ExprString(a.Node), lock, best.held, len(accs), r.site(best.example), lock, best.lock)+r.explain(accs, best.path, a))
 	}
 }
 
@@ -361,12 +467,84 @@ func (r *inference) checkProse(v *types.Var, g *directives.ProseGuard, accs []*l
 		r.suggestField(v, fix, fmt.Sprintf("its comment says %s; %s is held at %d of %d accesses", quote, lockAt(accs[0], g.Lock), e.held, len(accs)), e)
 		return
 	}
+	for _, a := range r.inTests[v] {
+		if !r.heldAt(a, path) {
+			e.misses = append(e.misses, a)
+		}
+	}
 	for _, a := range e.misses {
 		lock := lockAt(a, g.Lock)
 		r.report(a, fix, fmt.Sprintf(
 			"%s is documented as guarded by %s (%s), but %s is not held here: lock %s here, or if this access is safe, say why with //guard:ignore; //guard:by %s on the field makes guardedby check it",
-			types.ExprString(a.Node), g.Lock, quote, lock, lock, g.Lock))
+			types.ExprString(a.Node), g.Lock, quote, lock, lock, g.Lock)+r.explain(accs, path, a))
 	}
+}
+
+// explain is the evidence behind a finding at a, under
+// -config.infer.explain: the writes made with the lock held, the functions
+// that hold it, and where a runs.
+func (r *inference) explain(accs []*lockstate.Access, path []string, a *lockstate.Access) string {
+	if !r.explainOn {
+		return ""
+	}
+	writes := 0
+	var firstWrite token.Pos
+	var holders []string
+	seen := map[string]bool{}
+	for _, b := range accs {
+		if !r.heldAt(b, path) {
+			continue
+		}
+		if b.Write && !b.Atomic {
+			if writes == 0 {
+				firstWrite = b.Pos
+			}
+			writes++
+		}
+		if f := r.funcOf[b]; f != nil && !seen[f.Obj.Name()] {
+			seen[f.Obj.Name()] = true
+			holders = append(holders, f.Obj.Name())
+		}
+	}
+	var parts []string
+	if writes > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s with the lock held (first at %s)", writes, plural(writes, "write", "writes"), r.site(firstWrite)))
+	} else {
+		parts = append(parts, "no write with the lock held")
+	}
+	if n := len(holders); n > 0 {
+		shown := holders
+		if n > 3 {
+			shown = holders[:3]
+		}
+		list := strings.Join(shown, ", ")
+		if n > 3 {
+			list += ", ..."
+		}
+		parts = append(parts, fmt.Sprintf("the lock held in %d %s (%s)", n, plural(n, "function", "functions"), list))
+	}
+	if f := r.funcOf[a]; f != nil {
+		where := f.Obj.Name()
+		switch {
+		case strings.HasSuffix(r.pass.Fset.File(a.Pos).Name(), "_test.go"):
+			where = "test " + where + ", while a goroutine it started with the object runs"
+		case f.Context == lockstate.Goroutine:
+			where = "a goroutine started in " + where
+		case f.Lit != nil:
+			where = "a closure in " + where
+		case f.Obj.Exported():
+			where = "exported " + where + ", which callers outside the package can call from any goroutine"
+		}
+		parts = append(parts, "this access is in "+where)
+	}
+	return "; evidence: " + strings.Join(parts, "; ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func (r *inference) report(a *lockstate.Access, fix *analysis.SuggestedFix, msg string) {
@@ -567,7 +745,11 @@ func (r *inference) initHelpers() map[*types.Func]bool {
 				// receiver or parameter is not an unpublished object.
 				if v, ok := pass.TypesInfo.Uses[id].(*types.Var); ok && call.State.Fresh(v) && !isParam(f.Obj, v) {
 					early[fn]++
+					continue
 				}
+			}
+			if r.privateCall(f, call) {
+				early[fn]++ // s.q.init(): on a part of an object not yet shared
 			}
 		}
 	}
@@ -578,6 +760,36 @@ func (r *inference) initHelpers() map[*types.Func]bool {
 		}
 	}
 	return out
+}
+
+// onceClosures returns the closures handed to sync.Once.Do: each runs
+// once, before any caller of Do goes on, as an init helper does.
+func (r *inference) onceClosures() map[*ast.FuncLit]bool {
+	out := map[*ast.FuncLit]bool{}
+	for _, f := range r.ls.Funcs {
+		for _, call := range f.Calls {
+			if directives.FuncKey(call.Callee) == "sync.Once.Do" && len(call.Node.Args) == 1 {
+				if lit, ok := ast.Unparen(call.Node.Args[0]).(*ast.FuncLit); ok {
+					out[lit] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// privateCall reports whether a method call is made on an object, or a
+// part of one, that the calling function allocated and has not shared.
+func (r *inference) privateCall(f *lockstate.Func, call *lockstate.Call) bool {
+	se, ok := ast.Unparen(call.Node.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	sel := r.pass.TypesInfo.Selections[se]
+	if sel == nil || sel.Kind() != types.MethodVal || !ownPath(sel) {
+		return false
+	}
+	return r.ctx.private(f, ownRoot(r.pass.TypesInfo, se.X), call.Node.Pos())
 }
 
 // isParam reports whether v is a receiver, parameter or result of fn.

@@ -20,6 +20,18 @@ func TestGuardInfer(t *testing.T) {
 	analysistest.RunWithSuggestedFixes(t, testdata, guardinfer.Analyzer, "guardinfer")
 }
 
+// TestGuardInferTestFiles: a test file's accesses are reported only while
+// a goroutine the test started with the object runs.
+func TestGuardInferTestFiles(t *testing.T) {
+	restore, err := config.Set("infer", "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer restore()
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardinfer.Analyzer, "guardinfertests")
+}
+
 // TestSuggest runs inference with -config.infer.suggest: one finding per
 // field (//guard:by) and per ...Locked or doc-contract function
 // (//guard:holds, rholds), each with a fix; the golden file is the package
@@ -33,4 +45,18 @@ func TestSuggest(t *testing.T) {
 	defer restore()
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.RunWithSuggestedFixes(t, testdata, guardinfer.Analyzer, "guardinfersuggest")
+}
+
+// TestExplain runs inference with -config.infer.explain: every finding
+// ends with its evidence.
+func TestExplain(t *testing.T) {
+	for _, opt := range []string{"infer", "infer.explain"} {
+		restore, err := config.Set(opt, "true")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer restore()
+	}
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardinfer.Analyzer, "guardinferexplain")
 }

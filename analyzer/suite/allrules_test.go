@@ -43,7 +43,7 @@ func TestInferenceFixturesWithEveryRule(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer restore()
-	checkWithEveryRule(t, []string{"guardinfer/...", "lockedconv/..."})
+	checkWithEveryRule(t, []string{"guardinfer/...", "guardinfertests/...", "lockedconv/..."})
 }
 
 // TestSharedFixturesWithEveryRule checks every fixture of
@@ -231,8 +231,11 @@ func parseWants(c *ast.Comment) ([]*regexp.Regexp, error) {
 
 // fixturesWithEveryRule are the fixture packages checked with every rule
 // on. Not listed:
-//   - guardinfer, lockedconv: written for -infer, which is off by default;
-//     TestInferenceFixturesWithEveryRule checks them with it on;
+//   - guardinfer, guardinfertests, lockedconv: written for -infer, which
+//     is off by default; TestInferenceFixturesWithEveryRule checks them
+//     with it on;
+//   - guardinferexplain: its wants end with the evidence that
+//     -config.infer.explain adds (guardinfer's TestExplain);
 //   - shared: written for -config.shared, which is off by default;
 //     TestSharedFixturesWithEveryRule checks it, and all of these, with it on;
 //   - guardinfersuggest: its wants are inference's suggestions, and in

@@ -553,3 +553,69 @@ func (g *Gauge) Restart() {
 	g.Tally()
 	g.hits, g.level = 1, 1
 }
+
+// ---- The same, written as a closure handed to sync.Once.Do. ----
+
+type relayMgr struct {
+	initOnce sync.Once
+	// discoMu guards the following field.
+	discoMu sync.Mutex
+	disco   map[int]int
+}
+
+func (r *relayMgr) init() {
+	r.initOnce.Do(func() {
+		r.disco = map[int]int{} // silent: runs once, before any caller of Do goes on
+	})
+}
+
+func (r *relayMgr) Add(k int) {
+	r.init()
+	r.discoMu.Lock()
+	r.disco[k] = 1
+	r.discoMu.Unlock()
+}
+
+func (r *relayMgr) Peek(k int) int {
+	return r.disco[k] // want `r.disco is documented as guarded by discoMu`
+}
+
+// ---- A helper whose callers hold its argument's lock. ----
+
+type hdrServer struct{ sent int }
+
+type srvStream struct {
+	hdrMu  sync.Mutex // protects header
+	header map[string]string
+}
+
+// writeHeaderLocked runs with s.hdrMu held by both its callers.
+func (t *hdrServer) writeHeaderLocked(s *srvStream) int { return len(s.header) }
+
+func (t *hdrServer) WriteHeader(s *srvStream) {
+	s.hdrMu.Lock()
+	defer s.hdrMu.Unlock()
+	s.header["status"] = "200"
+	t.writeHeaderLocked(s)
+}
+
+func (t *hdrServer) WriteStatus(s *srvStream) {
+	s.hdrMu.Lock()
+	defer s.hdrMu.Unlock()
+	if len(s.header) > 0 {
+		t.writeHeaderLocked(s)
+	}
+}
+
+// headerSize has one caller that does not hold the lock.
+func (t *hdrServer) headerSize(s *srvStream) int {
+	return len(s.header) // want `s.header is documented as guarded by hdrMu`
+}
+
+func (t *hdrServer) Size(s *srvStream) int { return t.headerSize(s) }
+
+func (t *hdrServer) SizeLocked(s *srvStream) int {
+	s.hdrMu.Lock()
+	defer s.hdrMu.Unlock()
+	return t.headerSize(s)
+}

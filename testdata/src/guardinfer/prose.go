@@ -118,6 +118,10 @@ type Qualified struct {
 	cap    int    // guarded by mu, except during init
 	ready  bool   // guarded by mu when open
 	spirit string // guarded by the gods
+
+	// Not guarded by mu.
+	sent bool
+	last bool // is never protected by mu
 }
 
 func (q *Qualified) Grow() {
@@ -126,8 +130,12 @@ func (q *Qualified) Grow() {
 	q.cap *= 2
 	q.ready = true
 	q.spirit = "awake"
+	q.sent = true
+	q.last = true
 	q.mu.Unlock()
 }
+
+func (q *Qualified) Sent() bool { return q.sent && q.last } // silent: negated
 
 func (q *Qualified) Size() int    { return q.size }  // silent
 func (q *Qualified) Cap() int     { return q.cap }   // silent

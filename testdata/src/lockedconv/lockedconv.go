@@ -2,7 +2,9 @@
 // named ...Locked, or a function whose doc says its caller holds a lock,
 // carries that contract, and guardedby checks its calls. Only calls where
 // the caller itself left the lock released (or held it on some paths only)
-// are reported; where the state is merely unknown, nothing is.
+// are reported, and calls from entry points (an exported method of an
+// exported type, a function started with go) where no caller can hold the
+// lock; elsewhere, where the state is merely unknown, nothing is.
 package lockedconv
 
 import "sync"
@@ -30,10 +32,39 @@ func (c *Conn) Flush() {
 	c.flushLocked()
 }
 
-// FlushHeld has no lock operations: the state is unknown (its caller may
-// hold c.mu), and a name is too weak to report on: silent.
+// FlushHeld has no lock operations, and it is an entry point: exported,
+// never called in the package, and callers outside cannot hold the
+// unexported c.mu.
 func (c *Conn) FlushHeld() {
+	c.flushLocked() // want `call to c.flushLocked needs c.mu locked \(its name ends in Locked; //guard:holds c.mu on it makes this a checked directive\), but c.mu is not held here: FlushHeld is exported and callers outside the package cannot hold the unexported mu, so no caller holds c.mu; lock c.mu before the call`
+}
+
+// FlushInner is exported too, but the package calls it with c.mu held:
+// the state at its entry is unknown, and nothing is reported.
+func (c *Conn) FlushInner() {
 	c.flushLocked()
+}
+
+func (c *Conn) Close() {
+	c.mu.Lock()
+	c.FlushInner()
+	c.mu.Unlock()
+}
+
+// flushLoop is started with go: it holds no lock at its start.
+func (c *Conn) flushLoop() {
+	c.flushLocked() // want `flushLoop is started with go, so no caller holds c.mu`
+}
+
+func (c *Conn) Start() { go c.flushLoop() }
+
+// connLocked reads from a Conn whose mutex is already held: its Read is
+// exported, but only the package makes these values (silent).
+type connLocked struct{ c *Conn }
+
+func (cl connLocked) Read(p []byte) (int, error) {
+	cl.c.flushLocked()
+	return 0, nil
 }
 
 // Maybe locks on one path only.
@@ -153,9 +184,102 @@ func (d *Dual) Send() {
 }
 
 // Recv holds rmu only; sendLocked needs wmu, which Recv never touched:
-// unknown, so silent.
+// Recv is an entry point, so no caller holds wmu either.
 func (d *Dual) Recv() {
 	d.rmu.Lock()
 	defer d.rmu.Unlock()
+	d.sendLocked() // want `call to d.sendLocked needs d.wmu locked .*: Recv is exported and callers outside the package cannot hold the unexported wmu`
+}
+
+// recvHeld is unexported: its callers may hold wmu, unknown, so silent.
+func (d *Dual) recvHeld() {
 	d.sendLocked()
+}
+
+func (d *Dual) Pump() {
+	d.wmu.Lock()
+	d.recvHeld()
+	d.wmu.Unlock()
+}
+
+// Magic and peer: a ...Locked method of peer whose doc names the lock of
+// another type, Magic.mu, reached through peer.c. The body runs under
+// de.c.mu, not de.mu (which it takes itself): silent.
+type Magic struct {
+	mu    sync.Mutex
+	peers map[int]int
+}
+
+type peer struct {
+	mu   sync.Mutex
+	c    *Magic
+	seen int
+}
+
+// handlePongMagicLocked handles a pong. It should be called with the
+// Magic.mu held.
+func (de *peer) handlePongMagicLocked() {
+	de.mu.Lock()
+	defer de.mu.Unlock()
+	de.seen++
+	de.c.peers[de.seen] = 1
+}
+
+func (m *Magic) handle(de *peer) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.peers[0] = 0
+	de.handlePongMagicLocked()
+}
+
+func (m *Magic) Len() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return len(m.peers)
+}
+
+func (m *Magic) Del(k int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.peers, k)
+}
+
+func (m *Magic) Get(k int) int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.peers[k]
+}
+
+func (m *Magic) Set(k, v int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.peers[k] = v
+}
+
+func (m *Magic) Has(k int) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, ok := m.peers[k]
+	return ok
+}
+
+func (m *Magic) Clear() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	clear(m.peers)
+}
+
+func (m *Magic) Reset() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.peers = map[int]int{}
+}
+
+func (m *Magic) Sum() (n int) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, v := range m.peers {
+		n += v
+	}
+	return n
 }

@@ -380,7 +380,7 @@ func inferenceFlags(fs *flag.FlagSet, o *options, stderr io.Writer) {
 	if on("infer") || on("infer.suggest") {
 		return
 	}
-	for _, name := range []string{"config.infer.min", "config.infer.ratio", "config.infer.locked", "config.infer.prose"} {
+	for _, name := range []string{"config.infer.min", "config.infer.ratio", "config.infer.locked", "config.infer.prose", "config.infer.explain"} {
 		if set[name] {
 			fmt.Fprintf(stderr, "guardvet: -%s refines guard inference, which is off: add -infer\n", name)
 		}

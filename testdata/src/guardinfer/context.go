@@ -1,0 +1,230 @@
+package guardinfer
+
+import (
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Concurrency context: an unlocked access is reported only where another
+// goroutine can reach the object. Each negative case below was reported
+// before the rule it tests; each positive twin still is.
+
+// ctxHook and logObj take the object somewhere guardvet cannot see: a test
+// hook, a logger.
+var (
+	ctxHook func(any)
+	logObj  func(string, any)
+)
+
+// ---- Constructors that hand the object to calls before any goroutine. ----
+
+type PeerConn struct {
+	mu   sync.Mutex // guards following
+	flow int
+	br   int
+	rest int
+}
+
+func NewPeerConn() *PeerConn {
+	cc := &PeerConn{}
+	if ctxHook != nil {
+		ctxHook(cc) // a test ctxHook: a call, not a store anywhere
+	}
+	logObj("creating conn", cc)
+	cc.flow = 1 // before cc is shared: silent
+	cc.br = 2
+	go cc.readLoop()
+	cc.rest = 3 // want `cc.rest is documented as guarded by mu`
+	return cc
+}
+
+func (cc *PeerConn) readLoop() {
+	cc.mu.Lock()
+	cc.flow++
+	cc.br++
+	cc.rest++
+	cc.mu.Unlock()
+}
+
+var peerConns []*PeerConn
+
+// NewRegistered stores the new object where others reach it: after the
+// store it is shared.
+func NewRegistered() *PeerConn {
+	cc := &PeerConn{}
+	cc.flow = 1
+	peerConns = append(peerConns, cc)
+	cc.br = 2 // want `cc.br is documented as guarded by mu`
+	return cc
+}
+
+// ---- A constructor that calls helpers before publishing. ----
+
+type IdleClient struct {
+	// mu protects the following fields.
+	mu       sync.Mutex
+	conns    map[int]bool
+	resolver *int
+}
+
+func NewIdleClient() *IdleClient {
+	c := &IdleClient{}
+	ctxHook(c)
+	c.initIdle() // before c is shared; enterIdle calls it under c.mu
+	go c.run()
+	return c
+}
+
+func (c *IdleClient) initIdle() {
+	c.conns = map[int]bool{}
+	c.resolver = new(int)
+}
+
+func (c *IdleClient) enterIdle() {
+	c.mu.Lock()
+	c.initIdle()
+	c.mu.Unlock()
+}
+
+func (c *IdleClient) run() {
+	c.mu.Lock()
+	c.conns[1] = true
+	c.mu.Unlock()
+	c.enterIdle()
+}
+
+// An in-place init helper on a field of a new object: its only call is on
+// a qstream just allocated.
+type wquota struct {
+	_ ctxNoCopy
+	n int32
+}
+
+type ctxNoCopy struct{}
+
+func (*ctxNoCopy) Lock()   {}
+func (*ctxNoCopy) Unlock() {}
+
+func (q *wquota) init(n int32) { q.n = n }
+
+func (q *wquota) get() bool { return atomic.AddInt32(&q.n, -1) > 0 }
+
+type qstream struct{ q wquota }
+
+func newQStream() *qstream {
+	s := &qstream{}
+	s.q.init(5)
+	return s
+}
+
+// ---- Code after a join. ----
+
+type Tally struct {
+	mu sync.Mutex
+	n  int // guarded by mu
+}
+
+func (t *Tally) Inc() {
+	t.mu.Lock()
+	t.n++
+	t.mu.Unlock()
+}
+
+// CountJoined reads t.n once every worker is joined: silent.
+func CountJoined(k int) int {
+	t := &Tally{}
+	var wg sync.WaitGroup
+	for i := 0; i < k; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.Inc()
+		}()
+	}
+	wg.Wait()
+	return t.n
+}
+
+// CountDone reads t.n after a receive from the worker's done channel.
+func CountDone() int {
+	t := &Tally{}
+	done := make(chan struct{})
+	go func() {
+		t.Inc()
+		close(done)
+	}()
+	<-done
+	return t.n
+}
+
+// CountRacy reads t.n while the workers run.
+func CountRacy(k int) int {
+	t := &Tally{}
+	var wg sync.WaitGroup
+	for i := 0; i < k; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			t.Inc()
+		}()
+	}
+	n := t.n // want `t.n is documented as guarded by mu`
+	wg.Wait()
+	return n
+}
+
+var onEvent func(func())
+
+// NewWatched registers a callback over cc: it may run on another goroutine
+// from then on.
+func NewWatched() *PeerConn {
+	cc := &PeerConn{}
+	onEvent(func() { cc.readLoop() })
+	cc.flow = 1 // want `cc.flow is documented as guarded by mu`
+	return cc
+}
+
+// NewSent hands cc to another goroutine over a channel.
+func NewSent(ch chan *PeerConn) {
+	cc := &PeerConn{}
+	ch <- cc
+	cc.br = 1 // want `cc.br is documented as guarded by mu`
+}
+
+// CountKept: the worker stores t where others reach it, so the join does
+// not make t private again.
+func CountKept() int {
+	t := &Tally{}
+	done := make(chan struct{})
+	go func() {
+		kept = t
+		close(done)
+	}()
+	<-done
+	return t.n // want `t.n is documented as guarded by mu`
+}
+
+var kept *Tally
+
+// NewFlusher starts a timer whose callback uses w, and stores the timer in
+// w in the same statement: the store runs with the callback armed.
+type flusher struct {
+	mu      sync.Mutex // protects timer and pending
+	timer   *time.Timer
+	pending bool
+}
+
+func (w *flusher) flush() {
+	w.mu.Lock()
+	w.pending = false
+	w.timer = nil
+	w.mu.Unlock()
+}
+
+func NewFlusher(d time.Duration) *flusher {
+	w := &flusher{}
+	w.pending = true                     // before the timer: silent
+	w.timer = time.AfterFunc(d, w.flush) // want `w.timer is documented as guarded by mu`
+	return w
+}
