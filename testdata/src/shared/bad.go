@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"golang.org/x/sync/errgroup"
+
+	"shared/tally"
 )
 
 func fetch(int) (int, error) { return 0, nil }
@@ -20,7 +22,7 @@ func errCaptured(n int) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err = fetch(i) // want `err is written in the goroutine started at bad.go:21 and written in another instance of it at bad.go:23, with no lock, atomic or join ordering the two; declare err inside the goroutine, or collect results by index or over a channel`
+			_, err = fetch(i) // want `err is written in the goroutine started at bad.go:23 and written in another instance of it at bad.go:25, with no lock, atomic or join ordering the two; declare err inside the goroutine, or collect results by index or over a channel`
 		}()
 	}
 	wg.Wait()
@@ -32,7 +34,7 @@ func errTwoGoroutines() error {
 	var err error
 	g := &errgroup.Group{}
 	g.Go(func() error {
-		_, err = fetch(1) // want `err is written in the goroutine started at bad.go:34 and written in the goroutine started at bad.go:38 at bad.go:39`
+		_, err = fetch(1) // want `err is written in the goroutine started at bad.go:36 and written in the goroutine started at bad.go:40 at bad.go:41`
 		return nil
 	})
 	g.Go(func() error {
@@ -47,7 +49,7 @@ func errTwoGoroutines() error {
 // returned.
 func namedResult() (err error) {
 	go func() {
-		err = work() // want `err is written in the goroutine started at bad.go:49 and returned by the return at bad.go:52, which the goroutine can outlive, with no lock, atomic or join ordering the two; join the goroutine before returning, or have it set a variable of its own`
+		err = work() // want `err is written in the goroutine started at bad.go:51 and returned by the return at bad.go:54, which the goroutine can outlive, with no lock, atomic or join ordering the two; join the goroutine before returning, or have it set a variable of its own`
 	}()
 	return
 }
@@ -62,7 +64,7 @@ func parentWritesAfterGo() {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		use(limit) // want `limit is read in the goroutine started at bad.go:63 and written by the function that started it, at bad.go:67, before joining it, with no lock, atomic or join ordering the two; move that access after the join, give the goroutine its own copy, or lock both`
+		use(limit) // want `limit is read in the goroutine started at bad.go:65 and written by the function that started it, at bad.go:69, before joining it, with no lock, atomic or join ordering the two; move that access after the join, give the goroutine its own copy, or lock both`
 	}()
 	limit = 20
 	wg.Wait()
@@ -78,7 +80,7 @@ func mapWorkers(keys []string) map[string]int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			m[k] = len(k) // want `m is written into in the goroutine started at bad.go:79 and written into in another instance of it at bad.go:81, .*; lock the map on both sides, or send the results over a channel`
+			m[k] = len(k) // want `m is written into in the goroutine started at bad.go:81 and written into in another instance of it at bad.go:83, .*; lock the map on both sides, or send the results over a channel`
 		}()
 	}
 	wg.Wait()
@@ -91,7 +93,7 @@ func counter(n int) int {
 	done := make(chan bool)
 	for i := 0; i < n; i++ {
 		go func() {
-			total++ // want `total is written in the goroutine started at bad.go:93 and written in another instance of it at bad.go:94`
+			total++ // want `total is written in the goroutine started at bad.go:95 and written in another instance of it at bad.go:96`
 			done <- true
 		}()
 	}
@@ -106,19 +108,19 @@ var config = "a"
 
 // packageVar: a goroutine reads a package-level variable the parent sets.
 func packageVar() {
-	go reader()
-	config = "b" // the goroutine's read is reported at the read
+	go reader()  // want `config is read by reader in the goroutine started at bad.go:111 and written by the function that started it, at bad.go:112`
+	config = "b" // the goroutine's read, in reader, is reported at the go statement
 }
 
 func reader() {
-	println(config) // want `config is read in the goroutine started at bad.go:109 and written by the function that started it, at bad.go:110`
+	println(config)
 }
 
 // afterFunc: a timer callback writes what the caller reads.
 func afterFunc() int {
 	fired := 0
 	time.AfterFunc(time.Second, func() {
-		fired = 1 // want `fired is written in the goroutine started at bad.go:120 and read by the function that started it, at bad.go:123, before joining it`
+		fired = 1 // want `fired is written in the goroutine started at bad.go:122 and read by the function that started it, at bad.go:125, before joining it`
 	})
 	return fired
 }
@@ -128,7 +130,7 @@ func mapReadWhileWritten() int {
 	m := map[int]int{}
 	done := make(chan struct{})
 	go func() {
-		m[1] = 1 // want `m is written into in the goroutine started at bad.go:130 and read from by the function that started it, at bad.go:134, before joining it, with no lock, atomic or join ordering the two; lock the map on both sides, or send the results over a channel to one goroutine that fills it`
+		m[1] = 1 // want `m is written into in the goroutine started at bad.go:132 and read from by the function that started it, at bad.go:136, before joining it, with no lock, atomic or join ordering the two; lock the map on both sides, or send the results over a channel to one goroutine that fills it`
 		close(done)
 	}()
 	n := len(m)
@@ -143,7 +145,7 @@ func sliceHeader() []int {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		out = append(out, 1) // want `out is written in the goroutine started at bad.go:144 and written by the function that started it, at bad.go:148, before joining it`
+		out = append(out, 1) // want `out is written in the goroutine started at bad.go:146 and written by the function that started it, at bad.go:150, before joining it`
 	}()
 	out = append(out, 2)
 	wg.Wait()
@@ -156,7 +158,7 @@ func subtest(run func(func())) {
 		var err error
 		done := make(chan bool)
 		go func() {
-			err = work() // want `err is written in the goroutine started at bad.go:158 and read by the function that started it, at bad.go:162`
+			err = work() // want `err is written in the goroutine started at bad.go:160 and read by the function that started it, at bad.go:164`
 			done <- true
 		}()
 		if err != nil {
@@ -171,7 +173,7 @@ func selectTimeout(stop chan struct{}) int {
 	v := 0
 	done := make(chan struct{})
 	go func() {
-		v = 1 // want `v is written in the goroutine started at bad.go:173 and read by the function that started it, at bad.go:181, before joining it`
+		v = 1 // want `v is written in the goroutine started at bad.go:175 and read by the function that started it, at bad.go:183, before joining it`
 		close(done)
 	}()
 	select {
@@ -180,4 +182,117 @@ func selectTimeout(stop chan struct{}) int {
 	case <-stop:
 		return v
 	}
+}
+
+// counter is bumped through a method.
+type tallyT struct{ n, hits int }
+
+func (c *tallyT) inc() { c.n++ }
+
+func (c *tallyT) bump() { c.inc() }
+
+// counterMethod: a counter bumped through a method by parallel workers.
+func counterMethod(n int) int {
+	c := &tallyT{}
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			c.inc() // want `c.n is written by tallyT.inc in the goroutine started at bad.go:200 and written by tallyT.inc in another instance of it at bad.go:201, with no lock, atomic or join ordering the two; guard it with a mutex both sides hold, or use sync/atomic`
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	return c.n
+}
+
+// counterValue: the same on a struct value (c.bump() takes &c), two
+// calls deep.
+func counterValue(n int) int {
+	var c tallyT
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.bump() // want `c.n is written by tallyT.bump in the goroutine started at bad.go:216 and written by tallyT.bump in another instance of it at bad.go:218`
+		}()
+	}
+	wg.Wait()
+	return c.n
+}
+
+// counterOtherPackage: the method is in another package.
+func counterOtherPackage(n int) int {
+	var c tally.Counter
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.Add() // want `c.n is written by tally.Counter.Add in the goroutine started at bad.go:231 and written by tally.Counter.Add in another instance of it at bad.go:233`
+		}()
+	}
+	wg.Wait()
+	return c.Get()
+}
+
+// progress: a struct reached through a pointer.
+type progress struct {
+	done  int
+	total int
+	res   []int
+	names map[int]string
+}
+
+// pointerField: the goroutine writes a field through a captured pointer
+// while the parent reads it.
+func pointerField(p *progress) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		p.done = 1 // want `p.done is written in the goroutine started at bad.go:253 and read by the function that started it, at bad.go:257, before joining it`
+	}()
+	use(p.done)
+	wg.Wait()
+}
+
+// pointerMapField: workers fill a map reached through a pointer.
+func pointerMapField(p *progress, n int) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.names[i] = "x" // want `p.names is written into in the goroutine started at bad.go:266 and written into in another instance of it at bad.go:268, with no lock, atomic or join ordering the two; lock the map on both sides`
+		}()
+	}
+	wg.Wait()
+}
+
+// throughParam: a function writes through the pointer it is handed.
+func throughParam() int {
+	x := 0
+	done := make(chan bool)
+	go func() {
+		tally.Store(&x, 1) // want `x is written by tally.Store in the goroutine started at bad.go:278 and read by the function that started it, at bad.go:282`
+		done <- true
+	}()
+	v := x
+	<-done
+	return v
+}
+
+// settingThroughCall: a goroutine changes a package-level setting
+// through a function of another package while the parent reads it.
+func settingThroughCall() int {
+	done := make(chan bool)
+	go func() {
+		tally.SetLevel(2) // want `Level is written by tally.SetLevel in the goroutine started at bad.go:291 and read by the function that started it, at bad.go:295`
+		done <- true
+	}()
+	v := tally.Level
+	<-done
+	return v
 }

@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
+
+	"shared/tally"
 )
 
 // localInside: each goroutine declares its own err.
@@ -264,4 +266,133 @@ func selectThenJoin(a, b chan bool) (err error) {
 	}
 	<-done
 	return
+}
+
+// results is filled through a pointer.
+type results struct {
+	mu   sync.Mutex
+	res  []int
+	sum  int
+	seen map[int]bool
+	a, b int
+}
+
+func (r *results) set(i, v int) { r.res[i] = v }
+
+func (r *results) add(v int) {
+	r.mu.Lock()
+	r.sum += v
+	r.mu.Unlock()
+}
+
+func (r *results) total() int { return r.sum }
+
+// byIndexThroughPointer: each worker writes its own element of a slice
+// reached through a pointer, directly or through a method.
+func byIndexThroughPointer(r *results, n int) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(j int) {
+			defer wg.Done()
+			r.res[j] = j
+		}(i)
+	}
+	wg.Wait()
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.set(i, i)
+		}()
+	}
+	wg.Wait()
+}
+
+// lockedMethod: the method takes the struct's own lock; the parent reads
+// after the join.
+func lockedMethod(r *results, n int) int {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.add(i)
+		}()
+	}
+	wg.Wait()
+	return r.total()
+}
+
+// readOnlyMethod: every worker only reads through the pointer.
+func readOnlyMethod(r *results, n int) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			use(r.total())
+		}()
+	}
+	wg.Wait()
+}
+
+// fieldBeforeGo: the parent writes through the pointer before the start
+// and reads after the join; the pointer itself is only read meanwhile.
+func fieldBeforeGo(r *results) *results {
+	var wg sync.WaitGroup
+	r.sum = 1
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r.sum++
+	}()
+	keepResults(r)
+	wg.Wait()
+	return r
+}
+
+func keepResults(*results) {}
+
+// otherFields: the goroutine and the parent write different fields of one
+// object.
+func otherFields(r *results) {
+	done := make(chan bool)
+	go func() {
+		r.a = 1
+		close(done)
+	}()
+	r.b = 2
+	<-done
+}
+
+// otherPackageSafe: another package's counters that lock, or use atomics.
+func otherPackageSafe(n int) {
+	var l tally.Locked
+	var a tally.Atomic
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.Add()
+			a.Add()
+		}()
+	}
+	wg.Wait()
+}
+
+// lockedMap: a map through a pointer, under the struct's lock.
+func lockedMap(r *results, n int) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.mu.Lock()
+			r.seen[i] = true
+			r.mu.Unlock()
+		}()
+	}
+	wg.Wait()
 }

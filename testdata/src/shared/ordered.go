@@ -177,8 +177,8 @@ func bubble(t *testing.T) {
 	})
 }
 
-// method: a method called on a captured value does its own locking; what
-// it does inside is not followed yet.
+// method: a method called on a captured value does its own locking: its
+// write of c.n is under c.mu, so it is not part of its summary.
 type counterT struct {
 	mu sync.Mutex
 	n  int

@@ -1,0 +1,375 @@
+package shared
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/guardvet/guardvet/analyzer/lockstate"
+)
+
+// Parameter numbers of a Use besides the parameters' own positions.
+const (
+	recvParam = -1 // the receiver
+	varParam  = -2 // a package-level variable, named by Var
+)
+
+// Use is one place a function reaches with no lock held, through a
+// pointer, slice or map parameter (or its receiver), or in a
+// package-level variable: what a call of it does there.
+type Use struct {
+	Param int    // the parameter's position, recvParam or varParam
+	Var   string // for varParam: package path "." name
+	Path  string // the place from the parameter or variable (see loc)
+	Write bool
+	// Atomic: through sync/atomic.
+	Atomic bool
+	// Index is the position of the parameter whose value indexes the
+	// last element step, or -1.
+	Index int
+}
+
+// Table is the package fact of the shared rule: the Uses of the
+// package's exported functions and methods, keyed by lockstate.FuncKey
+// and sorted. One fact per package, as the engine's EffectsTable: object
+// facts of every dependency are copied into every package's pass.
+type Table struct {
+	Funcs []TableEntry
+}
+
+// TableEntry is one function's Uses in a Table.
+type TableEntry struct {
+	Key  string
+	Uses []Use
+}
+
+func (*Table) AFact() {}
+
+func (t *Table) String() string {
+	var b strings.Builder
+	b.WriteString("shared(")
+	for i, e := range t.Funcs {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(e.Key + ":")
+		for _, u := range e.Uses {
+			b.WriteString(" " + u.String())
+		}
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+func (u Use) String() string {
+	var who string
+	switch u.Param {
+	case recvParam:
+		who = "recv"
+	case varParam:
+		who = u.Var
+	default:
+		who = fmt.Sprintf("p%d", u.Param)
+	}
+	op := "r"
+	if u.Write {
+		op = "w"
+	}
+	if u.Atomic {
+		op = "a"
+	}
+	return op + ":" + who + u.Path
+}
+
+// Bounds of a summary: longer paths, and uses beyond the last, are
+// dropped (fewer reports, never wrong ones).
+const (
+	maxSteps = 8
+	maxUses  = 64
+)
+
+// noSummary are the packages whose functions are not followed: the
+// synchronisation they implement is theirs.
+func noSummary(pkg *types.Package) bool {
+	if pkg == nil {
+		return true
+	}
+	p := pkg.Path()
+	switch p {
+	case "sync", "sync/atomic", "runtime", "unsafe", "golang.org/x/sync/errgroup":
+		return true
+	}
+	return strings.HasPrefix(p, "runtime/") || strings.HasPrefix(p, "internal/") || strings.Contains(p, "/internal/runtime")
+}
+
+type summaryState struct {
+	uses []Use
+	busy bool
+}
+
+// usesOf returns what a call of fn does (nil: nothing known).
+func (c *checker) usesOf(fn *types.Func) []Use {
+	if fn == nil {
+		return nil
+	}
+	fn = fn.Origin()
+	if noSummary(fn.Pkg()) {
+		return nil
+	}
+	if fn.Pkg() != c.pass.Pkg {
+		return c.imported(fn)
+	}
+	s := c.sums[fn]
+	if s != nil {
+		return s.uses // nil while busy: recursion
+	}
+	s = &summaryState{busy: true}
+	c.sums[fn] = s
+	s.uses = c.summarise(fn)
+	s.busy = false
+	return s.uses
+}
+
+func (c *checker) imported(fn *types.Func) []Use {
+	index, ok := c.tables[fn.Pkg()]
+	if !ok {
+		var t Table
+		if c.pass.ImportPackageFact(fn.Pkg(), &t) {
+			index = make(map[string][]Use, len(t.Funcs))
+			for _, e := range t.Funcs {
+				index[e.Key] = e.Uses
+			}
+		}
+		c.tables[fn.Pkg()] = index
+	}
+	return index[lockstate.FuncKey(fn)]
+}
+
+// summarise computes what fn's body does with no lock held, in its
+// parameters' memory and in package-level variables, its callees
+// included.
+func (c *checker) summarise(fn *types.Func) []Use {
+	funcs := c.funcsOf[fn]
+	if len(funcs) == 0 {
+		return nil
+	}
+	fd := funcs[0].Decl
+	parents := c.parentsOf(fd)
+	params := map[*types.Var]int{}
+	sig := fn.Type().(*types.Signature)
+	if r := sig.Recv(); r != nil {
+		params[r] = recvParam
+	}
+	for i := range sig.Params().Len() {
+		params[sig.Params().At(i)] = i
+	}
+	seen := map[Use]bool{}
+	var out []Use
+	add := func(u Use) {
+		if len(steps(u.Path)) > maxSteps || seen[u] {
+			return
+		}
+		seen[u] = true
+		out = append(out, u)
+	}
+	paramOf := func(e ast.Expr) int {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok {
+				if i, ok := params[v]; ok && i >= 0 {
+					return i
+				}
+			}
+		}
+		return -1
+	}
+	for _, f := range funcs {
+		if !c.synchronous(f, parents) {
+			continue
+		}
+		for _, va := range f.Vars {
+			if len(va.State.Held()) > 0 {
+				continue
+			}
+			p, isParam := params[va.Var]
+			pkgLevel := va.Var.Pkg() != nil && va.Var.Parent() == va.Var.Pkg().Scope()
+			if !isParam && !pkgLevel {
+				continue
+			}
+			a := &access{va: va, pos: va.Node.Pos()}
+			if !c.classify(a, parents) {
+				continue
+			}
+			for _, l := range a.locs {
+				u := Use{Param: p, Path: l.path, Write: l.write, Atomic: l.atomic, Index: paramOf(l.index)}
+				if pkgLevel {
+					u.Param, u.Var = varParam, varKey(va.Var)
+				} else if st := steps(l.path); len(st) == 0 || !isDeref(st[0]) {
+					continue // the parameter itself: the callee's own variable
+				}
+				add(u)
+			}
+		}
+		for _, call := range f.Calls {
+			if call.Deferred || len(call.State.Held()) > 0 || goOrDefer(call.Node, parents) {
+				continue
+			}
+			for _, u := range c.usesOf(call.Callee) {
+				if u.Param == varParam {
+					u.Index = -1
+					add(u)
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	if len(out) > maxUses {
+		out = out[:maxUses]
+	}
+	return out
+}
+
+// synchronous reports whether a body runs as part of its declaration's
+// call: the declaration itself, or closures it calls in place or defers
+// (not one that sync.Once.Do runs: that runs once).
+func (c *checker) synchronous(f *lockstate.Func, parents map[ast.Node]ast.Node) bool {
+	lit := f.Lit
+	for lit != nil {
+		ctx := c.ctxOf[lit]
+		if ctx != lockstate.Inline && ctx != lockstate.Deferred {
+			return false
+		}
+		if call, ok := parents[lit].(*ast.CallExpr); ok {
+			if fn := typeutil.StaticCallee(c.pass.TypesInfo, call); fn != nil && fn.FullName() == "(*sync.Once).Do" {
+				return false
+			}
+		}
+		lit = outerLit(lit, parents)
+	}
+	return true
+}
+
+func outerLit(n ast.Node, parents map[ast.Node]ast.Node) *ast.FuncLit {
+	for p := parents[n]; p != nil; p = parents[p] {
+		if l, ok := p.(*ast.FuncLit); ok {
+			return l
+		}
+	}
+	return nil
+}
+
+func varKey(v *types.Var) string { return v.Pkg().Path() + "." + v.Name() }
+
+// lookupVar finds the package-level variable a Use names.
+func (c *checker) lookupVar(key string) *types.Var {
+	if v, ok := c.varsByKey[key]; ok {
+		return v
+	}
+	var found *types.Var
+	i := strings.LastIndex(key, ".")
+	if i > 0 {
+		path, name := key[:i], key[i+1:]
+		if pkg := c.packageByPath(path); pkg != nil {
+			found, _ = pkg.Scope().Lookup(name).(*types.Var)
+		}
+	}
+	c.varsByKey[key] = found
+	return found
+}
+
+func (c *checker) packageByPath(path string) *types.Package {
+	if c.pkgs == nil {
+		c.pkgs = map[string]*types.Package{}
+		var walk func(p *types.Package)
+		walk = func(p *types.Package) {
+			if _, ok := c.pkgs[p.Path()]; ok {
+				return
+			}
+			c.pkgs[p.Path()] = p
+			for _, q := range p.Imports() {
+				walk(q)
+			}
+		}
+		walk(c.pass.Pkg)
+	}
+	return c.pkgs[path]
+}
+
+func (c *checker) parentsOf(fd *ast.FuncDecl) map[ast.Node]ast.Node {
+	p, ok := c.parentMaps[fd]
+	if !ok {
+		p = lockstate.Parents(fd)
+		c.parentMaps[fd] = p
+	}
+	return p
+}
+
+// exportTable exports the Uses of the package's exported functions.
+func (c *checker) exportTable() {
+	t := &Table{}
+	for fn := range c.funcsOf {
+		if !fn.Exported() {
+			continue
+		}
+		k := lockstate.FuncKey(fn)
+		if k == "" {
+			continue
+		}
+		if uses := c.usesOf(fn); len(uses) > 0 {
+			t.Funcs = append(t.Funcs, TableEntry{Key: k, Uses: uses})
+		}
+	}
+	sort.Slice(t.Funcs, func(i, j int) bool { return t.Funcs[i].Key < t.Funcs[j].Key })
+	if len(t.Funcs) > 0 {
+		c.pass.ExportPackageFact(t)
+	}
+}
+
+// calleeLocs maps what a call does through one of its parameters onto the
+// variable the argument is reached from: path is the argument's place
+// from that variable (with "&" when its address is handed on).
+func (c *checker) calleeLocs(a *access, cu callUse, path string) bool {
+	uses := c.usesOf(cu.fn)
+	if cu.addr {
+		path += "&"
+	}
+	found := false
+	for _, u := range uses {
+		if u.Param != cu.param {
+			continue
+		}
+		p, ok := normalize(path + u.Path)
+		if !ok || len(steps(p)) > maxSteps {
+			continue
+		}
+		if u.Atomic {
+			a.atomic = true
+			a.locs = append(a.locs, loc{path: p, atomic: true})
+			continue
+		}
+		var index ast.Expr
+		if u.Index >= 0 && u.Index < len(cu.call.Args) {
+			index = cu.call.Args[u.Index]
+		}
+		a.addLoc(p, u.Write, index)
+		found = true
+	}
+	if found {
+		a.via = c.funcName(cu.fn)
+	}
+	return found
+}
+
+func (c *checker) funcName(fn *types.Func) string {
+	k := lockstate.FuncKey(fn)
+	if k == "" {
+		k = fn.Name()
+	}
+	if fn.Pkg() != nil && fn.Pkg() != c.pass.Pkg {
+		k = fn.Pkg().Name() + "." + k
+	}
+	return k
+}
