@@ -124,8 +124,10 @@ func fieldSteps(t types.Type, index []int) (string, bool) {
 
 // chain climbs from a variable's identifier through field selections,
 // indexing and dereferences: top is the outermost expression, path its
-// place from the variable, index the index of its last element step.
-func (c *checker) chain(id *ast.Ident, parents map[ast.Node]ast.Node) (top ast.Expr, path string, index ast.Expr) {
+// place from the variable, index the index of its last element step, and
+// indices the index of each element step, by the length of the path up
+// to its end.
+func (c *checker) chain(id *ast.Ident, parents map[ast.Node]ast.Node) (top ast.Expr, path string, index ast.Expr, indices map[int]ast.Expr) {
 	info := c.pass.TypesInfo
 	var n ast.Expr = id
 	for {
@@ -160,12 +162,16 @@ func (c *checker) chain(id *ast.Ident, parents map[ast.Node]ast.Node) (top ast.E
 				break
 			}
 			path, index, n = path+st, p.Index, p
+			if indices == nil {
+				indices = map[int]ast.Expr{}
+			}
+			indices[len(path)] = p.Index
 			continue
 		case *ast.StarExpr:
 			path, index, n = path+"*", nil, p
 			continue
 		}
-		return n, path, index
+		return n, path, index, indices
 	}
 }
 
@@ -304,14 +310,15 @@ func goOrDefer(call *ast.CallExpr, parents map[ast.Node]ast.Node) bool {
 	return false
 }
 
-// addLoc records a place the access reaches, and the reads on the way.
+// addLoc records a place the access reaches, and the reads on the way
+// (with the indices of the element steps among them, a.indices).
 func (a *access) addLoc(path string, write bool, index ast.Expr) {
 	a.locs = append(a.locs, loc{path: path, write: write, index: index})
 	st := steps(path)
 	prefix := ""
 	for _, s := range st {
 		if isDeref(s) {
-			a.locs = append(a.locs, loc{path: prefix})
+			a.locs = append(a.locs, loc{path: prefix, index: a.indices[len(prefix)]})
 		}
 		prefix += s
 	}

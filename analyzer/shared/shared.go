@@ -51,6 +51,9 @@ type access struct {
 	locs   []loc
 	atomic bool // through sync/atomic
 	ret    bool // the implicit access of a named result at a return
+	// indices are the indices of the element steps of its own place, by
+	// the length of the path up to their end.
+	indices map[int]ast.Expr
 	// via names the function called when the access is made by a callee.
 	via string
 	// once: in a function run by sync.Once.Do, which runs it once.
@@ -298,7 +301,7 @@ func (c *checker) argPlace(arg ast.Expr, parents map[ast.Node]ast.Node) (*types.
 	if !ok {
 		return nil, "", false
 	}
-	top, path, _ := c.chain(id, parents)
+	top, path, _, _ := c.chain(id, parents)
 	if ast.Unparen(top) != e {
 		return nil, "", false
 	}
@@ -344,7 +347,8 @@ func (c *checker) place(a *access, lit *ast.FuncLit, fd *ast.FuncDecl, spawnOf m
 func (c *checker) classify(a *access, parents map[ast.Node]ast.Node) bool {
 	va := a.va
 	info := c.pass.TypesInfo
-	top, path, index := c.chain(va.Node, parents)
+	top, path, index, indices := c.chain(va.Node, parents)
+	a.indices = indices
 	if path != "" && skipType(info.TypeOf(top)) {
 		return false // a lock, an atomic value: synchronisation
 	}

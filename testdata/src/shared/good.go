@@ -396,3 +396,25 @@ func lockedMap(r *results, n int) {
 	}
 	wg.Wait()
 }
+
+type response struct{ notHandled bool }
+
+func respond(string) (*response, error) { return nil, nil }
+
+// byIndexThenField: each goroutine stores its own element, then reads a
+// field through it: the element read on the way is its own too.
+func byIndexThenField(chunks []string) []*response {
+	responses := make([]*response, len(chunks))
+	var g errgroup.Group
+	for i, chunk := range chunks {
+		g.Go(func() (err error) {
+			responses[i], err = respond(chunk)
+			if responses[i] != nil && responses[i].notHandled {
+				return nil
+			}
+			return err
+		})
+	}
+	_ = g.Wait()
+	return responses
+}
