@@ -110,8 +110,16 @@ func run(pass *analysis.Pass) (any, error) {
 	return rep.Flush(), nil
 }
 
+// declOf returns the declaration of one of the package's functions.
+func (c *checker) declOf(fn *types.Func) *ast.FuncDecl {
+	if fs := c.funcsOf[fn]; len(fs) > 0 {
+		return fs[0].Decl
+	}
+	return nil
+}
+
 func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func) {
-	bodies := goroutines.Find(c.pass.TypesInfo, fd)
+	bodies := goroutines.FindWith(c.pass.TypesInfo, fd, c.declOf)
 	if len(bodies) == 0 {
 		return
 	}
@@ -215,7 +223,19 @@ func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func) {
 				index = call.Args[u.Index]
 			}
 			c.useLoc(a, u, p, index)
-			add(a)
+			// The argument itself, and what is read to reach it, is
+			// evaluated by the go statement, in the parent.
+			base := strings.TrimSuffix(path, "&")
+			kept := a.locs[:0]
+			for _, l := range a.locs {
+				if len(l.path) > len(base) || l.atomic {
+					kept = append(kept, l)
+				}
+			}
+			a.locs = kept
+			if len(a.locs) > 0 {
+				add(a)
+			}
 		}
 	}
 	// Named results: the return writes them (or the caller reads them)

@@ -24,6 +24,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
@@ -82,7 +83,13 @@ type joinKey struct {
 
 // Find returns the bodies of fd (its own and its closures') that start
 // goroutines, with their starts and joins analysed.
-func Find(info *types.Info, fd *ast.FuncDecl) []*Body {
+func Find(info *types.Info, fd *ast.FuncDecl) []*Body { return FindWith(info, fd, nil) }
+
+// FindWith is Find, with the declarations of the package's functions
+// (declOf, nil for another package's): for go f(x) and go x.m(), the
+// signals in f's or m's body join the goroutine too, spelled as the
+// caller's arguments.
+func FindWith(info *types.Info, fd *ast.FuncDecl, declOf func(*types.Func) *ast.FuncDecl) []*Body {
 	if fd.Body == nil {
 		return nil
 	}
@@ -103,7 +110,7 @@ func Find(info *types.Info, fd *ast.FuncDecl) []*Body {
 				return false // a body of its own
 			}
 			stack = append(stack, n)
-			if s := spawnAt(info, n); s != nil {
+			if s := spawnAt(info, n, declOf); s != nil {
 				s.Body = b
 				for p := parents[n]; p != nil; p = parents[p] {
 					switch p.(type) {
@@ -131,7 +138,7 @@ func Find(info *types.Info, fd *ast.FuncDecl) []*Body {
 }
 
 // spawnAt returns the goroutine start n is, if any.
-func spawnAt(info *types.Info, n ast.Node) *Spawn {
+func spawnAt(info *types.Info, n ast.Node, declOf func(*types.Func) *ast.FuncDecl) *Spawn {
 	switch n := n.(type) {
 	case *ast.GoStmt:
 		s := &Spawn{Node: n, Kind: GoStmt}
@@ -140,6 +147,11 @@ func spawnAt(info *types.Info, n ast.Node) *Spawn {
 			s.Callee = typeutil.StaticCallee(info, n.Call)
 		}
 		s.joinKeys = goJoins(info, n.Call, s.Lit)
+		if s.Callee != nil && declOf != nil {
+			if fd := declOf(s.Callee.Origin()); fd != nil && fd.Body != nil {
+				s.joinKeys = append(s.joinKeys, calleeJoins(info, n.Call, fd)...)
+			}
+		}
 		return s
 	case *ast.CallExpr:
 		fn := typeutil.StaticCallee(info, n)
@@ -218,7 +230,52 @@ func goJoins(info *types.Info, call *ast.CallExpr, lit *ast.FuncLit) []joinKey {
 		}
 		return keys
 	}
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
+	return signals(info, lit.Body)
+}
+
+// calleeJoins returns the signals of the body of the function that go
+// f(args) or go x.m(args) runs, on a WaitGroup or channel reached from
+// its receiver or a parameter, spelled with the caller's arguments.
+func calleeJoins(info *types.Info, call *ast.CallExpr, fd *ast.FuncDecl) []joinKey {
+	names := map[string]string{} // parameter name -> the caller's argument
+	if fd.Recv != nil && len(fd.Recv.List) == 1 && len(fd.Recv.List[0].Names) == 1 {
+		if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			names[fd.Recv.List[0].Names[0].Name] = key(se.X)
+		}
+	}
+	i := 0
+	for _, f := range fd.Type.Params.List {
+		for _, name := range f.Names {
+			if i < len(call.Args) {
+				names[name.Name] = key(call.Args[i])
+			}
+			i++
+		}
+		if len(f.Names) == 0 {
+			i++
+		}
+	}
+	var keys []joinKey
+	for _, k := range signals(info, fd.Body) {
+		head, rest, _ := strings.Cut(k.key, ".")
+		arg, ok := names[head]
+		if !ok || head == "_" {
+			continue // not reached from the caller's arguments
+		}
+		if rest != "" {
+			arg += "." + rest
+		}
+		keys = append(keys, joinKey{k.kind, arg})
+	}
+	return keys
+}
+
+// signals returns the WaitGroups a body calls Done on, the channels it
+// sends on or closes, and the mutexes it unlocks (not in goroutines it
+// starts itself).
+func signals(info *types.Info, body *ast.BlockStmt) []joinKey {
+	var keys []joinKey
+	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
 			return false

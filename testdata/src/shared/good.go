@@ -418,3 +418,16 @@ func byIndexThenField(chunks []string) []*response {
 	_ = g.Wait()
 	return responses
 }
+
+type server struct{ ticks int }
+
+func (s *server) loop() { s.ticks++ }
+
+// startedWithResult: go s.loop() reads s when it starts, in the parent;
+// the goroutine only uses what s points to, which the return does not
+// touch.
+func startedWithResult() (s *server) {
+	s = &server{}
+	go s.loop()
+	return s
+}

@@ -243,3 +243,24 @@ func closureJoin() int {
 	v = 2
 	return v
 }
+
+// loop is restarted only after the previous run has signalled, from its
+// own body, that it stopped.
+type loop struct {
+	stopped chan struct{}
+	work    map[int]bool
+}
+
+func (l *loop) run() {
+	defer func() { l.stopped <- struct{}{} }()
+	l.work[1] = true
+}
+
+// restartAfterStop: go l.run() again only after a receive from the
+// channel run sends on when it returns.
+func restartAfterStop(l *loop, events chan int) {
+	for range events {
+		<-l.stopped
+		go l.run()
+	}
+}
