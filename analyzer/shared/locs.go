@@ -27,6 +27,17 @@ type loc struct {
 	write  bool
 	atomic bool
 	index  ast.Expr // the index of a last "[]" or "#" step, when known
+	// indices are the indices of the element steps before, by the
+	// length of the path up to their end.
+	indices map[int]ast.Expr
+}
+
+// indexAt returns the index of the element step ending at length l.
+func (l loc) indexAt(n int) ast.Expr {
+	if n == len(l.path) && l.index != nil {
+		return l.index
+	}
+	return l.indices[n]
 }
 
 // steps splits a path into its steps.
@@ -313,12 +324,12 @@ func goOrDefer(call *ast.CallExpr, parents map[ast.Node]ast.Node) bool {
 // addLoc records a place the access reaches, and the reads on the way
 // (with the indices of the element steps among them, a.indices).
 func (a *access) addLoc(path string, write bool, index ast.Expr) {
-	a.locs = append(a.locs, loc{path: path, write: write, index: index})
+	a.locs = append(a.locs, loc{path: path, write: write, index: index, indices: a.indices})
 	st := steps(path)
 	prefix := ""
 	for _, s := range st {
 		if isDeref(s) {
-			a.locs = append(a.locs, loc{path: prefix, index: a.indices[len(prefix)]})
+			a.locs = append(a.locs, loc{path: prefix, index: a.indices[len(prefix)], indices: a.indices})
 		}
 		prefix += s
 	}

@@ -633,7 +633,7 @@ search:
 			if x.atomic || y.atomic || !x.write && !y.write || !overlap(x.path, y.path) {
 				continue
 			}
-			if x.path == y.path && x.index != nil && y.index != nil && !strings.HasSuffix(x.path, "{}") && c.distinct(x.index, y.index, s, k) {
+			if c.distinctAt(x, y, b, s, k) {
 				continue // different elements
 			}
 			la, lb, found = x, y, true
@@ -720,23 +720,55 @@ func (c *checker) handedOff(p, g *access, s *goroutines.Spawn) bool {
 // constants, or, between instances of one goroutine, an index each
 // instance has its own of (a parameter or local of the closure, or a
 // variable of the loop that starts it).
-func (c *checker) distinct(x, y ast.Expr, s *goroutines.Spawn, k pairKind) bool {
+//
+// Between the goroutine and its parent, the parent's index is its own
+// too when it is a variable of the loop that starts the goroutine, used
+// before the start: it is the next iteration's, and the goroutine has the
+// one of the iteration that started it (bc.h[idx].x = ... ; go func(idx
+// int) { use(bc.h[idx]) }(idx)).
+func (c *checker) distinct(x, y ast.Expr, s *goroutines.Spawn, k pairKind, other *access) bool {
 	cx, cy := c.pass.TypesInfo.Types[x].Value, c.pass.TypesInfo.Types[y].Value
 	if cx != nil && cy != nil {
 		return !constant.Compare(cx, token.EQL, cy)
 	}
-	if k != withInstance {
-		return false
-	}
-	own := func(e ast.Expr) bool {
+	varOf := func(e ast.Expr) *types.Var {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		if !ok {
-			return false
+			return nil
 		}
-		v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
-		return ok && declaredIn(v, s)
+		v, _ := c.pass.TypesInfo.Uses[id].(*types.Var)
+		return v
 	}
-	return own(x) && own(y)
+	vx, vy := varOf(x), varOf(y)
+	if vx == nil || vy == nil || !declaredIn(vx, s) {
+		return false
+	}
+	switch k {
+	case withInstance:
+		return declaredIn(vy, s)
+	case withParent:
+		return !other.exit && nextIteration(vy, other.at, s)
+	}
+	return false
+}
+
+// distinctAt reports whether two places overlap only in elements that are
+// different: at some element step they share, the two indices differ.
+func (c *checker) distinctAt(x, y loc, other *access, s *goroutines.Spawn, k pairKind) bool {
+	n := min(len(x.path), len(y.path))
+	short := x.path[:n]
+	l := 0
+	for _, st := range steps(short) {
+		l += len(st)
+		if st != "[]" && st != "#" {
+			continue
+		}
+		ix, iy := x.indexAt(l), y.indexAt(l)
+		if ix != nil && iy != nil && c.distinct(ix, iy, s, k, other) {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *checker) short(pos token.Pos) string {

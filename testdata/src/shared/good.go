@@ -431,3 +431,29 @@ func startedWithResult() (s *server) {
 	go s.loop()
 	return s
 }
+
+type slot struct {
+	mu sync.Mutex
+	h  []int
+}
+
+func (s *slot) add(v int) {
+	s.mu.Lock()
+	s.h = append(s.h, v)
+	s.mu.Unlock()
+}
+
+type bench struct{ slots []slot }
+
+// slotPerGoroutine: the parent prepares each goroutine's own element
+// before starting it; the goroutine uses only that element (the parent's
+// later writes are the next iterations', to other elements).
+func slotPerGoroutine(b *bench, n int) {
+	for i := 0; i < n; i++ {
+		idx := i
+		b.slots[idx].h = nil
+		go func(idx int) {
+			b.slots[idx].add(1)
+		}(idx)
+	}
+}
