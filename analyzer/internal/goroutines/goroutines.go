@@ -9,8 +9,11 @@
 // sends on or closes (also a select case, the end of a range over it, or a
 // call handed the channel, taken to receive from it), by mu.Lock() when it
 // calls mu.Unlock() (a mutex used as a semaphore), and by synctest.Wait.
-// A goroutine's signal is looked for anywhere in its closure, not on every
-// path; for go f(args), a WaitGroup or channel among the arguments.
+// A goroutine's signal counts only when it is made on every path of its
+// closure (a deferred one where the defer statement is; a path ending in
+// panic, os.Exit or log.Fatal does not count); for go f(args), a
+// WaitGroup or channel among the arguments, and the signals of f's body,
+// on every path, reached from its receiver or parameters.
 // The region of a start is every statement of the starting body reachable
 // from it in the control-flow graph (go/cfg) without passing a join; a
 // start reachable from itself that way (a loop) runs concurrently with its
@@ -230,7 +233,71 @@ func goJoins(info *types.Info, call *ast.CallExpr, lit *ast.FuncLit) []joinKey {
 		}
 		return keys
 	}
-	return signals(info, lit.Body)
+	return everyPath(info, lit.Body, signals(info, lit.Body))
+}
+
+// everyPath keeps the signals a body makes on every path from its entry
+// to a return (a deferred signal counts where the defer statement is). A
+// path that ends in a call that cannot return (panic, os.Exit, log.Fatal,
+// a test's FailNow) does not count against a signal: nothing waits on it.
+func everyPath(info *types.Info, body *ast.BlockStmt, keys []joinKey) []joinKey {
+	if len(keys) == 0 {
+		return nil
+	}
+	g := flowgraph.New(info, body)
+	var out []joinKey
+	done := map[joinKey]bool{}
+	for _, k := range keys {
+		if done[k] {
+			continue
+		}
+		done[k] = true
+		if onEveryPath(info, g, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func onEveryPath(info *types.Info, g *cfg.CFG, k joinKey) bool {
+	if len(g.Blocks) == 0 {
+		return true
+	}
+	seen := map[*cfg.Block]bool{}
+	var walk func(b *cfg.Block) bool
+	walk = func(b *cfg.Block) bool {
+		if seen[b] {
+			return true // round a loop: judged where it was entered
+		}
+		seen[b] = true
+		for _, n := range b.Nodes {
+			for _, m := range signals(info, n) {
+				if m == k {
+					return true
+				}
+			}
+		}
+		if len(b.Succs) == 0 {
+			if b.Kind == cfg.KindSelectAfterCase && len(b.Nodes) == 0 {
+				return true // a select without default blocks: not an exit
+			}
+			if n := len(b.Nodes); n > 0 {
+				if es, ok := b.Nodes[n-1].(*ast.ExprStmt); ok {
+					if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok && !flowgraph.MayReturn(info, call) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		for _, s := range b.Succs {
+			if !walk(s) {
+				return false
+			}
+		}
+		return true
+	}
+	return walk(g.Blocks[0])
 }
 
 // calleeJoins returns the signals of the body of the function that go
@@ -256,7 +323,7 @@ func calleeJoins(info *types.Info, call *ast.CallExpr, fd *ast.FuncDecl) []joinK
 		}
 	}
 	var keys []joinKey
-	for _, k := range signals(info, fd.Body) {
+	for _, k := range everyPath(info, fd.Body, signals(info, fd.Body)) {
 		head, rest, _ := strings.Cut(k.key, ".")
 		arg, ok := names[head]
 		if !ok || head == "_" {
@@ -273,7 +340,7 @@ func calleeJoins(info *types.Info, call *ast.CallExpr, fd *ast.FuncDecl) []joinK
 // signals returns the WaitGroups a body calls Done on, the channels it
 // sends on or closes, and the mutexes it unlocks (not in goroutines it
 // starts itself).
-func signals(info *types.Info, body *ast.BlockStmt) []joinKey {
+func signals(info *types.Info, body ast.Node) []joinKey {
 	var keys []joinKey
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {

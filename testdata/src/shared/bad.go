@@ -304,3 +304,18 @@ func restartNoWait(l *loop, events chan int) {
 		go l.run() // want `l.work is written into by loop.run in the goroutine started at bad.go:304 and written into by loop.run in another instance of it at bad.go:304`
 	}
 }
+
+// signalOnOnePath: the goroutine sends only when ok; on the other path
+// the receive waits for another sender, and orders nothing.
+func signalOnOnePath(ok bool) int {
+	v := 0
+	done := make(chan bool, 1)
+	go func() {
+		v = 1 // want `v is written in the goroutine started at bad.go:313 and read by the function that started it, at bad.go:320, before joining it`
+		if ok {
+			done <- true
+		}
+	}()
+	<-done
+	return v
+}

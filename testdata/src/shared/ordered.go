@@ -264,3 +264,33 @@ func restartAfterStop(l *loop, events chan int) {
 		go l.run()
 	}
 }
+
+// signalOnEveryPath: each path sends, or panics (nothing waits then);
+// defer wg.Done() at the top covers the early return.
+func signalOnEveryPath(ok bool, err error) int {
+	v, w := 0, 0
+	done := make(chan bool, 1)
+	go func() {
+		v = 1
+		if err != nil {
+			panic(err)
+		}
+		if ok {
+			done <- true
+			return
+		}
+		done <- false
+	}()
+	<-done
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if !ok {
+			return
+		}
+		w = 1
+	}()
+	wg.Wait()
+	return v + w
+}
