@@ -30,6 +30,8 @@ type loc struct {
 	// indices are the indices of the element steps before, by the
 	// length of the path up to their end.
 	indices map[int]ast.Expr
+	// once: reached by a callee in a part of it that runs once per object.
+	once bool
 }
 
 // indexAt returns the index of the element step ending at length l.

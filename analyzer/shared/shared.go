@@ -278,7 +278,11 @@ func (c *checker) useLoc(a *access, u Use, path string, index ast.Expr) {
 		a.locs = append(a.locs, loc{path: path, atomic: true})
 		return
 	}
+	first := len(a.locs)
 	a.addLoc(path, u.Write, index)
+	for i := first; i < len(a.locs); i++ {
+		a.locs[i].once = u.Once
+	}
 }
 
 // argPlace finds the variable an argument of a go statement's call is
@@ -630,7 +634,7 @@ func (c *checker) conflict(a, b *access, s *goroutines.Spawn, k pairKind) (loc, 
 search:
 	for _, x := range a.locs {
 		for _, y := range b.locs {
-			if x.atomic || y.atomic || !x.write && !y.write || !overlap(x.path, y.path) {
+			if x.atomic || y.atomic || !x.write && !y.write || !overlap(x.path, y.path) || x.once && y.once {
 				continue
 			}
 			if c.distinctAt(x, y, b, s, k) {

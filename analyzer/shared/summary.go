@@ -3,6 +3,7 @@ package shared
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"sort"
 	"strings"
@@ -31,6 +32,10 @@ type Use struct {
 	// Index is the position of the parameter whose value indexes the
 	// last element step, or -1.
 	Index int
+	// Once: made in a part of the function that runs once per object, past
+	// a compare-and-swap of a flag (if !f.CompareAndSwap(false, true) {
+	// return }).
+	Once bool
 }
 
 // Table is the package fact of the shared rule: the Uses of the
@@ -81,6 +86,9 @@ func (u Use) String() string {
 	}
 	if u.Atomic {
 		op = "a"
+	}
+	if u.Once {
+		op += "1"
 	}
 	return op + ":" + who + u.Path
 }
@@ -186,6 +194,15 @@ func (c *checker) summarise(fn *types.Func) []Use {
 		}
 		return -1
 	}
+	once := c.onceSections(fd.Body)
+	inOnce := func(pos token.Pos) bool {
+		for _, n := range once {
+			if n.Pos() <= pos && pos < n.End() {
+				return true
+			}
+		}
+		return false
+	}
 	for _, f := range funcs {
 		if !c.synchronous(f, parents) {
 			continue
@@ -204,7 +221,7 @@ func (c *checker) summarise(fn *types.Func) []Use {
 				continue
 			}
 			for _, l := range a.locs {
-				u := Use{Param: p, Path: l.path, Write: l.write, Atomic: l.atomic, Index: paramOf(l.index)}
+				u := Use{Param: p, Path: l.path, Write: l.write, Atomic: l.atomic, Index: paramOf(l.index), Once: l.once || inOnce(va.Node.Pos())}
 				if pkgLevel {
 					u.Param, u.Var = varParam, varKey(va.Var)
 				} else if st := steps(l.path); len(st) == 0 || !isDeref(st[0]) {
@@ -220,6 +237,7 @@ func (c *checker) summarise(fn *types.Func) []Use {
 			for _, u := range c.usesOf(call.Callee) {
 				if u.Param == varParam {
 					u.Index = -1
+					u.Once = u.Once || inOnce(call.Node.Pos())
 					add(u)
 				}
 			}
@@ -230,6 +248,55 @@ func (c *checker) summarise(fn *types.Func) []Use {
 		out = out[:maxUses]
 	}
 	return out
+}
+
+// onceSections returns the parts of a body that run at most once per
+// object: past a top-level if !f.CompareAndSwap(false, true) { return }
+// (or a || of it), and in the body of if f.CompareAndSwap(...) {...}
+// (or a && of it), f a sync/atomic value or a sync/atomic
+// CompareAndSwap function.
+func (c *checker) onceSections(body *ast.BlockStmt) []ast.Node {
+	var out []ast.Node
+	for i, st := range body.List {
+		ifs, ok := st.(*ast.IfStmt)
+		if !ok || ifs.Init != nil || ifs.Else != nil {
+			continue
+		}
+		if c.casIn(ifs.Cond, token.LAND, false) {
+			out = append(out, ifs.Body)
+			continue
+		}
+		n := len(ifs.Body.List)
+		if _, ret := ifs.Body.List[max(n-1, 0)].(*ast.ReturnStmt); n > 0 && ret && c.casIn(ifs.Cond, token.LOR, true) {
+			for _, rest := range body.List[i+1:] {
+				out = append(out, rest)
+			}
+			break
+		}
+	}
+	return out
+}
+
+// casIn reports whether cond is a compare-and-swap (negated when neg),
+// or an op-chain (a && b, a || b) with one among its operands.
+func (c *checker) casIn(cond ast.Expr, op token.Token, neg bool) bool {
+	cond = ast.Unparen(cond)
+	if b, ok := cond.(*ast.BinaryExpr); ok && b.Op == op {
+		return c.casIn(b.X, op, neg) || c.casIn(b.Y, op, neg)
+	}
+	if neg {
+		u, ok := cond.(*ast.UnaryExpr)
+		if !ok || u.Op != token.NOT {
+			return false
+		}
+		cond = ast.Unparen(u.X)
+	}
+	call, ok := cond.(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	fn := typeutil.StaticCallee(c.pass.TypesInfo, call)
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && strings.HasPrefix(fn.Name(), "CompareAndSwap")
 }
 
 // synchronous reports whether a body runs as part of its declaration's
@@ -354,7 +421,11 @@ func (c *checker) calleeLocs(a *access, cu callUse, path string) bool {
 		if u.Index >= 0 && u.Index < len(cu.call.Args) {
 			index = cu.call.Args[u.Index]
 		}
+		first := len(a.locs)
 		a.addLoc(p, u.Write, index)
+		for i := first; i < len(a.locs); i++ {
+			a.locs[i].once = u.Once
+		}
 		found = true
 	}
 	if found {

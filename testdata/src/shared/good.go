@@ -457,3 +457,24 @@ func slotPerGoroutine(b *bench, n int) {
 		}(idx)
 	}
 }
+
+type stream struct {
+	finished atomic.Bool
+	trailers []string
+}
+
+// finish runs its work once per stream: only the caller whose
+// compare-and-swap succeeds gets past the guard.
+func (s *stream) finish() {
+	if s.finished.Load() || !s.finished.CompareAndSwap(false, true) {
+		return
+	}
+	s.trailers = append(s.trailers, "end")
+}
+
+// finishFromBoth: the goroutine and the parent both call finish; one of
+// them does the work.
+func finishFromBoth(s *stream) {
+	go s.finish()
+	s.finish()
+}
