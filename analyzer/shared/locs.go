@@ -209,6 +209,9 @@ type callUse struct {
 	param int
 	addr  bool
 	name  string
+	// keysOnly: a range with no value variable, which reads no element
+	// of a slice or array.
+	keysOnly bool
 }
 
 func up(n ast.Node, parents map[ast.Node]ast.Node) (ast.Node, ast.Node) {
@@ -248,7 +251,7 @@ func (c *checker) useOf(top ast.Expr, parents map[ast.Node]ast.Node) callUse {
 			break
 		}
 		if p.X == node {
-			return callUse{kind: uRange}
+			return callUse{kind: uRange, keysOnly: p.Value == nil}
 		}
 		if p.Tok == token.ASSIGN && (p.Key == node || p.Value == node) {
 			return callUse{kind: uWrite}

@@ -260,10 +260,12 @@ func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func) {
 	}
 	sort.Slice(vars, func(i, j int) bool { return vars[i].Pos() < vars[j].Pos() })
 	for _, v := range vars {
-		if skipType(v.Type()) || anyAtomic(byVar[v]) {
+		if skipType(v.Type()) {
 			continue
 		}
-		c.variable(v, byVar[v], spawns)
+		// A variable some code accesses with sync/atomic: only a plain
+		// access of the very place an atomic one reaches is reported.
+		c.variable(v, byVar[v], spawns, anyAtomic(byVar[v]))
 	}
 }
 
@@ -275,7 +277,7 @@ func (c *checker) useLoc(a *access, u Use, path string, index ast.Expr) {
 	}
 	if u.Atomic {
 		a.atomic = true
-		a.locs = append(a.locs, loc{path: path, atomic: true})
+		a.locs = append(a.locs, loc{path: path, atomic: true, write: u.Write})
 		return
 	}
 	first := len(a.locs)
@@ -386,7 +388,7 @@ func (c *checker) classify(a *access, parents map[ast.Node]ast.Node) bool {
 	}
 	if va.Use == lockstate.VarAtomic || c.atomicOperand(va.Node, parents) {
 		a.atomic = true
-		a.locs = append(a.locs, loc{path: path, atomic: true})
+		a.locs = append(a.locs, loc{path: path, atomic: true, write: c.atomicWrite(top, parents)})
 		return true
 	}
 	t := info.TypeOf(top)
@@ -396,7 +398,7 @@ func (c *checker) classify(a *access, parents map[ast.Node]ast.Node) bool {
 		a.addLoc(path, true, index)
 		return true
 	case uRange:
-		if st := elemStep(t); st != "" {
+		if st := elemStep(t); st != "" && (st == "{}" || !cu.keysOnly) {
 			a.addLoc(path+st, false, nil)
 			return true
 		}
@@ -421,6 +423,23 @@ func (c *checker) classify(a *access, parents map[ast.Node]ast.Node) bool {
 		a.addLoc(path+"{}", false, nil) // a map handed on, copied or compared may be read
 	}
 	return true
+}
+
+// atomicWrite reports whether &top is handed to a sync/atomic function
+// that writes (anything but Load); false when not known.
+func (c *checker) atomicWrite(top ast.Expr, parents map[ast.Node]ast.Node) bool {
+	_, p := up(top, parents)
+	u, ok := p.(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return false
+	}
+	_, p = up(u, parents)
+	call, ok := p.(*ast.CallExpr)
+	if !ok || !isAtomicCall(c.pass.TypesInfo, call) {
+		return false
+	}
+	fn := typeutil.StaticCallee(c.pass.TypesInfo, call)
+	return !strings.HasPrefix(fn.Name(), "Load")
 }
 
 // atomicOperand reports whether id is inside &x, &x.f or &x[i] handed to
@@ -516,7 +535,7 @@ type pair struct {
 	kind   pairKind
 }
 
-func (c *checker) variable(v *types.Var, accs []*access, spawns []*goroutines.Spawn) {
+func (c *checker) variable(v *types.Var, accs []*access, spawns []*goroutines.Spawn, mixed bool) {
 	for i, s := range spawns {
 		var mine []*access
 		for _, a := range accs {
@@ -540,13 +559,13 @@ func (c *checker) variable(v *types.Var, accs []*access, spawns []*goroutines.Sp
 				if p.ret {
 					k = withReturn
 				}
-				if la, lb, ok := c.conflict(g, p, s, k); ok {
+				if la, lb, ok := c.conflict(g, p, s, k, mixed); ok {
 					found = append(found, pair{g, p, la, lb, s, k})
 				}
 			}
 			if s.Repeats && !declaredIn(v, s) {
 				for _, h := range mine {
-					if la, lb, ok := c.conflict(g, h, s, withInstance); ok {
+					if la, lb, ok := c.conflict(g, h, s, withInstance, mixed); ok {
 						found = append(found, pair{g, h, la, lb, s, withInstance})
 					}
 				}
@@ -559,7 +578,7 @@ func (c *checker) variable(v *types.Var, accs []*access, spawns []*goroutines.Sp
 					if h.owner != t {
 						continue
 					}
-					if la, lb, ok := c.conflict(g, h, s, withSibling); ok {
+					if la, lb, ok := c.conflict(g, h, s, withSibling, mixed); ok {
 						found = append(found, pair{g, h, la, lb, s, withSibling})
 					}
 				}
@@ -580,7 +599,7 @@ func (c *checker) variable(v *types.Var, accs []*access, spawns []*goroutines.Sp
 			}
 			return x.b.pos < y.b.pos
 		})
-		c.report(v, found[0])
+		c.report(v, found[0], mixed)
 	}
 }
 
@@ -625,8 +644,12 @@ func nextIteration(v *types.Var, pos token.Pos, s *goroutines.Spawn) bool {
 
 // conflict reports whether a (in goroutine s) and b can race, and where
 // they meet.
-func (c *checker) conflict(a, b *access, s *goroutines.Spawn, k pairKind) (loc, loc, bool) {
-	if a.atomic || b.atomic || a.once && b.once {
+//
+// With mixed, the variable has atomic accesses: only an atomic and a plain
+// access of the same place, one a write, are a race (other places of it
+// are taken to be published through the atomics).
+func (c *checker) conflict(a, b *access, s *goroutines.Spawn, k pairKind, mixed bool) (loc, loc, bool) {
+	if !mixed && (a.atomic || b.atomic) || a.once && b.once {
 		return loc{}, loc{}, false
 	}
 	var la, lb loc
@@ -634,7 +657,14 @@ func (c *checker) conflict(a, b *access, s *goroutines.Spawn, k pairKind) (loc, 
 search:
 	for _, x := range a.locs {
 		for _, y := range b.locs {
-			if x.atomic || y.atomic || !x.write && !y.write || !overlap(x.path, y.path) || x.once && y.once {
+			if !x.write && !y.write || x.once && y.once {
+				continue
+			}
+			if mixed {
+				if x.atomic == y.atomic || x.path != y.path {
+					continue
+				}
+			} else if x.atomic || y.atomic || !overlap(x.path, y.path) {
 				continue
 			}
 			if c.distinctAt(x, y, b, s, k) {
@@ -787,6 +817,10 @@ func verb(a *access, l loc) string {
 		v = "set"
 	case a.ret:
 		v = "returned"
+	case l.atomic && l.write:
+		v = "written atomically"
+	case l.atomic:
+		v = "read atomically"
 	case l.write && elemLast(l.path):
 		v = "written into"
 	case l.write:
@@ -802,7 +836,7 @@ func verb(a *access, l loc) string {
 	return v
 }
 
-func (c *checker) report(v *types.Var, p pair) {
+func (c *checker) report(v *types.Var, p pair, mixed bool) {
 	start := c.short(p.s.Node.Pos())
 	var other, fix string
 	switch p.kind {
@@ -826,6 +860,11 @@ func (c *checker) report(v *types.Var, p pair) {
 	if p.la.write && strings.HasSuffix(p.la.path, "{}") || p.lb.write && strings.HasSuffix(p.lb.path, "{}") {
 		fix = "lock the map on both sides, or send the results over a channel to one goroutine that fills it"
 	}
+	atomicWord := ", atomic or"
+	if mixed {
+		atomicWord = " or"
+		fix = "mixing sync/atomic and plain accesses of one variable is a race: make every access atomic (atomic.Int64 and the like)"
+	}
 	shorter := p.la.path
 	if len(p.lb.path) < len(shorter) {
 		shorter = p.lb.path // the part both use
@@ -837,6 +876,6 @@ func (c *checker) report(v *types.Var, p pair) {
 	}
 	c.seen[key] = true
 	c.rep.Reportf(p.a.pos, report.Related(p.b.pos, name+" "+verb(p.b, p.lb)+" here"),
-		"%s is %s in the goroutine started at %s and %s %s, with no lock, atomic or join ordering the two; %s",
-		name, verb(p.a, p.la), start, verb(p.b, p.lb), other, fix)
+		"%s is %s in the goroutine started at %s and %s %s, with no lock%s join ordering the two; %s",
+		name, verb(p.a, p.la), start, verb(p.b, p.lb), other, atomicWord, fix)
 }

@@ -267,7 +267,10 @@ func (c *checker) onceSections(body *ast.BlockStmt) []ast.Node {
 			continue
 		}
 		n := len(ifs.Body.List)
-		if _, ret := ifs.Body.List[max(n-1, 0)].(*ast.ReturnStmt); n > 0 && ret && c.casIn(ifs.Cond, token.LOR, true) {
+		if n == 0 {
+			continue
+		}
+		if _, ret := ifs.Body.List[n-1].(*ast.ReturnStmt); ret && c.casIn(ifs.Cond, token.LOR, true) {
 			for _, rest := range body.List[i+1:] {
 				out = append(out, rest)
 			}
@@ -414,7 +417,7 @@ func (c *checker) calleeLocs(a *access, cu callUse, path string) bool {
 		}
 		if u.Atomic {
 			a.atomic = true
-			a.locs = append(a.locs, loc{path: p, atomic: true})
+			a.locs = append(a.locs, loc{path: p, atomic: true, write: u.Write})
 			continue
 		}
 		var index ast.Expr

@@ -5,6 +5,7 @@ package shared
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
@@ -22,7 +23,7 @@ func errCaptured(n int) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err = fetch(i) // want `err is written in the goroutine started at bad.go:23 and written in another instance of it at bad.go:25, with no lock, atomic or join ordering the two; declare err inside the goroutine, or collect results by index or over a channel`
+			_, err = fetch(i) // want `err is written in the goroutine started at bad.go:24 and written in another instance of it at bad.go:26, with no lock, atomic or join ordering the two; declare err inside the goroutine, or collect results by index or over a channel`
 		}()
 	}
 	wg.Wait()
@@ -34,7 +35,7 @@ func errTwoGoroutines() error {
 	var err error
 	g := &errgroup.Group{}
 	g.Go(func() error {
-		_, err = fetch(1) // want `err is written in the goroutine started at bad.go:36 and written in the goroutine started at bad.go:40 at bad.go:41`
+		_, err = fetch(1) // want `err is written in the goroutine started at bad.go:37 and written in the goroutine started at bad.go:41 at bad.go:42`
 		return nil
 	})
 	g.Go(func() error {
@@ -49,7 +50,7 @@ func errTwoGoroutines() error {
 // returned.
 func namedResult() (err error) {
 	go func() {
-		err = work() // want `err is written in the goroutine started at bad.go:51 and returned by the return at bad.go:54, which the goroutine can outlive, with no lock, atomic or join ordering the two; join the goroutine before returning, or have it set a variable of its own`
+		err = work() // want `err is written in the goroutine started at bad.go:52 and returned by the return at bad.go:55, which the goroutine can outlive, with no lock, atomic or join ordering the two; join the goroutine before returning, or have it set a variable of its own`
 	}()
 	return
 }
@@ -64,7 +65,7 @@ func parentWritesAfterGo() {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		use(limit) // want `limit is read in the goroutine started at bad.go:65 and written by the function that started it, at bad.go:69, before joining it, with no lock, atomic or join ordering the two; move that access after the join, give the goroutine its own copy, or lock both`
+		use(limit) // want `limit is read in the goroutine started at bad.go:66 and written by the function that started it, at bad.go:70, before joining it, with no lock, atomic or join ordering the two; move that access after the join, give the goroutine its own copy, or lock both`
 	}()
 	limit = 20
 	wg.Wait()
@@ -80,7 +81,7 @@ func mapWorkers(keys []string) map[string]int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			m[k] = len(k) // want `m is written into in the goroutine started at bad.go:81 and written into in another instance of it at bad.go:83, .*; lock the map on both sides, or send the results over a channel`
+			m[k] = len(k) // want `m is written into in the goroutine started at bad.go:82 and written into in another instance of it at bad.go:84, .*; lock the map on both sides, or send the results over a channel`
 		}()
 	}
 	wg.Wait()
@@ -93,7 +94,7 @@ func counter(n int) int {
 	done := make(chan bool)
 	for i := 0; i < n; i++ {
 		go func() {
-			total++ // want `total is written in the goroutine started at bad.go:95 and written in another instance of it at bad.go:96`
+			total++ // want `total is written in the goroutine started at bad.go:96 and written in another instance of it at bad.go:97`
 			done <- true
 		}()
 	}
@@ -108,7 +109,7 @@ var config = "a"
 
 // packageVar: a goroutine reads a package-level variable the parent sets.
 func packageVar() {
-	go reader()  // want `config is read by reader in the goroutine started at bad.go:111 and written by the function that started it, at bad.go:112`
+	go reader()  // want `config is read by reader in the goroutine started at bad.go:112 and written by the function that started it, at bad.go:113`
 	config = "b" // the goroutine's read, in reader, is reported at the go statement
 }
 
@@ -120,7 +121,7 @@ func reader() {
 func afterFunc() int {
 	fired := 0
 	time.AfterFunc(time.Second, func() {
-		fired = 1 // want `fired is written in the goroutine started at bad.go:122 and read by the function that started it, at bad.go:125, before joining it`
+		fired = 1 // want `fired is written in the goroutine started at bad.go:123 and read by the function that started it, at bad.go:126, before joining it`
 	})
 	return fired
 }
@@ -130,7 +131,7 @@ func mapReadWhileWritten() int {
 	m := map[int]int{}
 	done := make(chan struct{})
 	go func() {
-		m[1] = 1 // want `m is written into in the goroutine started at bad.go:132 and read from by the function that started it, at bad.go:136, before joining it, with no lock, atomic or join ordering the two; lock the map on both sides, or send the results over a channel to one goroutine that fills it`
+		m[1] = 1 // want `m is written into in the goroutine started at bad.go:133 and read from by the function that started it, at bad.go:137, before joining it, with no lock, atomic or join ordering the two; lock the map on both sides, or send the results over a channel to one goroutine that fills it`
 		close(done)
 	}()
 	n := len(m)
@@ -145,7 +146,7 @@ func sliceHeader() []int {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		out = append(out, 1) // want `out is written in the goroutine started at bad.go:146 and written by the function that started it, at bad.go:150, before joining it`
+		out = append(out, 1) // want `out is written in the goroutine started at bad.go:147 and written by the function that started it, at bad.go:151, before joining it`
 	}()
 	out = append(out, 2)
 	wg.Wait()
@@ -158,7 +159,7 @@ func subtest(run func(func())) {
 		var err error
 		done := make(chan bool)
 		go func() {
-			err = work() // want `err is written in the goroutine started at bad.go:160 and read by the function that started it, at bad.go:164`
+			err = work() // want `err is written in the goroutine started at bad.go:161 and read by the function that started it, at bad.go:165`
 			done <- true
 		}()
 		if err != nil {
@@ -173,7 +174,7 @@ func selectTimeout(stop chan struct{}) int {
 	v := 0
 	done := make(chan struct{})
 	go func() {
-		v = 1 // want `v is written in the goroutine started at bad.go:175 and read by the function that started it, at bad.go:183, before joining it`
+		v = 1 // want `v is written in the goroutine started at bad.go:176 and read by the function that started it, at bad.go:184, before joining it`
 		close(done)
 	}()
 	select {
@@ -198,7 +199,7 @@ func counterMethod(n int) int {
 	for i := 0; i < n; i++ {
 		wg.Add(1)
 		go func() {
-			c.inc() // want `c.n is written by tallyT.inc in the goroutine started at bad.go:200 and written by tallyT.inc in another instance of it at bad.go:201, with no lock, atomic or join ordering the two; guard it with a mutex both sides hold, or use sync/atomic`
+			c.inc() // want `c.n is written by tallyT.inc in the goroutine started at bad.go:201 and written by tallyT.inc in another instance of it at bad.go:202, with no lock, atomic or join ordering the two; guard it with a mutex both sides hold, or use sync/atomic`
 			wg.Done()
 		}()
 	}
@@ -215,7 +216,7 @@ func counterValue(n int) int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c.bump() // want `c.n is written by tallyT.bump in the goroutine started at bad.go:216 and written by tallyT.bump in another instance of it at bad.go:218`
+			c.bump() // want `c.n is written by tallyT.bump in the goroutine started at bad.go:217 and written by tallyT.bump in another instance of it at bad.go:219`
 		}()
 	}
 	wg.Wait()
@@ -230,7 +231,7 @@ func counterOtherPackage(n int) int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c.Add() // want `c.n is written by tally.Counter.Add in the goroutine started at bad.go:231 and written by tally.Counter.Add in another instance of it at bad.go:233`
+			c.Add() // want `c.n is written by tally.Counter.Add in the goroutine started at bad.go:232 and written by tally.Counter.Add in another instance of it at bad.go:234`
 		}()
 	}
 	wg.Wait()
@@ -252,7 +253,7 @@ func pointerField(p *progress) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		p.done = 1 // want `p.done is written in the goroutine started at bad.go:253 and read by the function that started it, at bad.go:257, before joining it`
+		p.done = 1 // want `p.done is written in the goroutine started at bad.go:254 and read by the function that started it, at bad.go:258, before joining it`
 	}()
 	use(p.done)
 	wg.Wait()
@@ -265,7 +266,7 @@ func pointerMapField(p *progress, n int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p.names[i] = "x" // want `p.names is written into in the goroutine started at bad.go:266 and written into in another instance of it at bad.go:268, with no lock, atomic or join ordering the two; lock the map on both sides`
+			p.names[i] = "x" // want `p.names is written into in the goroutine started at bad.go:267 and written into in another instance of it at bad.go:269, with no lock, atomic or join ordering the two; lock the map on both sides`
 		}()
 	}
 	wg.Wait()
@@ -276,7 +277,7 @@ func throughParam() int {
 	x := 0
 	done := make(chan bool)
 	go func() {
-		tally.Store(&x, 1) // want `x is written by tally.Store in the goroutine started at bad.go:278 and read by the function that started it, at bad.go:282`
+		tally.Store(&x, 1) // want `x is written by tally.Store in the goroutine started at bad.go:279 and read by the function that started it, at bad.go:283`
 		done <- true
 	}()
 	v := x
@@ -289,7 +290,7 @@ func throughParam() int {
 func settingThroughCall() int {
 	done := make(chan bool)
 	go func() {
-		tally.SetLevel(2) // want `Level is written by tally.SetLevel in the goroutine started at bad.go:291 and read by the function that started it, at bad.go:295`
+		tally.SetLevel(2) // want `Level is written by tally.SetLevel in the goroutine started at bad.go:292 and read by the function that started it, at bad.go:296`
 		done <- true
 	}()
 	v := tally.Level
@@ -301,7 +302,7 @@ func settingThroughCall() int {
 // previous one (ordered.go's restartAfterStop receives its signal first).
 func restartNoWait(l *loop, events chan int) {
 	for range events {
-		go l.run() // want `l.work is written into by loop.run in the goroutine started at bad.go:304 and written into by loop.run in another instance of it at bad.go:304`
+		go l.run() // want `l.work is written into by loop.run in the goroutine started at bad.go:305 and written into by loop.run in another instance of it at bad.go:305`
 	}
 }
 
@@ -311,11 +312,30 @@ func signalOnOnePath(ok bool) int {
 	v := 0
 	done := make(chan bool, 1)
 	go func() {
-		v = 1 // want `v is written in the goroutine started at bad.go:313 and read by the function that started it, at bad.go:320, before joining it`
+		v = 1 // want `v is written in the goroutine started at bad.go:314 and read by the function that started it, at bad.go:321, before joining it`
 		if ok {
 			done <- true
 		}
 	}()
 	<-done
 	return v
+}
+
+// mixedAtomic: workers add with sync/atomic while the parent reads the
+// counter plainly before the join.
+func mixedAtomic(n int) int64 {
+	var total int64
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			atomic.AddInt64(&total, 1) // want `total is written atomically in the goroutine started at bad.go:331 and read by the function that started it, at bad.go:336, before joining it, with no lock or join ordering the two; mixing sync/atomic and plain accesses of one variable is a race: make every access atomic`
+		}()
+	}
+	if total > 10 {
+		println("many")
+	}
+	wg.Wait()
+	return total
 }

@@ -478,3 +478,29 @@ func finishFromBoth(s *stream) {
 	go s.finish()
 	s.finish()
 }
+
+// atomicBothSides: the parent reads the counter with sync/atomic while
+// workers add to it, and plainly only after the join.
+func atomicBothSides(n int) int64 {
+	var total int64
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			atomic.AddInt64(&total, 1)
+		}()
+	}
+	if atomic.LoadInt64(&total) > 10 {
+		println("many")
+	}
+	wg.Wait()
+	return total
+}
+
+// emptyIf: an if with an empty body is no guard (and no trouble).
+func (s *stream) emptyIf(ok bool) {
+	if ok {
+	}
+	s.trailers = nil
+}
