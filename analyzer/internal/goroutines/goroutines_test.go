@@ -77,7 +77,21 @@ func noJoin() (err error) {
 	return nil
 }
 
-func signalOnSomePaths(ok bool) {
+func signalOnSomePaths(ok bool, stop chan bool) {
+	done := make(chan bool, 1)
+	go func() {
+		if ok {
+			done <- true
+		}
+	}()
+	if <-stop {
+		done <- false
+	}
+	<-done
+	_ = ok // in
+}
+
+func onlySignaller(ok bool) {
 	done := make(chan bool)
 	go func() {
 		if ok {
@@ -85,7 +99,7 @@ func signalOnSomePaths(ok bool) {
 		}
 	}()
 	<-done
-	_ = ok // in
+	_ = ok // out
 }
 
 func signalOrPanic(ok bool) {

@@ -306,17 +306,21 @@ func restartNoWait(l *loop, events chan int) {
 	}
 }
 
-// signalOnOnePath: the goroutine sends only when ok; on the other path
-// the receive waits for another sender, and orders nothing.
-func signalOnOnePath(ok bool) int {
+// signalOnOnePath: the goroutine sends only when ok, and the parent
+// sends too when stopped: the receive may take the parent's value, and
+// then orders nothing.
+func signalOnOnePath(ok bool, stop chan bool) int {
 	v := 0
-	done := make(chan bool, 1)
+	done := make(chan bool, 2)
 	go func() {
-		v = 1 // want `v is written in the goroutine started at bad.go:314 and read by the function that started it, at bad.go:321, before joining it`
+		v = 1 // want `v is written in the goroutine started at bad.go:315 and read by the function that started it, at bad.go:325, before joining it`
 		if ok {
 			done <- true
 		}
 	}()
+	if <-stop {
+		done <- false
+	}
 	<-done
 	return v
 }
@@ -330,7 +334,7 @@ func mixedAtomic(n int) int64 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			atomic.AddInt64(&total, 1) // want `total is written atomically in the goroutine started at bad.go:331 and read by the function that started it, at bad.go:336, before joining it, with no lock or join ordering the two; mixing sync/atomic and plain accesses of one variable is a race: make every access atomic`
+			atomic.AddInt64(&total, 1) // want `total is written atomically in the goroutine started at bad.go:335 and read by the function that started it, at bad.go:340, before joining it, with no lock or join ordering the two; mixing sync/atomic and plain accesses of one variable is a race: make every access atomic`
 		}()
 	}
 	if total > 10 {

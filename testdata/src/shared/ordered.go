@@ -294,3 +294,23 @@ func signalOnEveryPath(ok bool, err error) int {
 	wg.Wait()
 	return v + w
 }
+
+// closeOnErrorOnly: the goroutine closes errc only on its error path and
+// nothing else closes it, so the case that receives from it runs after
+// the close, and after the write before it.
+func closeOnErrorOnly(c chan struct{}) error {
+	var err error
+	errc := make(chan struct{})
+	go func() {
+		if err = work(); err != nil {
+			close(errc)
+			return
+		}
+	}()
+	select {
+	case <-c:
+		return nil
+	case <-errc:
+		return err
+	}
+}
