@@ -175,6 +175,25 @@ func (c *checker) summarise(fn *types.Func) []Use {
 	for i := range sig.Params().Len() {
 		params[sig.Params().At(i)] = i
 	}
+	// A parameter assigned in the body may name another object after the
+	// assignment (t = &T{...}): what is done through it is not followed.
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		var lhs []ast.Expr
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			lhs = n.Lhs
+		case *ast.RangeStmt:
+			lhs = []ast.Expr{n.Key, n.Value}
+		}
+		for _, l := range lhs {
+			if id, ok := l.(*ast.Ident); ok {
+				if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok {
+					delete(params, v)
+				}
+			}
+		}
+		return true
+	})
 	seen := map[Use]bool{}
 	var out []Use
 	add := func(u Use) {
@@ -388,7 +407,16 @@ func (c *checker) exportTable() {
 		if k == "" {
 			continue
 		}
-		if uses := c.usesOf(fn); len(uses) > 0 {
+		// A package-level variable an importer cannot name is the
+		// package's own business: a race on it is reported where the
+		// package itself shares it, not at every caller.
+		var uses []Use
+		for _, u := range c.usesOf(fn) {
+			if u.Param != varParam || token.IsExported(u.Var[strings.LastIndex(u.Var, ".")+1:]) {
+				uses = append(uses, u)
+			}
+		}
+		if len(uses) > 0 {
 			t.Funcs = append(t.Funcs, TableEntry{Key: k, Uses: uses})
 		}
 	}

@@ -538,6 +538,15 @@ func (s *Spawn) region(info *types.Info) {
 		}
 		return j
 	}
+	// loopJoins: a loop body with a join among its own statements.
+	loopJoins := func(body *ast.BlockStmt) bool {
+		for _, st := range body.List {
+			if isJoin(st) {
+				return true
+			}
+		}
+		return false
+	}
 	// blockJoins: a block entered only once the goroutine is joined (a
 	// select case receiving from its channel, the end of a range over it).
 	blockJoins := func(blk *cfg.Block) bool {
@@ -548,6 +557,17 @@ func (s *Spawn) region(info *types.Info) {
 					s.Joins = append(s.Joins, r)
 					return true
 				}
+			}
+			if r, ok := blk.Stmt.(*ast.RangeStmt); ok && loopJoins(r.Body) {
+				return true
+			}
+		case cfg.KindForDone:
+			// for i := 0; i < n; i++ { <-done }: a loop that waits for
+			// the signal at each iteration ends once the goroutines it
+			// waits for have signalled (like a receive in a loop, this
+			// takes the count to match).
+			if f, ok := blk.Stmt.(*ast.ForStmt); ok && f.Cond != nil && loopJoins(f.Body) {
+				return true
 			}
 		case cfg.KindSelectCaseBody:
 			if cc, ok := blk.Stmt.(*ast.CommClause); ok && cc.Comm != nil && isJoin(cc.Comm) {

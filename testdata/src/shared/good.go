@@ -504,3 +504,37 @@ func (s *stream) emptyIf(ok bool) {
 	}
 	s.trailers = nil
 }
+
+// unexportedElsewhere: another package's unexported variable, written by
+// its exported function, is that package's concern.
+func unexportedElsewhere(n int) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tally.Hit()
+		}()
+	}
+	wg.Wait()
+}
+
+// fresh assigns its receiver a new object before writing through it.
+func (r *results) fresh() *results {
+	r = &results{}
+	r.sum = 1
+	return r
+}
+
+// reassignedReceiver: fresh writes a new object, not the shared one.
+func reassignedReceiver(r *results, n int) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = r.fresh()
+		}()
+	}
+	wg.Wait()
+}

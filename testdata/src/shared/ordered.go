@@ -314,3 +314,20 @@ func closeOnErrorOnly(c chan struct{}) error {
 		return err
 	}
 }
+
+// countedReceives: a loop that receives once per goroutine started joins
+// them all when it ends.
+func countedReceives() uint32 {
+	var a [4]uint32
+	done := make(chan bool)
+	for i := 0; i < 4; i++ {
+		go func() {
+			atomic.AddUint32(&a[0], 1)
+			done <- true
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		<-done
+	}
+	return a[0]
+}
