@@ -323,7 +323,7 @@ func (c *checker) casIn(cond ast.Expr, op token.Token, neg bool) bool {
 
 // synchronous reports whether a body runs as part of its declaration's
 // call: the declaration itself, or closures it calls in place or defers
-// (not one that sync.Once.Do runs: that runs once).
+// (not callbacks it hands to other functions).
 func (c *checker) synchronous(f *lockstate.Func, parents map[ast.Node]ast.Node) bool {
 	lit := f.Lit
 	for lit != nil {
@@ -331,10 +331,12 @@ func (c *checker) synchronous(f *lockstate.Func, parents map[ast.Node]ast.Node) 
 		if ctx != lockstate.Inline && ctx != lockstate.Deferred {
 			return false
 		}
-		if call, ok := parents[lit].(*ast.CallExpr); ok {
-			if fn := typeutil.StaticCallee(c.pass.TypesInfo, call); fn != nil && fn.FullName() == "(*sync.Once).Do" {
-				return false
-			}
+		if call, ok := parents[lit].(*ast.CallExpr); ok && ast.Unparen(call.Fun) != lit {
+			// A callback handed to a function runs when, and under what
+			// lock, that function decides (a sync.Once.Do function runs
+			// once; controlBuf.executeAndPut runs its f under its own
+			// mutex): not counted as the caller's.
+			return false
 		}
 		lit = outerLit(lit, parents)
 	}

@@ -538,3 +538,31 @@ func reassignedReceiver(r *results, n int) {
 	}
 	wg.Wait()
 }
+
+type queue struct{ mu sync.Mutex }
+
+// do runs f under the queue's lock.
+func (q *queue) do(f func() bool) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return f()
+}
+
+type conn struct {
+	q     *queue
+	quota int
+}
+
+// take changes quota only inside the callback do runs under its lock.
+func (c *conn) take() bool {
+	return c.q.do(func() bool {
+		c.quota--
+		return c.quota >= 0
+	})
+}
+
+// callbackUnderLock: both sides change quota through take.
+func callbackUnderLock(c *conn) {
+	go c.take()
+	c.take()
+}
