@@ -223,7 +223,7 @@ func (c *checker) summarise(fn *types.Func) []Use {
 		return false
 	}
 	for _, f := range funcs {
-		if !c.synchronous(f, parents) {
+		if !c.synchronous(f, fd, parents) {
 			continue
 		}
 		for _, va := range f.Vars {
@@ -324,9 +324,12 @@ func (c *checker) casIn(cond ast.Expr, op token.Token, neg bool) bool {
 // synchronous reports whether a body runs as part of its declaration's
 // call: the declaration itself, or closures it calls in place or defers
 // (not callbacks it hands to other functions).
-func (c *checker) synchronous(f *lockstate.Func, parents map[ast.Node]ast.Node) bool {
+func (c *checker) synchronous(f *lockstate.Func, fd *ast.FuncDecl, parents map[ast.Node]ast.Node) bool {
 	lit := f.Lit
 	for lit != nil {
+		if c.calledInCallback(lit, fd, parents) {
+			return false
+		}
 		ctx := c.ctxOf[lit]
 		if ctx != lockstate.Inline && ctx != lockstate.Deferred {
 			return false
@@ -341,6 +344,47 @@ func (c *checker) synchronous(f *lockstate.Func, parents map[ast.Node]ast.Node) 
 		lit = outerLit(lit, parents)
 	}
 	return true
+}
+
+// calledInCallback reports whether lit is a local closure (f := func()
+// {...}) called inside a callback handed to another function: it runs
+// where that callback does.
+func (c *checker) calledInCallback(lit *ast.FuncLit, fd *ast.FuncDecl, parents map[ast.Node]ast.Node) bool {
+	var name *ast.Ident
+	switch p := parents[lit].(type) {
+	case *ast.AssignStmt:
+		for i, r := range p.Rhs {
+			if r == lit && i < len(p.Lhs) {
+				name, _ = p.Lhs[i].(*ast.Ident)
+			}
+		}
+	case *ast.ValueSpec:
+		for i, r := range p.Values {
+			if r == lit && i < len(p.Names) {
+				name = p.Names[i]
+			}
+		}
+	}
+	if name == nil {
+		return false
+	}
+	v := c.pass.TypesInfo.ObjectOf(name)
+	found := false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && v != nil && c.pass.TypesInfo.Uses[id] == v {
+			for l := outerLit(call, parents); l != nil; l = outerLit(l, parents) {
+				if p, ok := parents[l].(*ast.CallExpr); ok && ast.Unparen(p.Fun) != l {
+					found = true
+				}
+			}
+		}
+		return true
+	})
+	return found
 }
 
 func outerLit(n ast.Node, parents map[ast.Node]ast.Node) *ast.FuncLit {

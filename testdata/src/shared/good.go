@@ -553,12 +553,14 @@ type conn struct {
 	quota int
 }
 
-// take changes quota only inside the callback do runs under its lock.
+// take changes quota only in a closure called from the callback do runs
+// under its lock.
 func (c *conn) take() bool {
-	return c.q.do(func() bool {
+	check := func() bool {
 		c.quota--
 		return c.quota >= 0
-	})
+	}
+	return c.q.do(func() bool { return check() })
 }
 
 // callbackUnderLock: both sides change quota through take.
