@@ -239,8 +239,9 @@ func (c *checker) summarise(fn *types.Func) []Use {
 			if !c.classify(a, parents) {
 				continue
 			}
+			must := mustRun(fd.Body, va.Node.Pos())
 			for _, l := range a.locs {
-				u := Use{Param: p, Path: l.path, Write: l.write, Atomic: l.atomic, Index: paramOf(l.index), Once: l.once || inOnce(va.Node.Pos())}
+				u := Use{Param: p, Path: l.path, Write: l.write && (must || l.atomic), Atomic: l.atomic, Index: paramOf(l.index), Once: l.once || inOnce(va.Node.Pos())}
 				if pkgLevel {
 					u.Param, u.Var = varParam, varKey(va.Var)
 				} else if st := steps(l.path); len(st) == 0 || !isDeref(st[0]) {
@@ -257,6 +258,7 @@ func (c *checker) summarise(fn *types.Func) []Use {
 				if u.Param == varParam {
 					u.Index = -1
 					u.Once = u.Once || inOnce(call.Node.Pos())
+					u.Write = u.Write && (u.Atomic || mustRun(fd.Body, call.Node.Pos()))
 					add(u)
 				}
 			}
@@ -319,6 +321,48 @@ func (c *checker) casIn(cond ast.Expr, op token.Token, neg bool) bool {
 	}
 	fn := typeutil.StaticCallee(c.pass.TypesInfo, call)
 	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && strings.HasPrefix(fn.Name(), "CompareAndSwap")
+}
+
+// mustRun reports whether the code at pos runs on every call of the
+// function whose body this is: in a simple statement of the body itself
+// (not inside an if, a loop, a switch or a select), with no return
+// before it, or in a closure deferred there. A callee's write is in its
+// summary only then: a write behind a condition depends on values the
+// rule does not follow (an empty reader, a nil field, an identity test),
+// and counts as a read.
+func mustRun(body *ast.BlockStmt, pos token.Pos) bool {
+	for _, st := range body.List {
+		if st.Pos() <= pos && pos < st.End() {
+			switch st := st.(type) {
+			case *ast.ExprStmt, *ast.AssignStmt, *ast.IncDecStmt, *ast.SendStmt, *ast.ReturnStmt, *ast.DeclStmt:
+				inLit := false
+				ast.Inspect(st, func(n ast.Node) bool {
+					if l, ok := n.(*ast.FuncLit); ok && l.Pos() <= pos && pos < l.End() {
+						inLit = true
+					}
+					return !inLit
+				})
+				return !inLit
+			case *ast.DeferStmt:
+				return true
+			}
+			return false
+		}
+		returns := false
+		ast.Inspect(st, func(n ast.Node) bool {
+			switch n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				returns = true
+			}
+			return !returns
+		})
+		if returns {
+			return false
+		}
+	}
+	return false
 }
 
 // synchronous reports whether a body runs as part of its declaration's

@@ -568,3 +568,32 @@ func callbackUnderLock(c *conn) {
 	go c.take()
 	c.take()
 }
+
+type byteReader struct {
+	data []byte
+	i    int
+}
+
+// read moves on only when data remains.
+func (r *byteReader) read() int {
+	if r.i >= len(r.data) {
+		return 0
+	}
+	r.i++
+	return 1
+}
+
+// readersOfEmpty: the workers share an empty reader, whose read only
+// reads; a callee's write behind a condition counts as a read.
+func readersOfEmpty(n int) {
+	r := &byteReader{}
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.read()
+		}()
+	}
+	wg.Wait()
+}
