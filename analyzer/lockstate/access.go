@@ -729,3 +729,8 @@ func (fa *funcAnalysis) walkStmt(st ast.Stmt, s *State) {
 		fa.walkStmts(st.Body, s)
 	}
 }
+
+// FuncKey names a package-level function or a method within its package
+// (F, or T.M), as the keys of the engine's package facts do; "" for a
+// method of a type with no name.
+func FuncKey(fn *types.Func) string { return accessKey(fn) }

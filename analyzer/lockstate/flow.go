@@ -890,10 +890,12 @@ func (fa *funcAnalysis) variable(node ast.Expr, id *ast.Ident, s *State, u use) 
 	}
 }
 
-// recordVar records a use of a package-level or captured variable, when
-// the configuration asks for them (Func.Vars).
+// recordVar records a use of a package-level or captured variable, or of
+// a parameter of the declaration that refers to memory its caller can
+// share (a pointer, slice or map), when the configuration asks for them
+// (Func.Vars).
 func (fa *funcAnalysis) recordVar(id *ast.Ident, v *types.Var, u use, s *State) {
-	if fa.final && fa.rec != nil && fa.a.vars && (isPackageLevel(v) || fa.a.captured(fa.decl)[v]) {
+	if fa.final && fa.rec != nil && fa.a.vars && (isPackageLevel(v) || fa.a.captured(fa.decl)[v] || fa.a.refParams(fa.decl)[v]) {
 		fa.rec.Vars = append(fa.rec.Vars, &VarAccess{Node: id, Var: v, Use: varUse(u), State: s.snapshot()})
 	}
 }
@@ -910,6 +912,40 @@ func varUse(u use) VarUse {
 		return VarAddrCompare
 	}
 	return VarRead
+}
+
+// refParams returns the parameters of a declaration (its receiver
+// included) through which it can reach its caller's memory: pointers,
+// slices and maps (computed once per declaration).
+func (a *packageAnalysis) refParams(fd *ast.FuncDecl) map[*types.Var]bool {
+	if p, ok := a.paramVars[fd]; ok {
+		return p
+	}
+	p := map[*types.Var]bool{}
+	for _, fl := range []*ast.FieldList{fd.Recv, fd.Type.Params} {
+		if fl == nil {
+			continue
+		}
+		for _, f := range fl.List {
+			for _, name := range f.Names {
+				if v, ok := a.pass.TypesInfo.Defs[name].(*types.Var); ok && IsRef(v.Type()) {
+					p[v] = true
+				}
+			}
+		}
+	}
+	a.paramVars[fd] = p
+	return p
+}
+
+// IsRef reports whether a value of type t refers to memory it does not
+// hold: a pointer, slice or map.
+func IsRef(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Slice, *types.Map:
+		return true
+	}
+	return false
 }
 
 // captured returns the locals of a declaration that one of its closures

@@ -162,8 +162,9 @@ type Func struct {
 	Gos      []*Go
 	ChanOps  []*ChanOp
 	Uses     []*Use
-	// Vars are the reads and writes of package-level variables and of
-	// locals some closure of the declaration captures, with the locks held
+	// Vars are the reads and writes of package-level variables, of
+	// locals some closure of the declaration captures, and of the
+	// declaration's pointer, slice and map parameters, with the locks held
 	// there. Recorded only when the configuration asks for them
 	// (config.Config.RecordVars, the shared rule).
 	Vars []*VarAccess
@@ -305,6 +306,7 @@ func run(pass *analysis.Pass) (any, error) {
 	a.fresh = dirs.Active() || dirs.Config.Infer() // inference needs fresh objects too
 	a.vars = dirs.Config.RecordVars()
 	a.capturedVars = map[*ast.FuncDecl]map[*types.Var]bool{}
+	a.paramVars = map[*ast.FuncDecl]map[*types.Var]bool{}
 	analysed := dirs.Active() || dirs.Config.AnalyseUnannotated()
 	if analysed {
 		a.fuse = true
@@ -372,9 +374,10 @@ type packageAnalysis struct {
 	asmAccess     map[*types.Func]*AccessSummary
 	fallbacks     *fallbackIndex
 	// vars: record Func.Vars (config.Config.RecordVars); capturedVars
-	// caches captured per declaration.
+	// caches captured, and paramVars refParams, per declaration.
 	vars         bool
 	capturedVars map[*ast.FuncDecl]map[*types.Var]bool
+	paramVars    map[*ast.FuncDecl]map[*types.Var]bool
 }
 
 type summary struct {

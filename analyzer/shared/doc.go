@@ -20,11 +20,16 @@ accesses to the same variable, at least one a write, that can run at once:
     before joining it.
 
 The variables are locals captured by the goroutine's closure (named
-results included) and package-level variables; for maps, slices and
-arrays, an element write and an element access conflict, and writes to
-distinct indices (res[i] with i the goroutine's own) do not. Accesses
-under a lock both sides hold, or through sync/atomic, are not reported;
-nor is a value only read.
+results included) and package-level variables, with the fields and
+elements reached from them, through pointers too (p.f = v); for maps,
+slices and arrays, an element write and an element access conflict, and
+writes to distinct indices (res[i] with i the goroutine's own) do not.
+What a callee does with no lock held, through its parameters and
+receiver or to package-level variables, counts at the call (c.inc()
+bumping c.n), through a per-package summary fact. Accesses under a lock
+both sides hold, or through sync/atomic, are not reported, except a
+plain access of a place another side accesses atomically; nor is a value
+only read.
 
 	err is written in the goroutine started at fetch.go:12 and written in another instance of it at fetch.go:14, with no lock, atomic or join ordering the two; declare err inside the goroutine, or collect results by index or over a channel
 */

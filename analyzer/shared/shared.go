@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
@@ -31,6 +32,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
 	ResultType: report.UsedType,
+	FactTypes:  []analysis.Fact{(*Table)(nil)},
 }
 
 // Category is the diagnostic category of this rule.
@@ -45,24 +47,36 @@ type access struct {
 	block *ast.BlockStmt    // the body it runs in (the owner's closure, or the declaration)
 	at    token.Pos         // where it runs in block (a closure called in place counts where it is)
 	exit  bool              // in a deferred closure of block: runs at its returns
-	// what it does
-	readVar, writeVar, readElem, writeElem, atomic bool
-	index                                          ast.Expr // the index of an element access
-	ret                                            bool     // the implicit access of a named result at a return
-	// sub is the part of a struct value used (.f.g), "" for all of it.
-	sub string
+	// locs are the places it reaches, and what it does there.
+	locs   []loc
+	atomic bool // through sync/atomic
+	ret    bool // the implicit access of a named result at a return
+	// indices are the indices of the element steps of its own place, by
+	// the length of the path up to their end.
+	indices map[int]ast.Expr
+	// via names the function called when the access is made by a callee.
+	via string
 	// once: in a function run by sync.Once.Do, which runs it once.
 	once  bool
 	state *lockstate.State
 }
 
-func (a *access) write() bool { return a.writeVar || a.writeElem }
-
 type checker struct {
 	parents map[ast.Node]ast.Node // of the declaration being checked
 	pass    *analysis.Pass
+	dirs    *directives.Result
 	rep     *report.Reporter
 	seen    map[string]bool
+	// funcsOf are the bodies of each declared function (its own and its
+	// closures'), ctxOf how each closure runs.
+	funcsOf map[*types.Func][]*lockstate.Func
+	ctxOf   map[*ast.FuncLit]lockstate.Context
+	// Summaries: this package's, and the Tables of dependencies.
+	sums       map[*types.Func]*summaryState
+	tables     map[*types.Package]map[string][]Use
+	varsByKey  map[string]*types.Var
+	pkgs       map[string]*types.Package
+	parentMaps map[*ast.FuncDecl]map[ast.Node]ast.Node
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -71,27 +85,41 @@ func run(pass *analysis.Pass) (any, error) {
 	if !ls.Dirs.Config.Shared() {
 		return rep.Flush(), nil
 	}
+	c := &checker{pass: pass, dirs: ls.Dirs, rep: rep, seen: map[string]bool{},
+		funcsOf: map[*types.Func][]*lockstate.Func{}, ctxOf: map[*ast.FuncLit]lockstate.Context{},
+		sums: map[*types.Func]*summaryState{}, tables: map[*types.Package]map[string][]Use{},
+		varsByKey: map[string]*types.Var{}, parentMaps: map[*ast.FuncDecl]map[ast.Node]ast.Node{}}
 	byDecl := map[*ast.FuncDecl][]*lockstate.Func{}
-	byObj := map[*types.Func]*lockstate.Func{}
 	var decls []*ast.FuncDecl
 	for _, f := range ls.Funcs {
 		if _, ok := byDecl[f.Decl]; !ok {
 			decls = append(decls, f.Decl)
 		}
 		byDecl[f.Decl] = append(byDecl[f.Decl], f)
-		if f.Lit == nil && f.Obj != nil {
-			byObj[f.Obj] = f
+		if f.Obj != nil {
+			c.funcsOf[f.Obj] = append(c.funcsOf[f.Obj], f)
+		}
+		if f.Lit != nil {
+			c.ctxOf[f.Lit] = f.Context
 		}
 	}
-	c := &checker{pass: pass, rep: rep, seen: map[string]bool{}}
 	for _, fd := range decls {
-		c.decl(fd, byDecl[fd], byObj)
+		c.decl(fd, byDecl[fd])
 	}
+	c.exportTable()
 	return rep.Flush(), nil
 }
 
-func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func, byObj map[*types.Func]*lockstate.Func) {
-	bodies := goroutines.Find(c.pass.TypesInfo, fd)
+// declOf returns the declaration of one of the package's functions.
+func (c *checker) declOf(fn *types.Func) *ast.FuncDecl {
+	if fs := c.funcsOf[fn]; len(fs) > 0 {
+		return fs[0].Decl
+	}
+	return nil
+}
+
+func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func) {
+	bodies := goroutines.FindWith(c.pass.TypesInfo, fd, c.declOf)
 	if len(bodies) == 0 {
 		return
 	}
@@ -105,22 +133,9 @@ func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func, byObj map[*typ
 			}
 		}
 	}
-	ctx := map[*ast.FuncLit]lockstate.Context{}
-	for _, f := range funcs {
-		if f.Lit != nil {
-			ctx[f.Lit] = f.Context
-		}
-	}
-	parents := lockstate.Parents(fd)
+	parents := c.parentsOf(fd)
 	c.parents = parents
-	outer := func(n ast.Node) *ast.FuncLit {
-		for p := parents[n]; p != nil; p = parents[p] {
-			if l, ok := p.(*ast.FuncLit); ok {
-				return l
-			}
-		}
-		return nil
-	}
+	outer := func(n ast.Node) *ast.FuncLit { return outerLit(n, parents) }
 	byVar := map[*types.Var][]*access{}
 	var vars []*types.Var
 	add := func(a *access) {
@@ -132,28 +147,94 @@ func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func, byObj map[*typ
 	for _, f := range funcs {
 		for _, va := range f.Vars {
 			a := &access{va: va, pos: va.Node.Pos(), at: va.Node.Pos(), state: va.State}
-			if !c.place(a, f.Lit, fd, spawnOf, ctx, outer) || !c.classify(a, parents) {
+			if !c.place(a, f.Lit, fd, spawnOf, outer) || !c.classify(a, parents) {
 				continue
 			}
 			add(a)
 		}
-	}
-	// go f(x): the package-level variables f's own body uses run in the
-	// goroutine.
-	for _, s := range spawns {
-		if s.Lit != nil || s.Callee == nil || s.Callee.Pkg() != c.pass.Pkg {
-			continue
-		}
-		if f := byObj[s.Callee.Origin()]; f != nil {
-			fparents := lockstate.Parents(f.Decl)
-			for _, va := range f.Vars {
-				if va.Var.Parent() != va.Var.Pkg().Scope() {
+		// The package-level variables its callees use.
+		for _, call := range f.Calls {
+			if call.Deferred || goOrDefer(call.Node, parents) {
+				continue
+			}
+			for _, u := range c.usesOf(call.Callee) {
+				if u.Param != varParam {
 					continue
 				}
-				a := &access{va: va, pos: va.Node.Pos(), owner: s, state: va.State}
-				if c.classify(a, fparents) {
-					add(a)
+				v := c.lookupVar(u.Var)
+				if v == nil {
+					continue
 				}
+				a := &access{va: &lockstate.VarAccess{Var: v}, pos: call.Node.Pos(), at: call.Node.Pos(), state: call.State, via: c.funcName(call.Callee)}
+				if !c.place(a, f.Lit, fd, spawnOf, outer) {
+					continue
+				}
+				c.useLoc(a, u, "", nil)
+				add(a)
+			}
+		}
+	}
+	// go f(x), g.Go(f): what f does runs in the goroutine.
+	for _, s := range spawns {
+		if s.Lit != nil || s.Callee == nil {
+			continue
+		}
+		var call *ast.CallExpr
+		if g, ok := s.Node.(*ast.GoStmt); ok {
+			call = g.Call
+		}
+		for _, u := range c.usesOf(s.Callee) {
+			a := &access{pos: s.Node.Pos(), owner: s, via: c.funcName(s.Callee)}
+			if u.Param == varParam {
+				v := c.lookupVar(u.Var)
+				if v == nil {
+					continue
+				}
+				a.va = &lockstate.VarAccess{Var: v}
+				c.useLoc(a, u, "", nil)
+				add(a)
+				continue
+			}
+			if call == nil {
+				continue
+			}
+			var arg ast.Expr
+			switch {
+			case u.Param == recvParam:
+				if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+					if sel := c.pass.TypesInfo.Selections[se]; sel != nil && sel.Kind() == types.MethodVal && len(sel.Index()) == 1 {
+						arg = se.X
+					}
+				}
+			case u.Param < len(call.Args):
+				arg = call.Args[u.Param]
+			}
+			v, path, ok := c.argPlace(arg, parents)
+			if !ok {
+				continue
+			}
+			a.va = &lockstate.VarAccess{Var: v}
+			p, ok := normalize(path + u.Path)
+			if !ok {
+				continue
+			}
+			var index ast.Expr
+			if u.Index >= 0 && u.Index < len(call.Args) {
+				index = call.Args[u.Index]
+			}
+			c.useLoc(a, u, p, index)
+			// The argument itself, and what is read to reach it, is
+			// evaluated by the go statement, in the parent.
+			base := strings.TrimSuffix(path, "&")
+			kept := a.locs[:0]
+			for _, l := range a.locs {
+				if len(l.path) > len(base) || l.atomic {
+					kept = append(kept, l)
+				}
+			}
+			a.locs = kept
+			if len(a.locs) > 0 {
+				add(a)
 			}
 		}
 	}
@@ -170,8 +251,8 @@ func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func, byObj map[*typ
 			case *ast.FuncLit:
 				return false
 			case *ast.ReturnStmt:
-				a := &access{va: &lockstate.VarAccess{Var: r}, pos: n.Pos(), block: fd.Body, at: n.Pos(), ret: true, readVar: true}
-				a.writeVar = len(n.Results) > 0
+				a := &access{va: &lockstate.VarAccess{Var: r}, pos: n.Pos(), block: fd.Body, at: n.Pos(), ret: true}
+				a.addLoc("", len(n.Results) > 0, nil)
 				add(a)
 			}
 			return true
@@ -179,22 +260,92 @@ func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func, byObj map[*typ
 	}
 	sort.Slice(vars, func(i, j int) bool { return vars[i].Pos() < vars[j].Pos() })
 	for _, v := range vars {
-		if skipType(v.Type()) || anyAtomic(byVar[v]) {
+		if skipType(v.Type()) {
 			continue
 		}
-		c.variable(v, byVar[v], spawns)
+		// A variable some code accesses with sync/atomic: only a plain
+		// access of the very place an atomic one reaches is reported.
+		c.variable(v, byVar[v], spawns, anyAtomic(byVar[v]))
 	}
+}
+
+// useLoc adds a callee's Use to an access, at path (the Use's own path
+// when empty).
+func (c *checker) useLoc(a *access, u Use, path string, index ast.Expr) {
+	if path == "" {
+		path = u.Path
+	}
+	if u.Atomic {
+		a.atomic = true
+		a.locs = append(a.locs, loc{path: path, atomic: true, write: u.Write})
+		return
+	}
+	first := len(a.locs)
+	a.addLoc(path, u.Write, index)
+	for i := first; i < len(a.locs); i++ {
+		a.locs[i].once = u.Once
+	}
+}
+
+// argPlace finds the variable an argument of a go statement's call is
+// reached from, and its place from it ("&" at the end for an address).
+func (c *checker) argPlace(arg ast.Expr, parents map[ast.Node]ast.Node) (*types.Var, string, bool) {
+	if arg == nil {
+		return nil, "", false
+	}
+	e := ast.Unparen(arg)
+	addr := false
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e, addr = ast.Unparen(u.X), true
+	}
+	root := e
+	for {
+		switch x := root.(type) {
+		case *ast.SelectorExpr:
+			if id, ok := x.X.(*ast.Ident); ok {
+				if _, isPkg := c.pass.TypesInfo.Uses[id].(*types.PkgName); isPkg {
+					root = x.Sel
+					continue
+				}
+			}
+			root = ast.Unparen(x.X)
+			continue
+		case *ast.IndexExpr:
+			root = ast.Unparen(x.X)
+			continue
+		case *ast.StarExpr:
+			root = ast.Unparen(x.X)
+			continue
+		}
+		break
+	}
+	id, ok := root.(*ast.Ident)
+	if !ok {
+		return nil, "", false
+	}
+	v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return nil, "", false
+	}
+	top, path, _, _ := c.chain(id, parents)
+	if ast.Unparen(top) != e {
+		return nil, "", false
+	}
+	if addr {
+		path += "&"
+	}
+	return v, path, true
 }
 
 // place finds where an access runs: which goroutine, which body, where.
 func (c *checker) place(a *access, lit *ast.FuncLit, fd *ast.FuncDecl, spawnOf map[*ast.FuncLit]*goroutines.Spawn,
-	ctx map[*ast.FuncLit]lockstate.Context, outer func(ast.Node) *ast.FuncLit) bool {
+	outer func(ast.Node) *ast.FuncLit) bool {
 	for lit != nil {
 		if s := spawnOf[lit]; s != nil {
 			a.owner, a.block = s, lit.Body
 			return true
 		}
-		switch ctx[lit] {
+		switch c.ctxOf[lit] {
 		case lockstate.Inline:
 			if call, ok := c.parents[lit].(*ast.CallExpr); ok {
 				if fn := typeutil.StaticCallee(c.pass.TypesInfo, call); fn != nil && fn.FullName() == "(*sync.Once).Do" {
@@ -217,117 +368,78 @@ func (c *checker) place(a *access, lit *ast.FuncLit, fd *ast.FuncDecl, spawnOf m
 	return true
 }
 
-// classify says what an access does to its variable; false drops it.
+// classify says what an access does to its variable: the places it
+// reaches (its own and, through a call, its callee's); false drops it.
 func (c *checker) classify(a *access, parents map[ast.Node]ast.Node) bool {
 	va := a.va
-	switch va.Use {
-	case lockstate.VarWrite:
-		a.writeVar = true
-	case lockstate.VarAtomic:
+	info := c.pass.TypesInfo
+	top, path, index, indices := c.chain(va.Node, parents)
+	a.indices = indices
+	if path != "" && skipType(info.TypeOf(top)) {
+		return false // a lock, an atomic value: synchronisation
+	}
+	if c.guarded(va.Var) {
+		return false // a guarded variable: guardedby checks it
+	}
+	if se, ok := top.(*ast.SelectorExpr); ok && path != "" {
+		if f, ok := info.Uses[se.Sel].(*types.Var); ok && f.IsField() && c.guarded(f) {
+			return false // a guarded field: guardedby checks it
+		}
+	}
+	if va.Use == lockstate.VarAtomic || c.atomicOperand(va.Node, parents) {
 		a.atomic = true
-	default:
-		a.readVar = true
-	}
-	// Up through the parts of a struct or array value: x.f.g, x.arr[i].
-	var part ast.Node = va.Node
-	for {
-		switch p := parents[part].(type) {
-		case *ast.ParenExpr:
-			part = p
-			continue
-		case *ast.SelectorExpr:
-			if sel := c.pass.TypesInfo.Selections[p]; p.X == part && sel != nil && sel.Kind() == types.FieldVal && !isPtr(c.pass.TypesInfo.TypeOf(p.X)) {
-				a.sub += "." + p.Sel.Name
-				part = p
-				continue
-			}
-		case *ast.IndexExpr:
-			if _, isArr := c.pass.TypesInfo.TypeOf(p.X).Underlying().(*types.Array); isArr && p.X == part && part != va.Node {
-				part = p
-				continue
-			}
-		}
-		break
-	}
-	if c.atomicOperand(va.Node, parents) {
-		a.atomic, a.readVar, a.writeVar = true, false, false
+		a.locs = append(a.locs, loc{path: path, atomic: true, write: c.atomicWrite(top, parents)})
 		return true
 	}
-	if u, ok := parents[part].(*ast.UnaryExpr); ok && u.Op == token.AND {
-		if a.writeVar {
-			// &x handed on: whoever writes through it is not followed yet.
-			a.writeVar, a.readVar = false, true
-		}
-	}
-	if a.writeVar && c.methodReceiver(va.Node, parents) {
-		// x.m(): what m does to the object is m's business (not followed
-		// yet); the variable itself keeps naming it.
-		a.writeVar, a.readVar = false, true
-	}
-	t := va.Var.Type().Underlying()
-	if p, ok := t.(*types.Pointer); ok {
-		if _, isArr := p.Elem().Underlying().(*types.Array); isArr {
-			t = p.Elem().Underlying()
-		}
-	}
-	_, isMap := t.(*types.Map)
-	_, isSlice := t.(*types.Slice)
-	_, isArr := t.(*types.Array)
-	if !isMap && !isSlice && !isArr {
+	t := info.TypeOf(top)
+	cu := c.useOf(top, parents)
+	switch cu.kind {
+	case uWrite:
+		a.addLoc(path, true, index)
 		return true
-	}
-	var node ast.Node = va.Node
-	p := parents[node]
-	for {
-		if pe, ok := p.(*ast.ParenExpr); ok {
-			node, p = pe, parents[pe]
-			continue
-		}
-		break
-	}
-	switch p := p.(type) {
-	case *ast.IndexExpr:
-		if p.X != node {
+	case uRange:
+		if st := elemStep(t); st != "" && (st == "{}" || !cu.keysOnly) {
+			a.addLoc(path+st, false, nil)
 			return true
 		}
-		a.index = p.Index
-		if va.Use == lockstate.VarWrite {
-			// m[k] = v, s[i] = v, arr[i].f = v, &s[i] handed on: the
-			// element, not the variable (an array's element is part of
-			// it: the variable is read).
-			a.writeVar, a.writeElem, a.readVar = false, true, isArr
-		} else {
-			a.readElem = true
+	case uBuiltin:
+		st := elemStep(t)
+		switch {
+		case st != "" && (cu.name == "delete" || cu.name == "clear" || cu.name == "copy"):
+			a.addLoc(path+st, true, nil)
+			return true
+		case st == "{}" && (cu.name == "len" || cu.name == "cap"):
+			a.addLoc(path+st, false, nil)
+			return true
 		}
-	case *ast.CallExpr:
-		if id, ok := ast.Unparen(p.Fun).(*ast.Ident); ok && len(p.Args) > 0 && p.Args[0] == node {
-			if _, builtin := c.pass.TypesInfo.Uses[id].(*types.Builtin); builtin {
-				switch id.Name {
-				case "delete", "clear":
-					a.writeElem, a.readVar = true, true
-				case "len", "cap":
-					if isMap {
-						a.readElem = true
-					}
-				}
-				return true
-			}
-		}
-		if isMap && a.readVar {
-			a.readElem = true // a map handed on may be read
-		}
-	case *ast.RangeStmt:
-		if p.X == node && a.readVar {
-			a.readElem = true
-		}
-	case *ast.SliceExpr:
-		// s[a:b]: reads the header (or, for an array, takes part of it).
-	default:
-		if isMap && a.readVar {
-			a.readElem = true
+	case uCall:
+		if c.calleeLocs(a, cu, path) {
+			a.addLoc(path, false, nil)
+			return true
 		}
 	}
+	a.addLoc(path, false, index)
+	if elemStep(t) == "{}" && cu.kind != uBuiltin {
+		a.addLoc(path+"{}", false, nil) // a map handed on, copied or compared may be read
+	}
 	return true
+}
+
+// atomicWrite reports whether &top is handed to a sync/atomic function
+// that writes (anything but Load); false when not known.
+func (c *checker) atomicWrite(top ast.Expr, parents map[ast.Node]ast.Node) bool {
+	_, p := up(top, parents)
+	u, ok := p.(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return false
+	}
+	_, p = up(u, parents)
+	call, ok := p.(*ast.CallExpr)
+	if !ok || !isAtomicCall(c.pass.TypesInfo, call) {
+		return false
+	}
+	fn := typeutil.StaticCallee(c.pass.TypesInfo, call)
+	return !strings.HasPrefix(fn.Name(), "Load")
 }
 
 // atomicOperand reports whether id is inside &x, &x.f or &x[i] handed to
@@ -360,9 +472,10 @@ func (c *checker) atomicOperand(id *ast.Ident, parents map[ast.Node]ast.Node) bo
 	}
 }
 
-func isPtr(t types.Type) bool {
-	_, ok := t.Underlying().(*types.Pointer)
-	return ok
+// guarded reports whether a variable or field has a guard directive:
+// guardedby checks its accesses, and reports a race on it once.
+func (c *checker) guarded(v *types.Var) bool {
+	return c.dirs.Guard(v).Guards()
 }
 
 // isAtomicCall reports whether call is to a sync/atomic function (or the
@@ -377,35 +490,6 @@ func isAtomicCall(info *types.Info, call *ast.CallExpr) bool {
 		return true
 	}
 	return false
-}
-
-// methodReceiver reports whether id is the receiver of a method call,
-// id.m(...) or id.f.m(...).
-func (c *checker) methodReceiver(id *ast.Ident, parents map[ast.Node]ast.Node) bool {
-	var n ast.Node = id
-	for {
-		p := parents[n]
-		switch p := p.(type) {
-		case *ast.ParenExpr:
-			n = p
-			continue
-		case *ast.SelectorExpr:
-			if p.X != n {
-				return false
-			}
-			sel := c.pass.TypesInfo.Selections[p]
-			if sel == nil {
-				return false
-			}
-			if sel.Kind() == types.FieldVal {
-				n = p // x.f.m(): the method's receiver is part of x
-				continue
-			}
-			call, ok := parents[p].(*ast.CallExpr)
-			return ok && call.Fun == p
-		}
-		return false
-	}
 }
 
 // anyAtomic: a variable some code accesses through sync/atomic is taken
@@ -445,12 +529,13 @@ const (
 )
 
 type pair struct {
-	a, b *access // a runs in the goroutine s
-	s    *goroutines.Spawn
-	kind pairKind
+	a, b   *access // a runs in the goroutine s
+	la, lb loc     // the places where they meet
+	s      *goroutines.Spawn
+	kind   pairKind
 }
 
-func (c *checker) variable(v *types.Var, accs []*access, spawns []*goroutines.Spawn) {
+func (c *checker) variable(v *types.Var, accs []*access, spawns []*goroutines.Spawn, mixed bool) {
 	for i, s := range spawns {
 		var mine []*access
 		for _, a := range accs {
@@ -474,14 +559,14 @@ func (c *checker) variable(v *types.Var, accs []*access, spawns []*goroutines.Sp
 				if p.ret {
 					k = withReturn
 				}
-				if c.conflict(g, p, s, k) {
-					found = append(found, pair{g, p, s, k})
+				if la, lb, ok := c.conflict(g, p, s, k, mixed); ok {
+					found = append(found, pair{g, p, la, lb, s, k})
 				}
 			}
 			if s.Repeats && !declaredIn(v, s) {
 				for _, h := range mine {
-					if c.conflict(g, h, s, withInstance) {
-						found = append(found, pair{g, h, s, withInstance})
+					if la, lb, ok := c.conflict(g, h, s, withInstance, mixed); ok {
+						found = append(found, pair{g, h, la, lb, s, withInstance})
 					}
 				}
 			}
@@ -490,8 +575,11 @@ func (c *checker) variable(v *types.Var, accs []*access, spawns []*goroutines.Sp
 					continue
 				}
 				for _, h := range accs {
-					if h.owner == t && c.conflict(g, h, s, withSibling) {
-						found = append(found, pair{g, h, s, withSibling})
+					if h.owner != t {
+						continue
+					}
+					if la, lb, ok := c.conflict(g, h, s, withSibling, mixed); ok {
+						found = append(found, pair{g, h, la, lb, s, withSibling})
 					}
 				}
 			}
@@ -503,15 +591,15 @@ func (c *checker) variable(v *types.Var, accs []*access, spawns []*goroutines.Sp
 		// the goroutine first, then the earliest.
 		sort.SliceStable(found, func(i, j int) bool {
 			x, y := found[i], found[j]
-			if x.a.write() != y.a.write() {
-				return x.a.write()
+			if x.la.write != y.la.write {
+				return x.la.write
 			}
 			if x.a.pos != y.a.pos {
 				return x.a.pos < y.a.pos
 			}
 			return x.b.pos < y.b.pos
 		})
-		c.report(v, found[0])
+		c.report(v, found[0], mixed)
 	}
 }
 
@@ -554,39 +642,52 @@ func nextIteration(v *types.Var, pos token.Pos, s *goroutines.Spawn) bool {
 	return false
 }
 
-// conflict reports whether a (in goroutine s) and b can race.
-func (c *checker) conflict(a, b *access, s *goroutines.Spawn, k pairKind) bool {
-	if !a.write() && !b.write() || a.atomic || b.atomic {
-		return false
+// conflict reports whether a (in goroutine s) and b can race, and where
+// they meet.
+//
+// With mixed, the variable has atomic accesses: only an atomic and a plain
+// access of the same place, one a write, are a race (other places of it
+// are taken to be published through the atomics).
+func (c *checker) conflict(a, b *access, s *goroutines.Spawn, k pairKind, mixed bool) (loc, loc, bool) {
+	if !mixed && (a.atomic || b.atomic) || a.once && b.once {
+		return loc{}, loc{}, false
 	}
-	clash := a.writeVar && (b.readVar || b.writeVar || b.readElem || b.writeElem) ||
-		b.writeVar && (a.readVar || a.writeVar || a.readElem || a.writeElem) ||
-		a.writeElem && (b.readElem || b.writeElem) ||
-		b.writeElem && (a.readElem || a.writeElem)
-	if !clash || a.once && b.once {
-		return false
+	var la, lb loc
+	found := false
+search:
+	for _, x := range a.locs {
+		for _, y := range b.locs {
+			if !x.write && !y.write || x.once && y.once {
+				continue
+			}
+			if mixed {
+				if x.atomic == y.atomic || x.path != y.path {
+					continue
+				}
+			} else if x.atomic || y.atomic || !overlap(x.path, y.path) {
+				continue
+			}
+			if c.distinctAt(x, y, b, s, k) {
+				continue // different elements
+			}
+			la, lb, found = x, y, true
+			break search
+		}
 	}
-	if a.sub != "" && b.sub != "" && !strings.HasPrefix(a.sub+".", b.sub+".") && !strings.HasPrefix(b.sub+".", a.sub+".") {
-		return false // different fields of a struct value
+	if !found {
+		return la, lb, false
 	}
 	if k == withParent && c.handedOff(b, a, s) {
-		return false
-	}
-	if a.index != nil && b.index != nil && !a.writeVar && !b.writeVar {
-		if _, isMap := a.va.Var.Type().Underlying().(*types.Map); !isMap {
-			if c.distinct(a.index, b.index, s, k) {
-				return false
-			}
-		}
+		return la, lb, false
 	}
 	if a.state != nil && b.state != nil {
 		for _, l := range a.state.Held() {
 			if b.state.Lock(l).Mode.Held() {
-				return false
+				return la, lb, false
 			}
 		}
 	}
-	return true
+	return la, lb, true
 }
 
 // handedOff reports whether the parent's access p comes before a send on
@@ -653,23 +754,55 @@ func (c *checker) handedOff(p, g *access, s *goroutines.Spawn) bool {
 // constants, or, between instances of one goroutine, an index each
 // instance has its own of (a parameter or local of the closure, or a
 // variable of the loop that starts it).
-func (c *checker) distinct(x, y ast.Expr, s *goroutines.Spawn, k pairKind) bool {
+//
+// Between the goroutine and its parent, the parent's index is its own
+// too when it is a variable of the loop that starts the goroutine, used
+// before the start: it is the next iteration's, and the goroutine has the
+// one of the iteration that started it (bc.h[idx].x = ... ; go func(idx
+// int) { use(bc.h[idx]) }(idx)).
+func (c *checker) distinct(x, y ast.Expr, s *goroutines.Spawn, k pairKind, other *access) bool {
 	cx, cy := c.pass.TypesInfo.Types[x].Value, c.pass.TypesInfo.Types[y].Value
 	if cx != nil && cy != nil {
 		return !constant.Compare(cx, token.EQL, cy)
 	}
-	if k != withInstance {
-		return false
-	}
-	own := func(e ast.Expr) bool {
+	varOf := func(e ast.Expr) *types.Var {
 		id, ok := ast.Unparen(e).(*ast.Ident)
 		if !ok {
-			return false
+			return nil
 		}
-		v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
-		return ok && declaredIn(v, s)
+		v, _ := c.pass.TypesInfo.Uses[id].(*types.Var)
+		return v
 	}
-	return own(x) && own(y)
+	vx, vy := varOf(x), varOf(y)
+	if vx == nil || vy == nil || !declaredIn(vx, s) {
+		return false
+	}
+	switch k {
+	case withInstance:
+		return declaredIn(vy, s)
+	case withParent:
+		return !other.exit && nextIteration(vy, other.at, s)
+	}
+	return false
+}
+
+// distinctAt reports whether two places overlap only in elements that are
+// different: at some element step they share, the two indices differ.
+func (c *checker) distinctAt(x, y loc, other *access, s *goroutines.Spawn, k pairKind) bool {
+	n := min(len(x.path), len(y.path))
+	short := x.path[:n]
+	l := 0
+	for _, st := range steps(short) {
+		l += len(st)
+		if st != "[]" && st != "#" {
+			continue
+		}
+		ix, iy := x.indexAt(l), y.indexAt(l)
+		if ix != nil && iy != nil && c.distinct(ix, iy, s, k, other) {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *checker) short(pos token.Pos) string {
@@ -677,23 +810,33 @@ func (c *checker) short(pos token.Pos) string {
 	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 }
 
-func verb(a *access) string {
+func verb(a *access, l loc) string {
+	var v string
 	switch {
-	case a.ret && a.writeVar:
-		return "set"
+	case a.ret && l.write:
+		v = "set"
 	case a.ret:
-		return "returned"
-	case a.writeVar:
-		return "written"
-	case a.writeElem:
-		return "written into"
-	case a.readElem:
-		return "read from"
+		v = "returned"
+	case l.atomic && l.write:
+		v = "written atomically"
+	case l.atomic:
+		v = "read atomically"
+	case l.write && elemLast(l.path):
+		v = "written into"
+	case l.write:
+		v = "written"
+	case elemLast(l.path):
+		v = "read from"
+	default:
+		v = "read"
 	}
-	return "read"
+	if a.via != "" {
+		v += " by " + a.via
+	}
+	return v
 }
 
-func (c *checker) report(v *types.Var, p pair) {
+func (c *checker) report(v *types.Var, p pair, mixed bool) {
 	start := c.short(p.s.Node.Pos())
 	var other, fix string
 	switch p.kind {
@@ -710,19 +853,29 @@ func (c *checker) report(v *types.Var, p pair) {
 		other = fmt.Sprintf("in the goroutine started at %s at %s", c.short(p.b.owner.Node.Pos()), c.short(p.b.pos))
 		fix = "give each goroutine its own variable, or collect results by index or over a channel"
 	}
-	if _, isMap := v.Type().Underlying().(*types.Map); isMap && (p.a.writeElem || p.b.writeElem) {
+	if (p.kind == withInstance || p.kind == withSibling) && (hasDeref(p.la.path) || hasDeref(p.lb.path)) {
+		// Memory reached through a pointer: both sides share the object.
+		fix = "guard it with a mutex both sides hold, or use sync/atomic"
+	}
+	if p.la.write && strings.HasSuffix(p.la.path, "{}") || p.lb.write && strings.HasSuffix(p.lb.path, "{}") {
 		fix = "lock the map on both sides, or send the results over a channel to one goroutine that fills it"
 	}
-	name := v.Name() + p.a.sub
-	if len(p.b.sub) < len(p.a.sub) {
-		name = v.Name() + p.b.sub // the part both use
+	atomicWord := ", atomic or"
+	if mixed {
+		atomicWord = " or"
+		fix = "mixing sync/atomic and plain accesses of one variable is a race: make every access atomic (atomic.Int64 and the like)"
 	}
+	shorter := p.la.path
+	if len(p.lb.path) < len(shorter) {
+		shorter = p.lb.path // the part both use
+	}
+	name := v.Name() + display(shorter)
 	key := fmt.Sprint(v.Pos(), p.s.Node.Pos())
 	if c.seen[key] {
 		return
 	}
 	c.seen[key] = true
-	c.rep.Reportf(p.a.pos, report.Related(p.b.pos, name+" "+verb(p.b)+" here"),
-		"%s is %s in the goroutine started at %s and %s %s, with no lock, atomic or join ordering the two; %s",
-		name, verb(p.a), start, verb(p.b), other, fix)
+	c.rep.Reportf(p.a.pos, report.Related(p.b.pos, name+" "+verb(p.b, p.lb)+" here"),
+		"%s is %s in the goroutine started at %s and %s %s, with no lock%s join ordering the two; %s",
+		name, verb(p.a, p.la), start, verb(p.b, p.lb), other, atomicWord, fix)
 }

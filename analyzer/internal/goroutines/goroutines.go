@@ -9,8 +9,13 @@
 // sends on or closes (also a select case, the end of a range over it, or a
 // call handed the channel, taken to receive from it), by mu.Lock() when it
 // calls mu.Unlock() (a mutex used as a semaphore), and by synctest.Wait.
-// A goroutine's signal is looked for anywhere in its closure, not on every
-// path; for go f(args), a WaitGroup or channel among the arguments.
+// A goroutine's signal counts when it is made on every path of its
+// closure (a deferred one where the defer statement is; a path ending in
+// panic, os.Exit or log.Fatal does not count), or on some path when
+// nothing else in the declaration gives the same signal (a completed wait
+// then proves the goroutine gave it); for go f(args), a WaitGroup or
+// channel among the arguments, and the signals of f's body reached from
+// its receiver or parameters, by the same rule.
 // The region of a start is every statement of the starting body reachable
 // from it in the control-flow graph (go/cfg) without passing a join; a
 // start reachable from itself that way (a loop) runs concurrently with its
@@ -24,6 +29,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
@@ -82,10 +88,17 @@ type joinKey struct {
 
 // Find returns the bodies of fd (its own and its closures') that start
 // goroutines, with their starts and joins analysed.
-func Find(info *types.Info, fd *ast.FuncDecl) []*Body {
+func Find(info *types.Info, fd *ast.FuncDecl) []*Body { return FindWith(info, fd, nil) }
+
+// FindWith is Find, with the declarations of the package's functions
+// (declOf, nil for another package's): for go f(x) and go x.m(), the
+// signals in f's or m's body join the goroutine too, spelled as the
+// caller's arguments.
+func FindWith(info *types.Info, fd *ast.FuncDecl, declOf func(*types.Func) *ast.FuncDecl) []*Body {
 	if fd.Body == nil {
 		return nil
 	}
+	declSigs := signalsAt(info, fd.Body, false)
 	var bodies []*Body
 	visit := func(block *ast.BlockStmt, lit *ast.FuncLit) {
 		b := &Body{Block: block, Lit: lit}
@@ -103,7 +116,7 @@ func Find(info *types.Info, fd *ast.FuncDecl) []*Body {
 				return false // a body of its own
 			}
 			stack = append(stack, n)
-			if s := spawnAt(info, n); s != nil {
+			if s := spawnAt(info, n, declOf, declSigs); s != nil {
 				s.Body = b
 				for p := parents[n]; p != nil; p = parents[p] {
 					switch p.(type) {
@@ -131,7 +144,18 @@ func Find(info *types.Info, fd *ast.FuncDecl) []*Body {
 }
 
 // spawnAt returns the goroutine start n is, if any.
-func spawnAt(info *types.Info, n ast.Node) *Spawn {
+func spawnAt(info *types.Info, n ast.Node, declOf func(*types.Func) *ast.FuncDecl, declSigs []posKey) *Spawn {
+	// elsewhere: the declaration gives signal k outside [from, to) too.
+	elsewhere := func(from, to token.Pos) func(joinKey) bool {
+		return func(k joinKey) bool {
+			for _, d := range declSigs {
+				if d.joinKey == k && (d.pos < from || d.pos >= to) {
+					return true
+				}
+			}
+			return false
+		}
+	}
 	switch n := n.(type) {
 	case *ast.GoStmt:
 		s := &Spawn{Node: n, Kind: GoStmt}
@@ -139,7 +163,16 @@ func spawnAt(info *types.Info, n ast.Node) *Spawn {
 		if s.Lit == nil {
 			s.Callee = typeutil.StaticCallee(info, n.Call)
 		}
-		s.joinKeys = goJoins(info, n.Call, s.Lit)
+		var inLit func(joinKey) bool
+		if s.Lit != nil {
+			inLit = elsewhere(s.Lit.Pos(), s.Lit.End())
+		}
+		s.joinKeys = goJoins(info, n.Call, s.Lit, inLit)
+		if s.Callee != nil && declOf != nil {
+			if fd := declOf(s.Callee.Origin()); fd != nil && fd.Body != nil {
+				s.joinKeys = append(s.joinKeys, calleeJoins(info, n.Call, fd, elsewhere(token.NoPos, token.NoPos))...)
+			}
+		}
 		return s
 	case *ast.CallExpr:
 		fn := typeutil.StaticCallee(info, n)
@@ -169,7 +202,7 @@ func spawnAt(info *types.Info, n ast.Node) *Spawn {
 			}
 		}
 		if s.Lit != nil {
-			s.joinKeys = append(s.joinKeys, goJoins(info, nil, s.Lit)...)
+			s.joinKeys = append(s.joinKeys, goJoins(info, nil, s.Lit, elsewhere(s.Lit.Pos(), s.Lit.End()))...)
 		}
 		return s
 	}
@@ -196,7 +229,7 @@ func key(e ast.Expr) string {
 // on and the channels it sends on or closes (anywhere in its body, not in
 // its own goroutines), or, for go f(args), the WaitGroups and channels it
 // is passed.
-func goJoins(info *types.Info, call *ast.CallExpr, lit *ast.FuncLit) []joinKey {
+func goJoins(info *types.Info, call *ast.CallExpr, lit *ast.FuncLit, elsewhere func(joinKey) bool) []joinKey {
 	var keys []joinKey
 	if lit == nil {
 		if call == nil {
@@ -218,33 +251,185 @@ func goJoins(info *types.Info, call *ast.CallExpr, lit *ast.FuncLit) []joinKey {
 		}
 		return keys
 	}
-	ast.Inspect(lit.Body, func(n ast.Node) bool {
+	return joinSignals(info, lit.Body, elsewhere)
+}
+
+// everyPath keeps the signals a body makes on every path from its entry
+// to a return (a deferred signal counts where the defer statement is). A
+// path that ends in a call that cannot return (panic, os.Exit, log.Fatal,
+// a test's FailNow) does not count against a signal: nothing waits on it.
+func everyPath(info *types.Info, body *ast.BlockStmt, keys []joinKey) []joinKey {
+	if len(keys) == 0 {
+		return nil
+	}
+	g := flowgraph.New(info, body)
+	var out []joinKey
+	done := map[joinKey]bool{}
+	for _, k := range keys {
+		if done[k] {
+			continue
+		}
+		done[k] = true
+		if onEveryPath(info, g, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+func onEveryPath(info *types.Info, g *cfg.CFG, k joinKey) bool {
+	if len(g.Blocks) == 0 {
+		return true
+	}
+	seen := map[*cfg.Block]bool{}
+	var walk func(b *cfg.Block) bool
+	walk = func(b *cfg.Block) bool {
+		if seen[b] {
+			return true // round a loop: judged where it was entered
+		}
+		seen[b] = true
+		for _, n := range b.Nodes {
+			for _, m := range signals(info, n) {
+				if m == k {
+					return true
+				}
+			}
+		}
+		if len(b.Succs) == 0 {
+			if b.Kind == cfg.KindSelectAfterCase && len(b.Nodes) == 0 {
+				return true // a select without default blocks: not an exit
+			}
+			if n := len(b.Nodes); n > 0 {
+				if es, ok := b.Nodes[n-1].(*ast.ExprStmt); ok {
+					if call, ok := ast.Unparen(es.X).(*ast.CallExpr); ok && !flowgraph.MayReturn(info, call) {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		for _, s := range b.Succs {
+			if !walk(s) {
+				return false
+			}
+		}
+		return true
+	}
+	return walk(g.Blocks[0])
+}
+
+// calleeJoins returns the signals of the body of the function that go
+// f(args) or go x.m(args) runs, on a WaitGroup or channel reached from
+// its receiver or a parameter, spelled with the caller's arguments.
+func calleeJoins(info *types.Info, call *ast.CallExpr, fd *ast.FuncDecl, elsewhere func(joinKey) bool) []joinKey {
+	names := map[string]string{} // parameter name -> the caller's argument
+	if fd.Recv != nil && len(fd.Recv.List) == 1 && len(fd.Recv.List[0].Names) == 1 {
+		if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			names[fd.Recv.List[0].Names[0].Name] = key(se.X)
+		}
+	}
+	i := 0
+	for _, f := range fd.Type.Params.List {
+		for _, name := range f.Names {
+			if i < len(call.Args) {
+				names[name.Name] = key(call.Args[i])
+			}
+			i++
+		}
+		if len(f.Names) == 0 {
+			i++
+		}
+	}
+	var keys []joinKey
+	some := signals(info, fd.Body)
+	every := map[joinKey]bool{}
+	for _, k := range everyPath(info, fd.Body, some) {
+		every[k] = true
+	}
+	for _, k := range some {
+		head, rest, _ := strings.Cut(k.key, ".")
+		arg, ok := names[head]
+		if !ok || head == "_" {
+			continue // not reached from the caller's arguments
+		}
+		if rest != "" {
+			arg += "." + rest
+		}
+		if t := (joinKey{k.kind, arg}); every[k] || !elsewhere(t) {
+			keys = append(keys, t)
+		}
+	}
+	return keys
+}
+
+// signals returns the WaitGroups a body calls Done on, the channels it
+// sends on or closes, and the mutexes it unlocks (not in goroutines it
+// starts itself).
+func signals(info *types.Info, body ast.Node) []joinKey {
+	var keys []joinKey
+	for _, k := range signalsAt(info, body, true) {
+		keys = append(keys, k.joinKey)
+	}
+	return keys
+}
+
+// posKey is a signal and where it is made.
+type posKey struct {
+	joinKey
+	pos token.Pos
+}
+
+// signalsAt returns the signals made in n, with their positions; with
+// skipGo, not those of goroutines n starts.
+func signalsAt(info *types.Info, body ast.Node, skipGo bool) []posKey {
+	var keys []posKey
+	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt:
-			return false
+			return !skipGo
 		case *ast.SendStmt:
-			keys = append(keys, joinKey{"recv", key(n.Chan)})
+			keys = append(keys, posKey{joinKey{"recv", key(n.Chan)}, n.Pos()})
 		case *ast.CallExpr:
 			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "close" && len(n.Args) == 1 {
 				if _, builtin := info.Uses[id].(*types.Builtin); builtin {
-					keys = append(keys, joinKey{"recv", key(n.Args[0])})
+					keys = append(keys, posKey{joinKey{"recv", key(n.Args[0])}, n.Pos()})
 				}
 			}
 			if fn := typeutil.StaticCallee(info, n); fn != nil {
 				switch fn.FullName() {
 				case "(*sync.WaitGroup).Done":
-					keys = append(keys, joinKey{"wait", recvKey(n)})
+					keys = append(keys, posKey{joinKey{"wait", recvKey(n)}, n.Pos()})
 				case "(*sync.Mutex).Unlock":
 					// A mutex used as a semaphore: the parent locked it,
 					// the goroutine unlocks it, the parent's next Lock
 					// waits for that.
-					keys = append(keys, joinKey{"lock", recvKey(n)})
+					keys = append(keys, posKey{joinKey{"lock", recvKey(n)}, n.Pos()})
 				}
 			}
 		}
 		return true
 	})
 	return keys
+}
+
+// joinSignals returns the signals of a goroutine's body that join it:
+// those it makes on every path, and those it makes on some path only
+// when nothing else can give the same signal (elsewhere false): a
+// completed wait or receive then proves that this goroutine gave it.
+func joinSignals(info *types.Info, body *ast.BlockStmt, elsewhere func(joinKey) bool) []joinKey {
+	some := signals(info, body)
+	out := everyPath(info, body, some)
+	have := map[joinKey]bool{}
+	for _, k := range out {
+		have[k] = true
+	}
+	for _, k := range some {
+		if !have[k] && (elsewhere == nil || !elsewhere(k)) {
+			have[k] = true
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 func isNamed(t types.Type, pkg, name string) bool {
@@ -353,6 +538,15 @@ func (s *Spawn) region(info *types.Info) {
 		}
 		return j
 	}
+	// loopJoins: a loop body with a join among its own statements.
+	loopJoins := func(body *ast.BlockStmt) bool {
+		for _, st := range body.List {
+			if isJoin(st) {
+				return true
+			}
+		}
+		return false
+	}
 	// blockJoins: a block entered only once the goroutine is joined (a
 	// select case receiving from its channel, the end of a range over it).
 	blockJoins := func(blk *cfg.Block) bool {
@@ -363,6 +557,17 @@ func (s *Spawn) region(info *types.Info) {
 					s.Joins = append(s.Joins, r)
 					return true
 				}
+			}
+			if r, ok := blk.Stmt.(*ast.RangeStmt); ok && loopJoins(r.Body) {
+				return true
+			}
+		case cfg.KindForDone:
+			// for i := 0; i < n; i++ { <-done }: a loop that waits for
+			// the signal at each iteration ends once the goroutines it
+			// waits for have signalled (like a receive in a loop, this
+			// takes the count to match).
+			if f, ok := blk.Stmt.(*ast.ForStmt); ok && f.Cond != nil && loopJoins(f.Body) {
+				return true
 			}
 		case cfg.KindSelectCaseBody:
 			if cc, ok := blk.Stmt.(*ast.CommClause); ok && cc.Comm != nil && isJoin(cc.Comm) {

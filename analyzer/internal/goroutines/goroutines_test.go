@@ -76,6 +76,44 @@ func noJoin() (err error) {
 	go func() { err = nil }()
 	return nil
 }
+
+func signalOnSomePaths(ok bool, stop chan bool) {
+	done := make(chan bool, 1)
+	go func() {
+		if ok {
+			done <- true
+		}
+	}()
+	if <-stop {
+		done <- false
+	}
+	<-done
+	_ = ok // in
+}
+
+func onlySignaller(ok bool) {
+	done := make(chan bool)
+	go func() {
+		if ok {
+			done <- true
+		}
+	}()
+	<-done
+	_ = ok // out
+}
+
+func signalOrPanic(ok bool) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if !ok {
+			panic("no")
+		}
+	}()
+	wg.Wait()
+	_ = ok // out
+}
 `
 
 // TestRegions checks each start's region on the marked lines: "// in" runs
@@ -91,7 +129,7 @@ func TestRegions(t *testing.T) {
 		t.Fatal(err)
 	}
 	repeats := map[string]bool{"loop": true}
-	outlives := map[string]bool{"selectJoin": true, "noJoin": true, "fatalBeforeJoin": true}
+	outlives := map[string]bool{"selectJoin": true, "noJoin": true, "fatalBeforeJoin": true, "signalOnSomePaths": true}
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
 		if !ok {

@@ -5,9 +5,12 @@ package shared
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sync/errgroup"
+
+	"shared/tally"
 )
 
 func fetch(int) (int, error) { return 0, nil }
@@ -20,7 +23,7 @@ func errCaptured(n int) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err = fetch(i) // want `err is written in the goroutine started at bad.go:21 and written in another instance of it at bad.go:23, with no lock, atomic or join ordering the two; declare err inside the goroutine, or collect results by index or over a channel`
+			_, err = fetch(i) // want `err is written in the goroutine started at bad.go:24 and written in another instance of it at bad.go:26, with no lock, atomic or join ordering the two; declare err inside the goroutine, or collect results by index or over a channel`
 		}()
 	}
 	wg.Wait()
@@ -32,7 +35,7 @@ func errTwoGoroutines() error {
 	var err error
 	g := &errgroup.Group{}
 	g.Go(func() error {
-		_, err = fetch(1) // want `err is written in the goroutine started at bad.go:34 and written in the goroutine started at bad.go:38 at bad.go:39`
+		_, err = fetch(1) // want `err is written in the goroutine started at bad.go:37 and written in the goroutine started at bad.go:41 at bad.go:42`
 		return nil
 	})
 	g.Go(func() error {
@@ -47,7 +50,7 @@ func errTwoGoroutines() error {
 // returned.
 func namedResult() (err error) {
 	go func() {
-		err = work() // want `err is written in the goroutine started at bad.go:49 and returned by the return at bad.go:52, which the goroutine can outlive, with no lock, atomic or join ordering the two; join the goroutine before returning, or have it set a variable of its own`
+		err = work() // want `err is written in the goroutine started at bad.go:52 and returned by the return at bad.go:55, which the goroutine can outlive, with no lock, atomic or join ordering the two; join the goroutine before returning, or have it set a variable of its own`
 	}()
 	return
 }
@@ -62,7 +65,7 @@ func parentWritesAfterGo() {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		use(limit) // want `limit is read in the goroutine started at bad.go:63 and written by the function that started it, at bad.go:67, before joining it, with no lock, atomic or join ordering the two; move that access after the join, give the goroutine its own copy, or lock both`
+		use(limit) // want `limit is read in the goroutine started at bad.go:66 and written by the function that started it, at bad.go:70, before joining it, with no lock, atomic or join ordering the two; move that access after the join, give the goroutine its own copy, or lock both`
 	}()
 	limit = 20
 	wg.Wait()
@@ -78,7 +81,7 @@ func mapWorkers(keys []string) map[string]int {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			m[k] = len(k) // want `m is written into in the goroutine started at bad.go:79 and written into in another instance of it at bad.go:81, .*; lock the map on both sides, or send the results over a channel`
+			m[k] = len(k) // want `m is written into in the goroutine started at bad.go:82 and written into in another instance of it at bad.go:84, .*; lock the map on both sides, or send the results over a channel`
 		}()
 	}
 	wg.Wait()
@@ -91,7 +94,7 @@ func counter(n int) int {
 	done := make(chan bool)
 	for i := 0; i < n; i++ {
 		go func() {
-			total++ // want `total is written in the goroutine started at bad.go:93 and written in another instance of it at bad.go:94`
+			total++ // want `total is written in the goroutine started at bad.go:96 and written in another instance of it at bad.go:97`
 			done <- true
 		}()
 	}
@@ -106,19 +109,19 @@ var config = "a"
 
 // packageVar: a goroutine reads a package-level variable the parent sets.
 func packageVar() {
-	go reader()
-	config = "b" // the goroutine's read is reported at the read
+	go reader()  // want `config is read by reader in the goroutine started at bad.go:112 and written by the function that started it, at bad.go:113`
+	config = "b" // the goroutine's read, in reader, is reported at the go statement
 }
 
 func reader() {
-	println(config) // want `config is read in the goroutine started at bad.go:109 and written by the function that started it, at bad.go:110`
+	println(config)
 }
 
 // afterFunc: a timer callback writes what the caller reads.
 func afterFunc() int {
 	fired := 0
 	time.AfterFunc(time.Second, func() {
-		fired = 1 // want `fired is written in the goroutine started at bad.go:120 and read by the function that started it, at bad.go:123, before joining it`
+		fired = 1 // want `fired is written in the goroutine started at bad.go:123 and read by the function that started it, at bad.go:126, before joining it`
 	})
 	return fired
 }
@@ -128,7 +131,7 @@ func mapReadWhileWritten() int {
 	m := map[int]int{}
 	done := make(chan struct{})
 	go func() {
-		m[1] = 1 // want `m is written into in the goroutine started at bad.go:130 and read from by the function that started it, at bad.go:134, before joining it, with no lock, atomic or join ordering the two; lock the map on both sides, or send the results over a channel to one goroutine that fills it`
+		m[1] = 1 // want `m is written into in the goroutine started at bad.go:133 and read from by the function that started it, at bad.go:137, before joining it, with no lock, atomic or join ordering the two; lock the map on both sides, or send the results over a channel to one goroutine that fills it`
 		close(done)
 	}()
 	n := len(m)
@@ -143,7 +146,7 @@ func sliceHeader() []int {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		out = append(out, 1) // want `out is written in the goroutine started at bad.go:144 and written by the function that started it, at bad.go:148, before joining it`
+		out = append(out, 1) // want `out is written in the goroutine started at bad.go:147 and written by the function that started it, at bad.go:151, before joining it`
 	}()
 	out = append(out, 2)
 	wg.Wait()
@@ -156,7 +159,7 @@ func subtest(run func(func())) {
 		var err error
 		done := make(chan bool)
 		go func() {
-			err = work() // want `err is written in the goroutine started at bad.go:158 and read by the function that started it, at bad.go:162`
+			err = work() // want `err is written in the goroutine started at bad.go:161 and read by the function that started it, at bad.go:165`
 			done <- true
 		}()
 		if err != nil {
@@ -171,7 +174,7 @@ func selectTimeout(stop chan struct{}) int {
 	v := 0
 	done := make(chan struct{})
 	go func() {
-		v = 1 // want `v is written in the goroutine started at bad.go:173 and read by the function that started it, at bad.go:181, before joining it`
+		v = 1 // want `v is written in the goroutine started at bad.go:176 and read by the function that started it, at bad.go:184, before joining it`
 		close(done)
 	}()
 	select {
@@ -180,4 +183,163 @@ func selectTimeout(stop chan struct{}) int {
 	case <-stop:
 		return v
 	}
+}
+
+// counter is bumped through a method.
+type tallyT struct{ n, hits int }
+
+func (c *tallyT) inc() { c.n++ }
+
+func (c *tallyT) bump() { c.inc() }
+
+// counterMethod: a counter bumped through a method by parallel workers.
+func counterMethod(n int) int {
+	c := &tallyT{}
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			c.inc() // want `c.n is written by tallyT.inc in the goroutine started at bad.go:201 and written by tallyT.inc in another instance of it at bad.go:202, with no lock, atomic or join ordering the two; guard it with a mutex both sides hold, or use sync/atomic`
+			wg.Done()
+		}()
+	}
+	wg.Wait()
+	return c.n
+}
+
+// counterValue: the same on a struct value (c.bump() takes &c), two
+// calls deep.
+func counterValue(n int) int {
+	var c tallyT
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.bump() // want `c.n is written by tallyT.bump in the goroutine started at bad.go:217 and written by tallyT.bump in another instance of it at bad.go:219`
+		}()
+	}
+	wg.Wait()
+	return c.n
+}
+
+// counterOtherPackage: the method is in another package.
+func counterOtherPackage(n int) int {
+	var c tally.Counter
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.Add() // want `c.n is written by tally.Counter.Add in the goroutine started at bad.go:232 and written by tally.Counter.Add in another instance of it at bad.go:234`
+		}()
+	}
+	wg.Wait()
+	return c.Get()
+}
+
+// progress: a struct reached through a pointer.
+type progress struct {
+	done  int
+	total int
+	res   []int
+	names map[int]string
+}
+
+// pointerField: the goroutine writes a field through a captured pointer
+// while the parent reads it.
+func pointerField(p *progress) {
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		p.done = 1 // want `p.done is written in the goroutine started at bad.go:254 and read by the function that started it, at bad.go:258, before joining it`
+	}()
+	use(p.done)
+	wg.Wait()
+}
+
+// pointerMapField: workers fill a map reached through a pointer.
+func pointerMapField(p *progress, n int) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p.names[i] = "x" // want `p.names is written into in the goroutine started at bad.go:267 and written into in another instance of it at bad.go:269, with no lock, atomic or join ordering the two; lock the map on both sides`
+		}()
+	}
+	wg.Wait()
+}
+
+// throughParam: a function writes through the pointer it is handed.
+func throughParam() int {
+	x := 0
+	done := make(chan bool)
+	go func() {
+		tally.Store(&x, 1) // want `x is written by tally.Store in the goroutine started at bad.go:279 and read by the function that started it, at bad.go:283`
+		done <- true
+	}()
+	v := x
+	<-done
+	return v
+}
+
+// settingThroughCall: a goroutine changes a package-level setting
+// through a function of another package while the parent reads it.
+func settingThroughCall() int {
+	done := make(chan bool)
+	go func() {
+		tally.SetLevel(2) // want `Level is written by tally.SetLevel in the goroutine started at bad.go:292 and read by the function that started it, at bad.go:296`
+		done <- true
+	}()
+	v := tally.Level
+	<-done
+	return v
+}
+
+// restartNoWait: a new run at every event, with nothing waiting for the
+// previous one (ordered.go's restartAfterStop receives its signal first).
+func restartNoWait(l *loop, events chan int) {
+	for range events {
+		go l.run() // want `l.work is written into by loop.run in the goroutine started at bad.go:305 and written into by loop.run in another instance of it at bad.go:305`
+	}
+}
+
+// signalOnOnePath: the goroutine sends only when ok, and the parent
+// sends too when stopped: the receive may take the parent's value, and
+// then orders nothing.
+func signalOnOnePath(ok bool, stop chan bool) int {
+	v := 0
+	done := make(chan bool, 2)
+	go func() {
+		v = 1 // want `v is written in the goroutine started at bad.go:315 and read by the function that started it, at bad.go:325, before joining it`
+		if ok {
+			done <- true
+		}
+	}()
+	if <-stop {
+		done <- false
+	}
+	<-done
+	return v
+}
+
+// mixedAtomic: workers add with sync/atomic while the parent reads the
+// counter plainly before the join.
+func mixedAtomic(n int) int64 {
+	var total int64
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			atomic.AddInt64(&total, 1) // want `total is written atomically in the goroutine started at bad.go:335 and read by the function that started it, at bad.go:340, before joining it, with no lock or join ordering the two; mixing sync/atomic and plain accesses of one variable is a race: make every access atomic`
+		}()
+	}
+	if total > 10 {
+		println("many")
+	}
+	wg.Wait()
+	return total
 }

@@ -5,6 +5,8 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
+
+	"shared/tally"
 )
 
 // localInside: each goroutine declares its own err.
@@ -264,4 +266,334 @@ func selectThenJoin(a, b chan bool) (err error) {
 	}
 	<-done
 	return
+}
+
+// results is filled through a pointer.
+type results struct {
+	mu   sync.Mutex
+	res  []int
+	sum  int
+	seen map[int]bool
+	a, b int
+}
+
+func (r *results) set(i, v int) { r.res[i] = v }
+
+func (r *results) add(v int) {
+	r.mu.Lock()
+	r.sum += v
+	r.mu.Unlock()
+}
+
+func (r *results) total() int { return r.sum }
+
+// byIndexThroughPointer: each worker writes its own element of a slice
+// reached through a pointer, directly or through a method.
+func byIndexThroughPointer(r *results, n int) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func(j int) {
+			defer wg.Done()
+			r.res[j] = j
+		}(i)
+	}
+	wg.Wait()
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.set(i, i)
+		}()
+	}
+	wg.Wait()
+}
+
+// lockedMethod: the method takes the struct's own lock; the parent reads
+// after the join.
+func lockedMethod(r *results, n int) int {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.add(i)
+		}()
+	}
+	wg.Wait()
+	return r.total()
+}
+
+// readOnlyMethod: every worker only reads through the pointer.
+func readOnlyMethod(r *results, n int) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			use(r.total())
+		}()
+	}
+	wg.Wait()
+}
+
+// fieldBeforeGo: the parent writes through the pointer before the start
+// and reads after the join; the pointer itself is only read meanwhile.
+func fieldBeforeGo(r *results) *results {
+	var wg sync.WaitGroup
+	r.sum = 1
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		r.sum++
+	}()
+	keepResults(r)
+	wg.Wait()
+	return r
+}
+
+func keepResults(*results) {}
+
+// otherFields: the goroutine and the parent write different fields of one
+// object.
+func otherFields(r *results) {
+	done := make(chan bool)
+	go func() {
+		r.a = 1
+		close(done)
+	}()
+	r.b = 2
+	<-done
+}
+
+// otherPackageSafe: another package's counters that lock, or use atomics.
+func otherPackageSafe(n int) {
+	var l tally.Locked
+	var a tally.Atomic
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			l.Add()
+			a.Add()
+		}()
+	}
+	wg.Wait()
+}
+
+// lockedMap: a map through a pointer, under the struct's lock.
+func lockedMap(r *results, n int) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.mu.Lock()
+			r.seen[i] = true
+			r.mu.Unlock()
+		}()
+	}
+	wg.Wait()
+}
+
+type response struct{ notHandled bool }
+
+func respond(string) (*response, error) { return nil, nil }
+
+// byIndexThenField: each goroutine stores its own element, then reads a
+// field through it: the element read on the way is its own too.
+func byIndexThenField(chunks []string) []*response {
+	responses := make([]*response, len(chunks))
+	var g errgroup.Group
+	for i, chunk := range chunks {
+		g.Go(func() (err error) {
+			responses[i], err = respond(chunk)
+			if responses[i] != nil && responses[i].notHandled {
+				return nil
+			}
+			return err
+		})
+	}
+	_ = g.Wait()
+	return responses
+}
+
+type server struct{ ticks int }
+
+func (s *server) loop() { s.ticks++ }
+
+// startedWithResult: go s.loop() reads s when it starts, in the parent;
+// the goroutine only uses what s points to, which the return does not
+// touch.
+func startedWithResult() (s *server) {
+	s = &server{}
+	go s.loop()
+	return s
+}
+
+type slot struct {
+	mu sync.Mutex
+	h  []int
+}
+
+func (s *slot) add(v int) {
+	s.mu.Lock()
+	s.h = append(s.h, v)
+	s.mu.Unlock()
+}
+
+type bench struct{ slots []slot }
+
+// slotPerGoroutine: the parent prepares each goroutine's own element
+// before starting it; the goroutine uses only that element (the parent's
+// later writes are the next iterations', to other elements).
+func slotPerGoroutine(b *bench, n int) {
+	for i := 0; i < n; i++ {
+		idx := i
+		b.slots[idx].h = nil
+		go func(idx int) {
+			b.slots[idx].add(1)
+		}(idx)
+	}
+}
+
+type stream struct {
+	finished atomic.Bool
+	trailers []string
+}
+
+// finish runs its work once per stream: only the caller whose
+// compare-and-swap succeeds gets past the guard.
+func (s *stream) finish() {
+	if s.finished.Load() || !s.finished.CompareAndSwap(false, true) {
+		return
+	}
+	s.trailers = append(s.trailers, "end")
+}
+
+// finishFromBoth: the goroutine and the parent both call finish; one of
+// them does the work.
+func finishFromBoth(s *stream) {
+	go s.finish()
+	s.finish()
+}
+
+// atomicBothSides: the parent reads the counter with sync/atomic while
+// workers add to it, and plainly only after the join.
+func atomicBothSides(n int) int64 {
+	var total int64
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			atomic.AddInt64(&total, 1)
+		}()
+	}
+	if atomic.LoadInt64(&total) > 10 {
+		println("many")
+	}
+	wg.Wait()
+	return total
+}
+
+// emptyIf: an if with an empty body is no guard (and no trouble).
+func (s *stream) emptyIf(ok bool) {
+	if ok {
+	}
+	s.trailers = nil
+}
+
+// unexportedElsewhere: another package's unexported variable, written by
+// its exported function, is that package's concern.
+func unexportedElsewhere(n int) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			tally.Hit()
+		}()
+	}
+	wg.Wait()
+}
+
+// fresh assigns its receiver a new object before writing through it.
+func (r *results) fresh() *results {
+	r = &results{}
+	r.sum = 1
+	return r
+}
+
+// reassignedReceiver: fresh writes a new object, not the shared one.
+func reassignedReceiver(r *results, n int) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = r.fresh()
+		}()
+	}
+	wg.Wait()
+}
+
+type queue struct{ mu sync.Mutex }
+
+// do runs f under the queue's lock.
+func (q *queue) do(f func() bool) bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return f()
+}
+
+type conn struct {
+	q     *queue
+	quota int
+}
+
+// take changes quota only in a closure called from the callback do runs
+// under its lock.
+func (c *conn) take() bool {
+	check := func() bool {
+		c.quota--
+		return c.quota >= 0
+	}
+	return c.q.do(func() bool { return check() })
+}
+
+// callbackUnderLock: both sides change quota through take.
+func callbackUnderLock(c *conn) {
+	go c.take()
+	c.take()
+}
+
+type byteReader struct {
+	data []byte
+	i    int
+}
+
+// read moves on only when data remains.
+func (r *byteReader) read() int {
+	if r.i >= len(r.data) {
+		return 0
+	}
+	r.i++
+	return 1
+}
+
+// readersOfEmpty: the workers share an empty reader, whose read only
+// reads; a callee's write behind a condition counts as a read.
+func readersOfEmpty(n int) {
+	r := &byteReader{}
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.read()
+		}()
+	}
+	wg.Wait()
 }

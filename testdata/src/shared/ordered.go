@@ -177,8 +177,8 @@ func bubble(t *testing.T) {
 	})
 }
 
-// method: a method called on a captured value does its own locking; what
-// it does inside is not followed yet.
+// method: a method called on a captured value does its own locking: its
+// write of c.n is under c.mu, so it is not part of its summary.
 type counterT struct {
 	mu sync.Mutex
 	n  int
@@ -242,4 +242,92 @@ func closureJoin() int {
 	wait(done)
 	v = 2
 	return v
+}
+
+// loop is restarted only after the previous run has signalled, from its
+// own body, that it stopped.
+type loop struct {
+	stopped chan struct{}
+	work    map[int]bool
+}
+
+func (l *loop) run() {
+	defer func() { l.stopped <- struct{}{} }()
+	l.work[1] = true
+}
+
+// restartAfterStop: go l.run() again only after a receive from the
+// channel run sends on when it returns.
+func restartAfterStop(l *loop, events chan int) {
+	for range events {
+		<-l.stopped
+		go l.run()
+	}
+}
+
+// signalOnEveryPath: each path sends, or panics (nothing waits then);
+// defer wg.Done() at the top covers the early return.
+func signalOnEveryPath(ok bool, err error) int {
+	v, w := 0, 0
+	done := make(chan bool, 1)
+	go func() {
+		v = 1
+		if err != nil {
+			panic(err)
+		}
+		if ok {
+			done <- true
+			return
+		}
+		done <- false
+	}()
+	<-done
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if !ok {
+			return
+		}
+		w = 1
+	}()
+	wg.Wait()
+	return v + w
+}
+
+// closeOnErrorOnly: the goroutine closes errc only on its error path and
+// nothing else closes it, so the case that receives from it runs after
+// the close, and after the write before it.
+func closeOnErrorOnly(c chan struct{}) error {
+	var err error
+	errc := make(chan struct{})
+	go func() {
+		if err = work(); err != nil {
+			close(errc)
+			return
+		}
+	}()
+	select {
+	case <-c:
+		return nil
+	case <-errc:
+		return err
+	}
+}
+
+// countedReceives: a loop that receives once per goroutine started joins
+// them all when it ends.
+func countedReceives() uint32 {
+	var a [4]uint32
+	done := make(chan bool)
+	for i := 0; i < 4; i++ {
+		go func() {
+			atomic.AddUint32(&a[0], 1)
+			done <- true
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		<-done
+	}
+	return a[0]
 }
