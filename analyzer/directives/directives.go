@@ -181,6 +181,18 @@ func (r *Result) Guard(v *types.Var) *FieldGuard {
 	return r.fields[v.Origin()]
 }
 
+// AnyRefcount reports whether a field in scope (of this package or a
+// dependency) carries //guard:refcount, so that the check of deletes can
+// skip packages where no map is refcounted without walking their syntax.
+func (r *Result) AnyRefcount() bool {
+	for _, g := range r.fields {
+		if g.Refcount != "" {
+			return true
+		}
+	}
+	return false
+}
+
 // Contract returns the declared contract of fn, or nil.
 func (r *Result) Contract(fn *types.Func) *Contract {
 	if fn == nil {

@@ -27,6 +27,9 @@ import (
 // Whether the check is made under the lock is guardedby's ordinary
 // business: both maps are usually //guard:by the same lock.
 func (c *checker) refcounts() {
+	if !c.dirs.AnyRefcount() {
+		return
+	}
 	info := c.pass.TypesInfo
 	for _, f := range c.pass.Files {
 		ast.Inspect(f, func(n ast.Node) bool {
