@@ -8,7 +8,9 @@
 // g.Wait() of the errgroup that started it, by a receive from a channel it
 // sends on or closes (also a select case, the end of a range over it, or a
 // call handed the channel, taken to receive from it), by mu.Lock() when it
-// calls mu.Unlock() (a mutex used as a semaphore), and by synctest.Wait.
+// calls mu.Unlock() (a mutex used as a semaphore), by synctest.Wait, and
+// by reading a pipe the declaration creates to its end (io.ReadAll(r),
+// io.Copy(dst, r)) when it closes the pipe's write end.
 // A goroutine's signal counts when it is made on every path of its
 // closure (a deferred one where the defer statement is; a path ending in
 // panic, os.Exit or log.Fatal does not count), or on some path when
@@ -79,10 +81,14 @@ type Body struct {
 	Spawns []*Spawn
 	g      *cfg.CFG
 	nodes  []ast.Node // every cfg node, for Concurrent's lookup
+	// pipes pairs the read end of each pipe the declaration creates
+	// (r, w := io.Pipe(); r, w, err := os.Pipe()) with its write end,
+	// both as spelled: reading r to its end waits for w to be closed.
+	pipes map[string]string
 }
 
 type joinKey struct {
-	kind string // "wait" (wg or errgroup Wait), "recv" (channel)
+	kind string // "wait" (wg or errgroup Wait), "recv" (channel), "lock" (mutex as semaphore), "pipe" (a pipe's write end closed)
 	key  string // the receiver or channel, as written
 }
 
@@ -99,9 +105,10 @@ func FindWith(info *types.Info, fd *ast.FuncDecl, declOf func(*types.Func) *ast.
 		return nil
 	}
 	declSigs := signalsAt(info, fd.Body, false)
+	pipes := pipeEnds(info, fd.Body)
 	var bodies []*Body
 	visit := func(block *ast.BlockStmt, lit *ast.FuncLit) {
-		b := &Body{Block: block, Lit: lit}
+		b := &Body{Block: block, Lit: lit, pipes: pipes}
 		parents := map[ast.Node]ast.Node{}
 		var stack []ast.Node
 		ast.Inspect(block, func(n ast.Node) bool {
@@ -399,6 +406,10 @@ func signalsAt(info *types.Info, body ast.Node, skipGo bool) []posKey {
 				switch fn.FullName() {
 				case "(*sync.WaitGroup).Done":
 					keys = append(keys, posKey{joinKey{"wait", recvKey(n)}, n.Pos()})
+				case "(*os.File).Close", "(*io.PipeWriter).Close", "(*io.PipeWriter).CloseWithError":
+					// Closing a pipe's write end ends the reader's
+					// io.ReadAll (pipeEnds pairs the two ends).
+					keys = append(keys, posKey{joinKey{"pipe", recvKey(n)}, n.Pos()})
 				case "(*sync.Mutex).Unlock":
 					// A mutex used as a semaphore: the parent locked it,
 					// the goroutine unlocks it, the parent's next Lock
@@ -430,6 +441,33 @@ func joinSignals(info *types.Info, body *ast.BlockStmt, elsewhere func(joinKey) 
 		}
 	}
 	return out
+}
+
+// pipeEnds pairs the read and write ends of the pipes created in body
+// (r, w := io.Pipe(), r, w, err := os.Pipe()), as spelled.
+func pipeEnds(info *types.Info, body *ast.BlockStmt) map[string]string {
+	var pipes map[string]string
+	ast.Inspect(body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok || len(as.Rhs) != 1 || len(as.Lhs) < 2 {
+			return true
+		}
+		call, ok := ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		if fn := typeutil.StaticCallee(info, call); fn != nil && (fn.FullName() == "io.Pipe" || fn.FullName() == "os.Pipe") {
+			r, w := key(as.Lhs[0]), key(as.Lhs[1])
+			if r != "_" && w != "_" {
+				if pipes == nil {
+					pipes = map[string]string{}
+				}
+				pipes[r] = w
+			}
+		}
+		return true
+	})
+	return pipes
 }
 
 func isNamed(t types.Type, pkg, name string) bool {
@@ -483,6 +521,17 @@ func (s *Spawn) joins(info *types.Info, n ast.Node) bool {
 				}
 			case "testing/synctest.Wait", "internal/synctest.Wait":
 				found = true // every goroutine of the bubble has blocked or exited
+			case "io.ReadAll", "io.Copy", "io.CopyBuffer", "(*bytes.Buffer).ReadFrom":
+				// Reading a pipe to its end returns once its write end
+				// is closed: a goroutine that closes it on every path
+				// has finished what it did before.
+				r := m.Args[0]
+				if name == "io.Copy" || name == "io.CopyBuffer" {
+					r = m.Args[1]
+				}
+				if w, ok := s.Body.pipes[key(r)]; ok && s.hasKey("pipe", w) {
+					found = true
+				}
 			default:
 				// A function handed the channel is taken to receive
 				// from it (waitDone(done), also a closure).
