@@ -340,15 +340,6 @@ func (a *access) addLoc(path string, write bool, index ast.Expr) {
 	}
 }
 
-func (a *access) write() bool {
-	for _, l := range a.locs {
-		if l.write {
-			return true
-		}
-	}
-	return false
-}
-
 // display renders a path after a variable's name: fields as written,
 // elements as [], pointers left out. A last element step is left out
 // too: the verb says "into" or "from".
