@@ -455,9 +455,7 @@ func calleeName(call *ast.CallExpr) string {
 }
 
 func (c *checker) goStmt(g *lockstate.Go) {
-	k := g.Contract
-	refs := append(append(append(append([]directives.LockRef{}, k.Holds...), k.RHolds...), k.Releases...), k.RReleases...)
-	for _, ref := range refs {
+	for _, ref := range g.Needs {
 		shown := c.shownAtCall(ref, g.Node.Call)
 		c.rep.Reportf(g.Node.Go, report.Related(g.Callee.Pos(), "contract declared here"),
 			"go %s runs in a new goroutine, which holds no locks, but it needs %s held (//guard:... %s); lock %s inside the goroutine instead",

@@ -1463,9 +1463,53 @@ func (fa *funcAnalysis) goStmt(g *ast.GoStmt, s *State) {
 	if callee == nil {
 		return
 	}
-	if c := fa.a.dirs.Contract(callee); c != nil && len(c.Holds)+len(c.RHolds)+len(c.Releases)+len(c.RReleases) > 0 && fa.final && fa.rec != nil {
-		fa.rec.Gos = append(fa.rec.Gos, &Go{Node: g, Callee: callee, Contract: c})
+	c := fa.a.dirs.Contract(callee)
+	handed := fa.handOff(call, callee, []*directives.Contract{c, fa.a.effectsOf(callee)}, s, g.Go)
+	if c == nil || !fa.final || fa.rec == nil {
+		return
 	}
+	var needs []directives.LockRef
+	for _, refs := range [][]directives.LockRef{c.Holds, c.RHolds, c.Releases, c.RReleases} {
+		for _, r := range refs {
+			if !handed[fa.refAtCall(r, call, callee)] {
+				needs = append(needs, r)
+			}
+		}
+	}
+	if len(needs) > 0 {
+		fa.rec.Gos = append(fa.rec.Gos, &Go{Node: g, Callee: callee, Contract: c, Needs: needs})
+	}
+}
+
+// handOff applies a lock hand-off to a goroutine: go f() where f releases
+// a lock (by its contract, or by its inferred effect) that the starter
+// holds. The goroutine takes the lock over and releases it (sync's locks
+// may be unlocked by another goroutine), so from the go statement on the
+// starter no longer holds it. It returns the locks handed off.
+func (fa *funcAnalysis) handOff(call *ast.CallExpr, callee *types.Func, cs []*directives.Contract, s *State, at token.Pos) map[lockpath.Path]bool {
+	var handed map[lockpath.Path]bool
+	for _, c := range cs {
+		if c == nil {
+			continue
+		}
+		for _, k := range []struct {
+			refs []directives.LockRef
+			read bool
+		}{{c.Releases, false}, {c.RReleases, true}} {
+			for _, r := range k.refs {
+				p := fa.refAtCall(r, call, callee)
+				if !p.Valid() || handed[p] || !s.Lock(p).Mode.Held() {
+					continue
+				}
+				if handed == nil {
+					handed = map[lockpath.Path]bool{}
+				}
+				handed[p] = true
+				s.set(p, LockVal{Mode: NotHeld, Read: k.read, Site: at})
+			}
+		}
+	}
+	return handed
 }
 
 func (fa *funcAnalysis) deferStmt(d *ast.DeferStmt, s *State) {

@@ -508,3 +508,31 @@ func useNewLocked() {
 	t.n++
 	t.mu.Unlock()
 }
+
+// ---- a lock handed off to a goroutine ----
+
+// finishAndUnlock is started as a goroutine with t.mu held: it takes the
+// lock over and releases it.
+//
+//guard:releases t.mu
+func (t *T) finishAndUnlock() {
+	t.n++
+	t.mu.Unlock()
+}
+
+func (t *T) handOff() {
+	t.mu.Lock()
+	t.n++
+	go t.finishAndUnlock()
+}
+
+func (t *T) handOffUnheld() {
+	go t.finishAndUnlock() // want `go t.finishAndUnlock runs in a new goroutine, which holds no locks, but it needs t.mu held`
+}
+
+// After the hand-off the lock is the goroutine's, not the starter's.
+func (t *T) handOffThenWrite() {
+	t.mu.Lock()
+	go t.finishAndUnlock()
+	t.n = 0 // want `t.n written while t.mu is not held`
+}

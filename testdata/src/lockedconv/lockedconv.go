@@ -283,3 +283,21 @@ func (m *Magic) Sum() (n int) {
 	}
 	return n
 }
+
+// resetAndUnlock empties the buffer. c.mu must be held by the caller, and
+// it is released before resetAndUnlock returns.
+func (c *Conn) resetAndUnlock() {
+	c.buf = nil
+	c.mu.Unlock()
+}
+
+// ResetAsync hands its lock to the goroutine, which releases it: silent.
+func (c *Conn) ResetAsync() {
+	c.mu.Lock()
+	go c.resetAndUnlock()
+}
+
+// ResetAsyncUnheld starts it with nothing to hand over.
+func (c *Conn) ResetAsyncUnheld() {
+	go c.resetAndUnlock() // want `go c.resetAndUnlock runs in a new goroutine, which holds no locks, but it needs c.mu held`
+}
