@@ -228,13 +228,13 @@ func TestRealFlags(t *testing.T) {
 	if _, err := build(t, map[string]any{"flags": map[string]any{"noblock": map[string]any{"all": true}}}); err != nil {
 		t.Fatalf("noblock.all: %v", err)
 	}
-	if _, err := build(t, map[string]any{"flags": map[string]any{"config.infer.min": "6"}}); err != nil {
-		t.Fatalf("config.infer.min: %v", err)
+	if _, err := build(t, map[string]any{"flags": map[string]any{"config.infer.score": "6"}}); err != nil {
+		t.Fatalf("config.infer.score: %v", err)
 	}
-	got := config.Analyzer.Flags.Lookup("infer.min").Value.String()
-	config.Analyzer.Flags.Set("infer.min", "4") // leave the default as the other tests expect
+	got := config.Analyzer.Flags.Lookup("infer.score").Value.String()
+	config.Analyzer.Flags.Set("infer.score", "5") // leave the default as the other tests expect
 	if got != "6" {
-		t.Errorf("config.infer.min = %s after settings, want 6", got)
+		t.Errorf("config.infer.score = %s after settings, want 6", got)
 	}
 	_, err := build(t, map[string]any{"flags": map[string]any{"guardedby": map[string]any{"nosuch": 1}}})
 	if err == nil || !strings.Contains(err.Error(), "noblock.all") {

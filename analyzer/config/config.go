@@ -27,13 +27,13 @@ var Analyzer = &analysis.Analyzer{
 
 // options is what the flags set. Only this package's flags write it; run
 // copies it into the Config every other analyzer reads.
-var options = Config{locked: true, prose: true, summaries: true, minSites: 4, ratio: 0.9}
+var options = Config{locked: true, prose: true, summaries: true, minScore: 5, ratio: 0.9}
 
 func flags() flag.FlagSet {
 	fs := flag.NewFlagSet("config", flag.ContinueOnError)
 	fs.BoolVar(&options.infer, "infer", false, "infer guards for fields without directives (guardvet -infer)")
 	fs.BoolVar(&options.suggest, "infer.suggest", false, "under inference, report the directives to add (with evidence and a fix), not the accesses; implies -config.infer (guardvet -suggest)")
-	fs.IntVar(&options.minSites, "infer.min", options.minSites, "under inference, fewest accesses of a field before inferring its guard")
+	fs.IntVar(&options.minScore, "infer.score", options.minScore, "under inference, the evidence a field's guard needs: one point per write made with the lock held and per function holding it at an access (at most 3 of each)")
 	fs.Float64Var(&options.ratio, "infer.ratio", options.ratio, "under inference, share of a field's accesses that must hold the lock")
 	fs.BoolVar(&options.locked, "infer.locked", true, "under inference, read a method named ...Locked as holding its receiver's lock")
 	fs.BoolVar(&options.prose, "infer.prose", true, "under inference, check fields whose comments say which lock guards them")
@@ -55,14 +55,14 @@ func run(*analysis.Pass) (any, error) {
 type Config struct {
 	infer, suggest, locked, prose, unannotated, allrules, summaries bool
 	shared, explain                                                 bool
-	minSites                                                        int
+	minScore                                                        int
 	ratio                                                           float64
 }
 
 // InferThreshold is how much evidence inference needs before it infers a
-// field's guard: at least minSites accesses, a share ratio of them with
-// the lock held.
-func (c *Config) InferThreshold() (minSites int, ratio float64) { return c.minSites, c.ratio }
+// field's guard: a score of at least minScore (guardinfer's evidence
+// points), and a share ratio of its accesses with the lock held.
+func (c *Config) InferThreshold() (minScore int, ratio float64) { return c.minScore, c.ratio }
 
 // Infer reports whether guard inference is on.
 func (c *Config) Infer() bool { return c.infer || c.suggest }

@@ -13,8 +13,8 @@ func TestDefaultsAndSet(t *testing.T) {
 	if c.Infer() || c.Suggest() || c.LockedConvention() || c.ProseGuards() || c.AnalyseUnannotated() || c.UnannotatedOrder() || c.AllRules() {
 		t.Fatalf("default configuration turns something on: %+v", *c)
 	}
-	if n, r := c.InferThreshold(); n != 4 || r != 0.9 {
-		t.Errorf("default threshold %d, %v; want 4, 0.9", n, r)
+	if n, r := c.InferThreshold(); n != 5 || r != 0.9 {
+		t.Errorf("default threshold %d, %v; want 5, 0.9", n, r)
 	}
 	for _, tc := range []struct {
 		flag  string

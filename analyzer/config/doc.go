@@ -15,8 +15,10 @@ one another:
     and reads the conventions below; the guardinfer rule reports.
   - -config.infer.suggest: inference reports the directives to add, not
     the accesses (guardvet -suggest). Implies -config.infer.
-  - -config.infer.min (4) and -config.infer.ratio (0.9): a field's guard is
-    inferred from at least min accesses, a ratio of them with the lock.
+  - -config.infer.score (5) and -config.infer.ratio (0.9): a field's guard
+    is inferred when its evidence scores at least score points (a point
+    per write made with the lock held and per function holding it, up to
+    3 of each) and a ratio of its accesses hold the lock.
   - -config.infer.locked: under inference, a method named ...Locked holds
     its receiver's lock (default true).
   - -config.infer.prose: under inference, a comment "guarded by mu" is a

@@ -14,9 +14,11 @@ reports the accesses that break it:
   - Inferred guards. For every field without directives whose struct
     contains or embeds a lock, it records the field's accesses in the
     package with the locks held at each, and reports the accesses missing
-    lock L when one lock L of the same object is held at no fewer than
-    -config.infer.ratio (0.9) of at least -config.infer.min (4) accesses and at
-    least one access is a write:
+    lock L, one finding per field, when one lock L of the same object is
+    held at no fewer than -config.infer.ratio (0.9) of them, at least one
+    access is a write, and the evidence scores -config.infer.score (5): a
+    point per write made with L held and per function holding L at an
+    access, up to 3 of each:
 
     c.state is accessed with c.mu held at 9 of 10 sites (e.g. conn.go:42); here it is not
 
@@ -33,7 +35,10 @@ stores, sends or captures it, and again after every goroutine it was
 handed to is joined), in init helpers and sync.Once.Do closures, in
 closures whose caller is unknown and in test files are not evidence, nor
 reported (a test's accesses are, while a goroutine the test started with
-the object runs); a helper only ever called under its receiver's lock, or its
+the object runs), nor are accesses that a comment explains (in the
+function's doc or above the access: "must be called without c.mu",
+"safely unlock", "the world is stopped", "callers must serialize"); a
+helper only ever called under its receiver's lock, or its
 argument's, counts as holding it. Fields whose struct type synchronises
 itself (a lock or an atomic value inside) are not candidates.
 

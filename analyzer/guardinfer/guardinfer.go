@@ -44,7 +44,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return rep.Flush(), nil
 	}
 	r := &inference{pass: pass, ls: ls, rep: rep, suggest: cfg.Suggest(), ctx: newContexts(pass.TypesInfo, ls.Effects)}
-	r.minSites, r.ratio = cfg.InferThreshold()
+	r.minScore, r.ratio = cfg.InferThreshold()
 	r.explainOn = cfg.Explain()
 	suggest := r.suggest
 	for _, v := range r.gather() {
@@ -69,11 +69,11 @@ type inference struct {
 	pass *analysis.Pass
 	ls   *lockstate.Result
 	rep  *report.Reporter
-	// suggest reports directives to add instead of accesses; minSites and
+	// suggest reports directives to add instead of accesses; minScore and
 	// ratio are the evidence a guard needs (config.Config).
 	suggest   bool
 	explainOn bool // -config.infer.explain
-	minSites  int
+	minScore  int
 	ratio     float64
 	byField   map[*types.Var][]*lockstate.Access
 	// inTests are the accesses of test files made while a goroutine the
@@ -393,9 +393,6 @@ func (r *inference) count(accs []*lockstate.Access, lock string, path []string) 
 // inferLock reports accesses missing the lock that guards the field at
 // nearly every other site (or, with -suggest, the directive to add).
 func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
-	if len(accs) < r.minSites {
-		return
-	}
 	if !written(accs) {
 		return // read-only after construction
 	}
@@ -413,8 +410,14 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 			best = e
 		}
 	}
-	if best.lock == "" || float64(best.held) < r.ratio*float64(len(accs)) {
+	if best.lock == "" {
 		return
+	}
+	if r.score(accs, best.path).points() < r.minScore {
+		return // a lock held here and there, not a guard the code shows
+	}
+	if float64(best.held) < r.ratio*float64(len(accs)) {
+		return // too many accesses do without it
 	}
 	fix := addDirective(r.pass, v, best.lock)
 	if r.suggest {
@@ -426,12 +429,150 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 			best.misses = append(best.misses, a)
 		}
 	}
-	for _, a := range best.misses {
+	r.reportOnce(best.misses, fix, "lock "+best.lock, func(a *lockstate.Access) string {
 		lock := lockAt(a, best.lock)
-		r.report(a, fix, fmt.Sprintf(
+		return fmt.Sprintf(
 			"%s is accessed with %s held at %d of %d sites (e.g. %s); here it is not: lock %s here, or if this access is safe, say why with //guard:ignore; //guard:by %s on the field makes guardedby check it",
-			types.ExprString(a.Node), lock, best.held, len(accs), r.site(best.example), lock, best.lock)+r.explain(accs, best.path, a))
+			types.ExprString(a.Node), lock, best.held, len(accs), r.site(best.example), lock, best.lock) + r.explain(accs, best.path, a, true)
+	})
+}
+
+func lockName(without string) string {
+	name, _ := strings.CutPrefix(without, "lock ")
+	return name
+}
+
+// explained reports whether a comment says why an access runs safely
+// without the lock, as a //guard:ignore would: a comment of the function
+// it is in, its doc or one above it in the body, that says
+//
+//   - the code is meant to run without the lock: a sentence with "without"
+//     the lock ("without the lock", "without holding mu", "without
+//     cc.mu") and "called", "must", "needs to" or "safe"; or it "safely
+//     unlock"s and goes on;
+//   - "the world is stopped" (nothing else runs);
+//   - callers "must serialize" the calls.
+//
+// Inference reads prose to find guards ("guarded by mu"); it reads it for
+// the exceptions too. The vocabulary is in docs/rules/guardinfer.md.
+func (r *inference) explained(a *lockstate.Access, lock string) bool {
+	f := r.funcOf[a]
+	if f == nil || f.Decl == nil {
+		return false
 	}
+	var file *ast.File
+	for _, fl := range r.pass.Files {
+		if fl.Pos() <= f.Decl.Pos() && f.Decl.Pos() < fl.End() {
+			file = fl
+			break
+		}
+	}
+	if file == nil {
+		return false
+	}
+	for _, cg := range file.Comments {
+		if cg.End() > a.Pos {
+			break
+		}
+		if cg.Pos() < f.Decl.Pos() && (f.Decl.Doc == nil || cg != f.Decl.Doc) {
+			continue
+		}
+		if explainsUnlocked(strings.ToLower(cg.Text()), strings.ToLower(lock)) {
+			return true
+		}
+	}
+	return false
+}
+
+func explainsUnlocked(text, lock string) bool {
+	text = strings.Join(strings.Fields(text), " ")
+	if strings.Contains(text, "world is stopped") || strings.Contains(text, "world stopped") ||
+		strings.Contains(text, "must serialize") || strings.Contains(text, "must serialise") {
+		return true
+	}
+	if strings.Contains(text, "safely unlock") {
+		return true
+	}
+	// "without the lock" alone only says what the code does ("reads n
+	// without mu"); the sentence must say it is meant: "called", "must",
+	// "needs to", "safe" or "safely".
+	for _, sentence := range strings.FieldsFunc(strings.NewReplacer(". ", "\n", ": ", "\n", "; ", "\n").Replace(text), func(r rune) bool { return r == '\n' }) {
+		if !withoutLock(sentence, lock) {
+			continue
+		}
+		for _, meant := range []string{"called", "must", "needs to", "safe"} {
+			if strings.Contains(sentence, meant) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withoutLock reports whether a sentence says "without" the lock: "without
+// the lock", "without locking", "without cc.mu", "without holding mu".
+func withoutLock(sentence, lock string) bool {
+	for rest := sentence; ; {
+		i := strings.Index(rest, "without ")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len("without "):]
+		words := strings.Fields(rest)
+		for _, w := range words[:min(len(words), 3)] {
+			w = strings.Trim(w, ",()'\"`")
+			if w == "lock" || w == "locking" || (lock != "" && (w == lock || strings.HasSuffix(w, "."+lock))) {
+				return true
+			}
+		}
+	}
+}
+
+// reportOnce reports a field's accesses that miss its guard as one
+// finding, at the first of them not covered by //guard:ignore, listing the
+// others: one inferred guard, one bug to fix. msg words the finding at an
+// access; without says what the others lack ("lock mu" names the lock as
+// each site reaches it).
+func (r *inference) reportOnce(misses []*lockstate.Access, fix *analysis.SuggestedFix, without string, msg func(*lockstate.Access) string) {
+	var sites []*lockstate.Access
+	seen := map[token.Pos]bool{}
+	for _, a := range misses {
+		if seen[a.Pos] || r.rep.Ignored(a.Pos) || r.explained(a, lockName(without)) {
+			continue
+		}
+		seen[a.Pos] = true
+		sites = append(sites, a)
+	}
+	if len(sites) == 0 {
+		return
+	}
+	sort.Slice(sites, func(i, j int) bool { return sites[i].Pos < sites[j].Pos })
+	first := sites[0]
+	text := msg(first)
+	var related []analysis.RelatedInformation
+	if n := len(sites) - 1; n > 0 {
+		var where []string
+		for i, a := range sites[1:] {
+			if i == 3 {
+				where = append(where, "...")
+				break
+			}
+			where = append(where, r.site(a.Pos))
+		}
+		text += fmt.Sprintf(" (and at %d other %s without it: %s)", n, plural(n, "site", "sites"), strings.Join(where, ", "))
+		for _, a := range sites[1:] {
+			w := without
+			if lock, ok := strings.CutPrefix(without, "lock "); ok {
+				w = lockAt(a, lock)
+			}
+			related = append(related, analysis.RelatedInformation{Pos: a.Pos, Message: types.ExprString(a.Node) + " accessed here without " + w})
+		}
+	}
+	d := analysis.Diagnostic{Pos: first.Pos, Message: text, Related: related}
+	if fix != nil {
+		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
+	}
+	r.rep.Report(d)
 }
 
 // written reports whether any of the accesses is a plain write.
@@ -472,50 +613,71 @@ func (r *inference) checkProse(v *types.Var, g *directives.ProseGuard, accs []*l
 			e.misses = append(e.misses, a)
 		}
 	}
-	for _, a := range e.misses {
+	r.reportOnce(e.misses, fix, "lock "+g.Lock, func(a *lockstate.Access) string {
 		lock := lockAt(a, g.Lock)
-		r.report(a, fix, fmt.Sprintf(
+		return fmt.Sprintf(
 			"%s is documented as guarded by %s (%s), but %s is not held here: lock %s here, or if this access is safe, say why with //guard:ignore; //guard:by %s on the field makes guardedby check it",
-			types.ExprString(a.Node), g.Lock, quote, lock, lock, g.Lock)+r.explain(accs, path, a))
-	}
+			types.ExprString(a.Node), g.Lock, quote, lock, lock, g.Lock) + r.explain(accs, path, a, false)
+	})
 }
 
-// explain is the evidence behind a finding at a, under
-// -config.infer.explain: the writes made with the lock held, the functions
-// that hold it, and where a runs.
-func (r *inference) explain(accs []*lockstate.Access, path []string, a *lockstate.Access) string {
-	if !r.explainOn {
-		return ""
-	}
-	writes := 0
-	var firstWrite token.Pos
-	var holders []string
-	seen := map[string]bool{}
+// score is the evidence that a lock guards a field: the writes made with
+// it held, and the functions that hold it at an access. Each counts up to
+// maxPoints; -config.infer.score sets the total a guard needs. Many reads
+// under a lock in one function are not evidence that the lock is the
+// field's guard; writes under it in several functions are.
+type score struct {
+	writes     int
+	firstWrite token.Pos
+	holders    []string // function names, in the order met
+}
+
+// maxPoints caps each kind of evidence.
+const maxPoints = 3
+
+func (s score) points() int {
+	return min(s.writes, maxPoints) + min(len(s.holders), maxPoints)
+}
+
+func (r *inference) score(accs []*lockstate.Access, path []string) score {
+	var sc score
+	seen := map[*types.Func]bool{}
 	for _, b := range accs {
 		if !r.heldAt(b, path) {
 			continue
 		}
 		if b.Write && !b.Atomic {
-			if writes == 0 {
-				firstWrite = b.Pos
+			if sc.writes == 0 {
+				sc.firstWrite = b.Pos
 			}
-			writes++
+			sc.writes++
 		}
-		if f := r.funcOf[b]; f != nil && !seen[f.Obj.Name()] {
-			seen[f.Obj.Name()] = true
-			holders = append(holders, f.Obj.Name())
+		if f := r.funcOf[b]; f != nil && !seen[f.Obj] {
+			seen[f.Obj] = true
+			sc.holders = append(sc.holders, f.Obj.Name())
 		}
 	}
+	return sc
+}
+
+// explain is the evidence behind a finding at a, under
+// -config.infer.explain: the writes made with the lock held, the functions
+// that hold it, and where a runs.
+func (r *inference) explain(accs []*lockstate.Access, path []string, a *lockstate.Access, scored bool) string {
+	if !r.explainOn {
+		return ""
+	}
+	sc := r.score(accs, path)
 	var parts []string
-	if writes > 0 {
-		parts = append(parts, fmt.Sprintf("%d %s with the lock held (first at %s)", writes, plural(writes, "write", "writes"), r.site(firstWrite)))
+	if sc.writes > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s with the lock held (first at %s)", sc.writes, plural(sc.writes, "write", "writes"), r.site(sc.firstWrite)))
 	} else {
 		parts = append(parts, "no write with the lock held")
 	}
-	if n := len(holders); n > 0 {
-		shown := holders
+	if n := len(sc.holders); n > 0 {
+		shown := sc.holders
 		if n > 3 {
-			shown = holders[:3]
+			shown = sc.holders[:3]
 		}
 		list := strings.Join(shown, ", ")
 		if n > 3 {
@@ -537,6 +699,9 @@ func (r *inference) explain(accs []*lockstate.Access, path []string, a *lockstat
 		}
 		parts = append(parts, "this access is in "+where)
 	}
+	if scored {
+		parts = append(parts, fmt.Sprintf("score %d (-config.infer.score %d needed)", sc.points(), r.minScore))
+	}
 	return "; evidence: " + strings.Join(parts, "; ")
 }
 
@@ -545,14 +710,6 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
-}
-
-func (r *inference) report(a *lockstate.Access, fix *analysis.SuggestedFix, msg string) {
-	d := analysis.Diagnostic{Pos: a.Pos, Message: msg}
-	if fix != nil {
-		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
-	}
-	r.rep.Report(d)
 }
 
 // suggestField reports, at a field, the directive inference would add.
@@ -631,14 +788,18 @@ func (r *inference) atomicCheck(v *types.Var, accs []*lockstate.Access) {
 	if !atomicSite.IsValid() {
 		return
 	}
+	var plain []*lockstate.Access
 	for _, a := range accs {
 		if a.Atomic || (!a.Write && len(a.State.Held()) > 0) {
 			continue // writers lock and store atomically; plain reads under the lock are fine
 		}
-		r.rep.Report(analysis.Diagnostic{Pos: a.Pos, Message: fmt.Sprintf(
-			"%s is accessed with sync/atomic elsewhere (e.g. %s) but plainly here; use atomic loads and stores at every site, or an atomic type such as atomic.Int64",
-			types.ExprString(a.Node), r.site(atomicSite))})
+		plain = append(plain, a)
 	}
+	r.reportOnce(plain, nil, "sync/atomic", func(a *lockstate.Access) string {
+		return fmt.Sprintf(
+			"%s is accessed with sync/atomic elsewhere (e.g. %s) but plainly here; use atomic loads and stores at every site, or an atomic type such as atomic.Int64",
+			types.ExprString(a.Node), r.site(atomicSite))
+	})
 }
 
 // ownerStruct is the struct type that declares the accessed field.

@@ -888,9 +888,9 @@ func TestInferenceSwitch(t *testing.T) {
 	if stdout, stderr, code := run(t, root, guardvet, "-guardinfer", "-infer=false", fixture); code != 0 || stdout != "" {
 		t.Errorf("-guardinfer -infer=false: exit %d, want 0 (an explicit -infer=false wins)\n%s%s", code, stdout, stderr)
 	}
-	if stdout, stderr, code := run(t, root, guardvet, "-config.infer.min=3", fixture); code != 0 || stdout != "" ||
-		!strings.Contains(stderr, "-config.infer.min refines guard inference, which is off: add -infer") {
-		t.Errorf("-config.infer.min without -infer: exit %d, want 0 and a note\n%s%s", code, stdout, stderr)
+	if stdout, stderr, code := run(t, root, guardvet, "-config.infer.score=3", fixture); code != 0 || stdout != "" ||
+		!strings.Contains(stderr, "-config.infer.score refines guard inference, which is off: add -infer") {
+		t.Errorf("-config.infer.score without -infer: exit %d, want 0 and a note\n%s%s", code, stdout, stderr)
 	}
 	if stdout, _, _ := run(t, root, guardvet, "-help"); strings.Contains(stdout, "(off by default) (default true)") {
 		t.Errorf("-help still says (off by default) (default true)")

@@ -56,6 +56,17 @@ func (r *Reporter) Report(d analysis.Diagnostic) {
 	r.pending = append(r.pending, d)
 }
 
+// Ignored reports whether a //guard:ignore covers pos, and if so marks it
+// used: for a rule that folds several sites into one diagnostic and must
+// leave out the sites a maintainer has explained.
+func (r *Reporter) Ignored(pos token.Pos) bool {
+	if ig := r.ignoreAt(pos); ig != nil {
+		r.used[ig.Pos] = true
+		return true
+	}
+	return false
+}
+
 // Flush reports the collected diagnostics in source order, so output does
 // not depend on the order the engine visited functions and blocks in. It
 // returns the rule's result.

@@ -365,7 +365,7 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 
 // inferenceFlags makes -infer the one switch of guard inference: -infer
 // and -suggest turn it on, and so does naming its rule (-guardinfer); an
-// explicit -infer=false still wins. Its refinements (-config.infer.min,
+// explicit -infer=false still wins. Its refinements (-config.infer.score,
 // ratio, locked, prose) do nothing without it, which a note says.
 func inferenceFlags(fs *flag.FlagSet, o *options, stderr io.Writer) {
 	set := map[string]bool{}
@@ -380,7 +380,7 @@ func inferenceFlags(fs *flag.FlagSet, o *options, stderr io.Writer) {
 	if on("infer") || on("infer.suggest") {
 		return
 	}
-	for _, name := range []string{"config.infer.min", "config.infer.ratio", "config.infer.locked", "config.infer.prose", "config.infer.explain"} {
+	for _, name := range []string{"config.infer.score", "config.infer.ratio", "config.infer.locked", "config.infer.prose", "config.infer.explain"} {
 		if set[name] {
 			fmt.Fprintf(stderr, "guardvet: -%s refines guard inference, which is off: add -infer\n", name)
 		}
@@ -422,7 +422,7 @@ Rules (each on by default; -NAME=false turns one off, -NAME runs only the named)
 	fs.SetOutput(out)
 	fmt.Fprint(w, `
 Guard inference: -infer turns it on (and -suggest, and naming its rule,
--guardinfer); -config.infer.min, -config.infer.ratio, -config.infer.locked
+-guardinfer); -config.infer.score, -config.infer.ratio, -config.infer.locked
 and -config.infer.prose refine it.
 
 The shared rule is off by default: -shared runs it alone, -config.shared

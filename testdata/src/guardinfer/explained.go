@@ -1,0 +1,67 @@
+package guardinfer
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// A comment that says why an access runs without the lock explains it, as
+// //guard:ignore would: in the function's doc, or above the access in its
+// body. The words guardinfer reads are "without" the lock (or its name),
+// "safely unlock", "the world is stopped" and "must serialize".
+
+type Chan struct {
+	mu sync.Mutex
+	// guarded by mu
+	state int
+	// guarded by mu
+	peers map[string]int
+	hits  int64
+}
+
+func (c *Chan) Set(v int) {
+	c.mu.Lock()
+	c.state = v
+	c.mu.Unlock()
+}
+
+func (c *Chan) Add(k string) {
+	c.mu.Lock()
+	c.peers[k]++
+	c.mu.Unlock()
+	atomic.AddInt64(&c.hits, 1)
+}
+
+// Close stops every other operation, then goes on unlocked.
+func (c *Chan) Close() {
+	c.mu.Lock()
+	c.state = -1
+	// We can safely unlock and continue to access all fields now: state -1
+	// stops every other operation.
+	c.mu.Unlock()
+	clear(c.peers)
+}
+
+// start must be called without c.mu: it calls back into Set.
+func (c *Chan) start() int { return c.state }
+
+// Count is for tests. Callers must serialize it with Add.
+func (c *Chan) Count() int { return len(c.peers) }
+
+// resetHits runs while the world is stopped.
+func (c *Chan) resetHits() { c.hits = 0 }
+
+// Peek has no such comment: reported.
+func (c *Chan) Peek() int {
+	return c.state // want `c.state is documented as guarded by mu`
+}
+
+// Drain's comment names the lock without explaining anything: reported.
+func (c *Chan) Drain() {
+	// Empty the peers; Add takes c.mu.
+	c.peers = nil // want `c.peers is documented as guarded by mu`
+}
+
+func (c *Chan) Hits() int64 {
+	return c.hits // want `c.hits is accessed with sync/atomic elsewhere`
+}
