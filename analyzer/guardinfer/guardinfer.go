@@ -38,6 +38,7 @@ const Category = "guardinfer"
 
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
+	defer ls.Done()
 	rep := report.New(pass, ls.Dirs, Category)
 	cfg := ls.Dirs.Config
 	if !cfg.Infer() {
@@ -546,7 +547,15 @@ func (r *inference) reportOnce(misses []*lockstate.Access, fix *analysis.Suggest
 	if len(sites) == 0 {
 		return
 	}
-	sort.Slice(sites, func(i, j int) bool { return sites[i].Pos < sites[j].Pos })
+	// By file name and offset: token.Pos order across files depends on
+	// the order the loader parsed them in, which varies from run to run.
+	sort.Slice(sites, func(i, j int) bool {
+		a, b := r.pass.Fset.Position(sites[i].Pos), r.pass.Fset.Position(sites[j].Pos)
+		if a.Filename != b.Filename {
+			return a.Filename < b.Filename
+		}
+		return a.Offset < b.Offset
+	})
 	first := sites[0]
 	text := msg(first)
 	var related []analysis.RelatedInformation
