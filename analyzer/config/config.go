@@ -41,6 +41,7 @@ func flags() flag.FlagSet {
 	fs.BoolVar(&options.unannotated, "unannotated", false, "lockorder: also infer lock order (and find self-deadlocks) in packages without guardvet directives")
 	fs.BoolVar(&options.shared, "shared", false, "run the shared rule: variables shared with goroutines, written and accessed with nothing ordering them (guardvet -shared)")
 	fs.BoolVar(&options.allrules, "allrules", false, "in packages with no directives of their own that import annotated ones, run every rule (lock balance, self-deadlock, lock order, noblock, escape, check-then-act), not only the checks of the imported contracts")
+	fs.IntVar(&options.readers, "readers", 0, "internal, set by the standalone guardvet: how many analyzers of the run read the engine's per-function results in each package, so that the engine drops them once the last is done (0, the default: keep them)")
 	fs.BoolVar(&options.summaries, "summaries", true, "in packages without directives, compute the lock summaries that annotated importers read (lock helpers' effects, what exported methods do through their receiver); guardvet turns this off when no package it loads has a directive, since then nothing reads them")
 	return *fs
 }
@@ -55,7 +56,7 @@ func run(*analysis.Pass) (any, error) {
 type Config struct {
 	infer, suggest, locked, prose, unannotated, allrules, summaries bool
 	shared, explain                                                 bool
-	minScore                                                        int
+	minScore, readers                                               int
 	ratio                                                           float64
 }
 
@@ -106,6 +107,10 @@ func (c *Config) RecordVars() bool { return c.shared }
 // a run (without inference, -config.unannotated or the shared rule, which
 // analyse every body anyway), so nothing would read them.
 func (c *Config) Summaries() bool { return c.summaries }
+
+// Readers is how many analyzers of the run read lockstate's per-function
+// results in each package, or 0 if unknown (lockstate.Result.Done).
+func (c *Config) Readers() int { return c.readers }
 
 // AllRules reports whether every rule runs in packages that only import
 // directives.

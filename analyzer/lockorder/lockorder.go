@@ -113,6 +113,7 @@ type localEdge struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
+	defer ls.Done()
 	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
 		funcs: map[*types.Func][]*lockstate.Func{}}
 	c.acquired = lockstate.NewSummaries(pass, c.computeAcquired)

@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/cfg"
@@ -130,6 +131,48 @@ type Result struct {
 	// imports directives, or the configuration needs unannotated packages
 	// analysed (config.Config.AnalyseUnannotated).
 	Analysed bool
+	// readers counts down the analyzers still to read Funcs in this
+	// package (config.Config.Readers); 0 means unknown.
+	readers atomic.Int32
+}
+
+// Done says that one reader of the result, a rule, has finished with
+// Funcs in this package. When the run says how many rules read it
+// (config.Config.Readers, set by the standalone driver) and the last one
+// is done, Funcs is dropped: the analysis framework keeps every
+// intermediate result until the whole run ends, and under inference the
+// per-function events of every package are the largest of them. Each
+// reader calls it once, deferred, after it got the result.
+func (r *Result) Done() {
+	if r.readers.Load() > 0 && r.readers.Add(-1) == 0 {
+		r.Funcs = nil
+	}
+}
+
+// Readers counts the analyzers that a run of analyzers (and of what they
+// require) executes in each package and that read this engine's result:
+// those that require Analyzer directly. A driver sets -config.readers to
+// it so that Result.Done can drop what the last of them has read.
+func Readers(analyzers []*analysis.Analyzer) int {
+	n := 0
+	seen := map[*analysis.Analyzer]bool{}
+	var visit func(a *analysis.Analyzer)
+	visit = func(a *analysis.Analyzer) {
+		if seen[a] {
+			return
+		}
+		seen[a] = true
+		if slices.Contains(a.Requires, Analyzer) {
+			n++
+		}
+		for _, req := range a.Requires {
+			visit(req)
+		}
+	}
+	for _, a := range analyzers {
+		visit(a)
+	}
+	return n
 }
 
 // Context says how a function body is entered.
@@ -339,7 +382,9 @@ func run(pass *analysis.Pass) (any, error) {
 	effects := a.exportEffects()
 	a.exportAccesses()
 	a.fallbacks = nil // parsed files of other platforms: not needed any more
-	return &Result{Dirs: dirs, Funcs: a.funcs, Effects: effects, Analysed: analysed}, nil
+	res := &Result{Dirs: dirs, Funcs: a.funcs, Effects: effects, Analysed: analysed}
+	res.readers.Store(int32(dirs.Config.Readers()))
+	return res, nil
 }
 
 // packageAnalysis holds the per-package state of the engine.

@@ -81,6 +81,7 @@ type checker struct {
 
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
+	defer ls.Done()
 	rep := report.New(pass, ls.Dirs, Category)
 	if !ls.Dirs.Config.Shared() {
 		return rep.Flush(), nil

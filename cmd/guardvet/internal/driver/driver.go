@@ -22,6 +22,7 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
 // Exit codes. docs/output.md documents them; main_test.go asserts them.
@@ -167,7 +168,11 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 			// annotated packages read would be computed for nobody.
 			restore, _ = config.Set("summaries", "false")
 		}
+		// The engine drops each package's per-function results once the
+		// rules that read them are done, instead of when the run ends.
+		restoreReaders, _ := config.Set("readers", fmt.Sprint(lockstate.Readers(enabled)))
 		graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
+		restoreReaders()
 		restore()
 		if err != nil {
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
