@@ -145,7 +145,11 @@ func (c *collector) proseGuards(st *ast.StructType) {
 				carry, carryCm = &ProseGuard{Lock: name, Quote: strings.TrimSpace(m[0])}, cm
 				continue
 			}
-			for _, word := range strings.FieldsFunc(m[1], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' }) {
+			for _, word := range strings.FieldsFunc(m[1], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '.' }) {
+				word = strings.Trim(word, ".")
+				if strings.Contains(word, ".") {
+					continue // "guards trInfo.tr": a field of what trInfo points to, not trInfo
+				}
 				for _, v := range fields[word] {
 					set(v, name, cm, m[0])
 				}

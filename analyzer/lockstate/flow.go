@@ -20,15 +20,18 @@ import (
 // function, or a closure inside one (which shares its resolver, so that
 // captured variables are the same roots inside and out).
 type funcAnalysis struct {
-	a     *packageAnalysis
-	info  *types.Info
-	decl  *ast.FuncDecl
-	fn    *types.Func
-	sig   *types.Signature
-	body  *ast.BlockStmt
-	lit   *ast.FuncLit
-	res   *lockpath.Resolver
-	entry *State
+	// deepWrites are the fields whose pointee an assignment writes
+	// (markDeepWrite), for inference.
+	deepWrites map[*ast.SelectorExpr]bool
+	a          *packageAnalysis
+	info       *types.Info
+	decl       *ast.FuncDecl
+	fn         *types.Func
+	sig        *types.Signature
+	body       *ast.BlockStmt
+	lit        *ast.FuncLit
+	res        *lockpath.Resolver
+	entry      *State
 
 	// rangeAssign holds the targets go/cfg lists as nodes of their own:
 	// a range statement's key and value (true when assigned with =), and
@@ -488,6 +491,9 @@ func valueUse(u use) use {
 func (fa *funcAnalysis) node(n ast.Node, s *State) {
 	switch n := n.(type) {
 	case *ast.AssignStmt:
+		for _, lhs := range n.Lhs {
+			fa.markDeepWrite(lhs)
+		}
 		if n.Tok == token.ASSIGN && len(n.Lhs) == len(n.Rhs) {
 			for i, lhs := range n.Lhs {
 				if ix, ok := ast.Unparen(lhs).(*ast.IndexExpr); ok {
@@ -497,6 +503,7 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 		}
 		fa.assign(n, s)
 	case *ast.IncDecStmt:
+		fa.markDeepWrite(n.X)
 		fa.expr(n.X, s, useWrite)
 	case *ast.ExprStmt:
 		fa.expr(n.X, s, useRead)
@@ -1007,6 +1014,43 @@ func (fa *funcAnalysis) selector(e *ast.SelectorExpr, s *State, u use) {
 	fa.fieldAccess(e, sel, s, u == useWrite, false)
 }
 
+// markDeepWrite notes, for inference, the field whose pointee an
+// assignment writes: x.p in x.p.f = v or *x.p = v. That is a mutation of
+// the field's state, as a map insert through it is, and counts as a write
+// of it (only syntactic stores: a method called through x.p may or may not
+// write, and a logger's would not).
+func (fa *funcAnalysis) markDeepWrite(lhs ast.Expr) {
+	if fa.rec == nil || !fa.a.dirs.Config.Infer() {
+		return
+	}
+	var ptr ast.Expr
+	for e := ast.Unparen(lhs); ptr == nil; {
+		switch x := e.(type) {
+		case *ast.StarExpr:
+			ptr = ast.Unparen(x.X)
+		case *ast.SelectorExpr:
+			if sel := fa.info.Selections[x]; sel == nil || sel.Kind() != types.FieldVal {
+				return
+			}
+			if isPointer(fa.info.TypeOf(x.X)) {
+				ptr = ast.Unparen(x.X)
+				continue
+			}
+			e = ast.Unparen(x.X) // x.inner.f = v writes x.inner itself
+		default:
+			return
+		}
+	}
+	if se, ok := ptr.(*ast.SelectorExpr); ok {
+		if sel := fa.info.Selections[se]; sel != nil && sel.Kind() == types.FieldVal {
+			if fa.deepWrites == nil {
+				fa.deepWrites = map[*ast.SelectorExpr]bool{}
+			}
+			fa.deepWrites[se] = true
+		}
+	}
+}
+
 func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s *State, write, atomic bool) {
 	field, _ := sel.Obj().(*types.Var)
 	g := fa.a.dirs.Guard(field)
@@ -1027,6 +1071,7 @@ func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s
 	acc := &Access{Node: e, Pos: e.Sel.Pos(), Var: field, Guard: g, Base: base,
 		Write: write, Atomic: atomic, Fresh: fa.isFresh(e.X, s)}
 	if candidate {
+		acc.Write = acc.Write || fa.deepWrites[e]
 		acc.State = s.snapshot()
 		fa.rec.Candidates = append(fa.rec.Candidates, acc)
 		return
