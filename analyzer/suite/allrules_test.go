@@ -157,6 +157,18 @@ func checkWithEveryRule(t *testing.T, fixtures []string) {
 // type errors fail the test.
 func analyzeFixtures(t *testing.T, gopath string, patterns []string) ([]*packages.Package, *checker.Graph) {
 	t.Helper()
+	pkgs := loadFixtures(t, gopath, patterns)
+	res, err := checker.Analyze(suite.Analyzers(), pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pkgs, res
+}
+
+// loadFixtures loads fixture packages from the GOPATH-style tree gopath;
+// load and type errors fail the test.
+func loadFixtures(t *testing.T, gopath string, patterns []string) []*packages.Package {
+	t.Helper()
 	cfg := &packages.Config{
 		Mode: packages.LoadAllSyntax,
 		Dir:  gopath,
@@ -171,11 +183,7 @@ func analyzeFixtures(t *testing.T, gopath string, patterns []string) ([]*package
 			t.Errorf("%s: %v", p.PkgPath, e)
 		}
 	}
-	res, err := checker.Analyze(suite.Analyzers(), pkgs, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return pkgs, res
+	return pkgs
 }
 
 // parseWants returns the diagnostic expectations of a // want comment.

@@ -2,13 +2,11 @@ package suite_test
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/checker"
-	"golang.org/x/tools/go/packages"
 
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
@@ -36,15 +34,7 @@ func TestEngineResultsReleased(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := &packages.Config{
-		Mode: packages.LoadAllSyntax,
-		Dir:  testdata,
-		Env:  append(os.Environ(), "GOPATH="+testdata, "GO111MODULE=off", "GOWORK=off"),
-	}
-	pkgs, err := packages.Load(cfg, append(slices.Clone(fixturesWithEveryRule), "guardinfer/...", "lockedconv/...", "shared/...")...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	pkgs := loadFixtures(t, testdata, append(slices.Clone(fixturesWithEveryRule), "guardinfer/...", "lockedconv/...", "shared/..."))
 	// lockstate as a root too: the checker keeps roots' results, so the
 	// test can see whether Funcs was dropped.
 	analyzers := append(suite.Analyzers(), lockstate.Analyzer)
