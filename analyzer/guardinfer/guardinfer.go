@@ -17,6 +17,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -144,7 +145,7 @@ func (r *inference) gather() []*types.Var {
 			r.funcOf[acc] = f
 		}
 	}
-	sort.Slice(fields, func(i, j int) bool { return fields[i].Pos() < fields[j].Pos() })
+	sort.Slice(fields, func(i, j int) bool { return srcpos.Less(r.pass.Fset, fields[i].Pos(), fields[j].Pos()) })
 	return fields
 }
 
@@ -547,15 +548,7 @@ func (r *inference) reportOnce(misses []*lockstate.Access, fix *analysis.Suggest
 	if len(sites) == 0 {
 		return
 	}
-	// By file name and offset: token.Pos order across files depends on
-	// the order the loader parsed them in, which varies from run to run.
-	sort.Slice(sites, func(i, j int) bool {
-		a, b := r.pass.Fset.Position(sites[i].Pos), r.pass.Fset.Position(sites[j].Pos)
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
-		}
-		return a.Offset < b.Offset
-	})
+	sort.Slice(sites, func(i, j int) bool { return srcpos.Less(r.pass.Fset, sites[i].Pos, sites[j].Pos) })
 	first := sites[0]
 	text := msg(first)
 	var related []analysis.RelatedInformation

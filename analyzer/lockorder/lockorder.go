@@ -18,6 +18,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -131,7 +132,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for fn := range c.funcs {
 		fns = append(fns, fn)
 	}
-	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	sort.Slice(fns, func(i, j int) bool { return srcpos.Less(c.pass.Fset, fns[i].Pos(), fns[j].Pos()) })
 	for _, fn := range fns {
 		if a := c.acquiredOf(fn); a != nil && len(a.Classes)+len(a.Refs) > 0 {
 			pass.ExportObjectFact(fn, a)

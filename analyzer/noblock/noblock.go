@@ -14,6 +14,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -89,7 +90,7 @@ func run(pass *analysis.Pass) (any, error) {
 	for fn := range c.funcs {
 		fns = append(fns, fn)
 	}
-	sort.Slice(fns, func(i, j int) bool { return fns[i].Pos() < fns[j].Pos() })
+	sort.Slice(fns, func(i, j int) bool { return srcpos.Less(c.pass.Fset, fns[i].Pos(), fns[j].Pos()) })
 	for _, fn := range fns {
 		if chain := c.funcBlocks(fn); chain != nil {
 			pass.ExportObjectFact(fn, &Blocks{Chain: chain})

@@ -18,6 +18,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -259,7 +260,7 @@ func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func) {
 			return true
 		})
 	}
-	sort.Slice(vars, func(i, j int) bool { return vars[i].Pos() < vars[j].Pos() })
+	sort.Slice(vars, func(i, j int) bool { return srcpos.Less(c.pass.Fset, vars[i].Pos(), vars[j].Pos()) })
 	for _, v := range vars {
 		if skipType(v.Type()) {
 			continue

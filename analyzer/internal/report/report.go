@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 )
 
 // Used is the set of //guard:ignore comments (by position) that suppressed
@@ -74,7 +75,7 @@ func (r *Reporter) Flush() Used {
 	sort.SliceStable(r.pending, func(i, j int) bool {
 		a, b := r.pending[i], r.pending[j]
 		if a.Pos != b.Pos {
-			return a.Pos < b.Pos
+			return srcpos.Less(r.pass.Fset, a.Pos, b.Pos)
 		}
 		return a.Message < b.Message
 	})
