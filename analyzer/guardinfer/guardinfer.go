@@ -47,6 +47,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	r := &inference{pass: pass, ls: ls, rep: rep, suggest: cfg.Suggest(), ctx: newContexts(pass.TypesInfo, ls.Effects)}
 	r.minScore, r.ratio = cfg.InferThreshold()
+	r.globals = packageLocks(pass.Pkg)
 	r.explainOn = cfg.Explain()
 	suggest := r.suggest
 	for _, v := range r.gather() {
@@ -55,8 +56,8 @@ func run(pass *analysis.Pass) (any, error) {
 			r.checkProse(v, g, accs)
 			continue
 		}
-		if !suggest {
-			r.atomicCheck(v, accs)
+		if !suggest && ownsLock(ownerStruct(pass, accs[0])) {
+			r.atomicCheck(v, accs) // on lock-free structs it found nothing real (docs)
 		}
 		r.inferLock(v, accs)
 	}
@@ -77,7 +78,10 @@ type inference struct {
 	explainOn bool // -config.infer.explain
 	minScore  int
 	ratio     float64
-	byField   map[*types.Var][]*lockstate.Access
+	// globals are the package's package-level locks, by name: a field
+	// may be guarded by one of them instead of a lock of its own struct.
+	globals []*types.Var
+	byField map[*types.Var][]*lockstate.Access
 	// inTests are the accesses of test files made while a goroutine the
 	// test started with the object runs: checked against the guard the
 	// package's own code shows, never evidence for it.
@@ -236,6 +240,29 @@ func selfSync(t types.Type, depth int) bool {
 	return false
 }
 
+// packageLocks returns pkg's package-level lock variables, by name.
+func packageLocks(pkg *types.Package) []*types.Var {
+	var out []*types.Var
+	for _, name := range pkg.Scope().Names() { // sorted
+		if v, ok := pkg.Scope().Lookup(name).(*types.Var); ok {
+			if lock, _ := locks.IsLock(v.Type()); lock {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
+
+// ownsLock reports whether a struct has a lock field.
+func ownsLock(st *types.Struct) bool {
+	for i := 0; st != nil && i < st.NumFields(); i++ {
+		if lock, _ := locks.IsLock(st.Field(i).Type()); lock {
+			return true
+		}
+	}
+	return false
+}
+
 // lockPath is the path from a field's struct to one of its lock fields.
 func lockPath(pass *analysis.Pass, owner *types.Struct, name string) []string {
 	for i := 0; i < owner.NumFields(); i++ {
@@ -249,8 +276,8 @@ func lockPath(pass *analysis.Pass, owner *types.Struct, name string) []string {
 // heldAt reports whether the lock at path (from the field's struct) is
 // held at an access: in the function's own lock state, or because every
 // caller of the method it is in holds it.
-func (r *inference) heldAt(a *lockstate.Access, path []string) bool {
-	lock := a.Base.Field(path...)
+func (r *inference) heldAt(a *lockstate.Access, ref guardRef) bool {
+	lock := ref.at(a)
 	if a.State.Lock(lock).Mode.Held() {
 		return true
 	}
@@ -368,19 +395,50 @@ func lockAt(a *lockstate.Access, lock string) string {
 	return lock
 }
 
+// guardRef is a lock that may guard a field: one of the field's struct's
+// own lock fields (path from the struct), or a package-level lock.
+type guardRef struct {
+	path   []string
+	global *types.Var
+}
+
+// at is the lock as an access reaches it.
+func (g guardRef) at(a *lockstate.Access) lockpath.Path {
+	if g.global != nil {
+		return lockpath.Path{Root: g.global}
+	}
+	return a.Base.Field(g.path...)
+}
+
+// shown names the lock as seen at an access: c.mu, or a package-level mu.
+func (e evidence) shown(a *lockstate.Access) string {
+	if e.ref.global != nil {
+		return e.lock
+	}
+	return lockAt(a, e.lock)
+}
+
+// without is what reportOnce says the other sites lack.
+func (e evidence) without() string {
+	if e.ref.global != nil {
+		return e.lock
+	}
+	return "lock " + e.lock
+}
+
 // evidence is how often one lock is held at a field's accesses.
 type evidence struct {
-	lock    string   // the lock field, as a //guard:by argument
-	path    []string // to the lock from the field's struct
+	lock    string // the lock, as a //guard:by argument
+	ref     guardRef
 	held    int
 	example token.Pos // an access that holds it
 	misses  []*lockstate.Access
 }
 
-func (r *inference) count(accs []*lockstate.Access, lock string, path []string) evidence {
-	e := evidence{lock: lock, path: path}
+func (r *inference) count(accs []*lockstate.Access, lock string, ref guardRef) evidence {
+	e := evidence{lock: lock, ref: ref}
 	for _, a := range accs {
-		if r.heldAt(a, path) {
+		if r.heldAt(a, ref) {
 			e.held++
 			if !e.example.IsValid() {
 				e.example = a.Pos
@@ -408,14 +466,20 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 		if lock, _ := locks.IsLock(f.Type()); !lock {
 			continue
 		}
-		if e := r.count(accs, f.Name(), lockPath(r.pass, owner, f.Name())); e.held > best.held {
+		if e := r.count(accs, f.Name(), guardRef{path: lockPath(r.pass, owner, f.Name())}); e.held > best.held {
+			best = e
+		}
+	}
+	// A package-level lock, held at the field's accesses as consistently.
+	for _, g := range r.globals {
+		if e := r.count(accs, g.Name(), guardRef{global: g}); e.held > best.held {
 			best = e
 		}
 	}
 	if best.lock == "" {
 		return
 	}
-	if r.score(accs, best.path).points() < r.minScore {
+	if r.score(accs, best.ref).points() < r.minScore {
 		return // a lock held here and there, not a guard the code shows
 	}
 	if float64(best.held) < r.ratio*float64(len(accs)) {
@@ -423,19 +487,19 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 	}
 	fix := addDirective(r.pass, v, best.lock)
 	if r.suggest {
-		r.suggestField(v, fix, fmt.Sprintf("%s is held at %d of %d accesses (e.g. %s)", lockAt(accs[0], best.lock), best.held, len(accs), r.site(best.example)), best)
+		r.suggestField(v, fix, fmt.Sprintf("%s is held at %d of %d accesses (e.g. %s)", best.shown(accs[0]), best.held, len(accs), r.site(best.example)), best)
 		return
 	}
 	for _, a := range r.inTests[v] {
-		if !r.heldAt(a, best.path) {
+		if !r.heldAt(a, best.ref) {
 			best.misses = append(best.misses, a)
 		}
 	}
-	r.reportOnce(best.misses, fix, "lock "+best.lock, func(a *lockstate.Access) string {
-		lock := lockAt(a, best.lock)
+	r.reportOnce(best.misses, fix, best.without(), func(a *lockstate.Access) string {
+		lock := best.shown(a)
 		return fmt.Sprintf(
 			"%s is accessed with %s held at %d of %d sites (e.g. %s); here it is not: lock %s here, or if this access is safe, say why with //guard:ignore; //guard:by %s on the field makes guardedby check it",
-			types.ExprString(a.Node), lock, best.held, len(accs), r.site(best.example), lock, best.lock) + r.explain(accs, best.path, a, true)
+			types.ExprString(a.Node), lock, best.held, len(accs), r.site(best.example), lock, best.lock) + r.explain(accs, best.ref, a, true)
 	})
 }
 
@@ -596,14 +660,14 @@ func (r *inference) checkProse(v *types.Var, g *directives.ProseGuard, accs []*l
 	if owner == nil {
 		return
 	}
-	path := lockPath(r.pass, owner, g.Lock)
-	if path == nil {
+	ref := guardRef{path: lockPath(r.pass, owner, g.Lock)}
+	if ref.path == nil {
 		return
 	}
 	if !written(accs) {
 		return // set before publication, read-only since: nothing to race with
 	}
-	e := r.count(accs, g.Lock, path)
+	e := r.count(accs, g.Lock, ref)
 	fix := addDirective(r.pass, v, g.Lock)
 	quote := fmt.Sprintf("%q at %s", g.Quote, r.site(g.Comment))
 	if r.suggest {
@@ -611,7 +675,7 @@ func (r *inference) checkProse(v *types.Var, g *directives.ProseGuard, accs []*l
 		return
 	}
 	for _, a := range r.inTests[v] {
-		if !r.heldAt(a, path) {
+		if !r.heldAt(a, ref) {
 			e.misses = append(e.misses, a)
 		}
 	}
@@ -619,7 +683,7 @@ func (r *inference) checkProse(v *types.Var, g *directives.ProseGuard, accs []*l
 		lock := lockAt(a, g.Lock)
 		return fmt.Sprintf(
 			"%s is documented as guarded by %s (%s), but %s is not held here: lock %s here, or if this access is safe, say why with //guard:ignore; //guard:by %s on the field makes guardedby check it",
-			types.ExprString(a.Node), g.Lock, quote, lock, lock, g.Lock) + r.explain(accs, path, a, false)
+			types.ExprString(a.Node), g.Lock, quote, lock, lock, g.Lock) + r.explain(accs, ref, a, false)
 	})
 }
 
@@ -641,11 +705,11 @@ func (s score) points() int {
 	return min(s.writes, maxPoints) + min(len(s.holders), maxPoints)
 }
 
-func (r *inference) score(accs []*lockstate.Access, path []string) score {
+func (r *inference) score(accs []*lockstate.Access, ref guardRef) score {
 	var sc score
 	seen := map[*types.Func]bool{}
 	for _, b := range accs {
-		if !r.heldAt(b, path) {
+		if !r.heldAt(b, ref) {
 			continue
 		}
 		if b.Write && !b.Atomic {
@@ -665,11 +729,11 @@ func (r *inference) score(accs []*lockstate.Access, path []string) score {
 // explain is the evidence behind a finding at a, under
 // -config.infer.explain: the writes made with the lock held, the functions
 // that hold it, and where a runs.
-func (r *inference) explain(accs []*lockstate.Access, path []string, a *lockstate.Access, scored bool) string {
+func (r *inference) explain(accs []*lockstate.Access, ref guardRef, a *lockstate.Access, scored bool) string {
 	if !r.explainOn {
 		return ""
 	}
-	sc := r.score(accs, path)
+	sc := r.score(accs, ref)
 	var parts []string
 	if sc.writes > 0 {
 		parts = append(parts, fmt.Sprintf("%d %s with the lock held (first at %s)", sc.writes, plural(sc.writes, "write", "writes"), r.site(sc.firstWrite)))

@@ -1056,7 +1056,7 @@ func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s
 	g := fa.a.dirs.Guard(field)
 	candidate := false
 	if !g.Guards() {
-		if !fa.a.dirs.Config.Infer() || g != nil || !OwnerHasLock(sel) || !fa.final || fa.rec == nil {
+		if !fa.a.dirs.Config.Infer() || g != nil || !(OwnerHasLock(sel) || fa.a.hasPackageLock()) || !fa.final || fa.rec == nil {
 			return
 		}
 		candidate = true
@@ -1101,6 +1101,25 @@ func (fa *funcAnalysis) force(g *directives.FieldGuard, base lockpath.Path, s *S
 			s.set(p, LockVal{Mode: Exclusive})
 		}
 	}
+}
+
+// hasPackageLock reports whether the package declares a package-level
+// lock: under inference, the fields of its lock-free structs are then
+// candidates too, since such a lock may guard them.
+func (a *packageAnalysis) hasPackageLock() bool {
+	if a.pkgLock == 0 {
+		a.pkgLock = -1
+		scope := a.pass.Pkg.Scope()
+		for _, name := range scope.Names() {
+			if v, ok := scope.Lookup(name).(*types.Var); ok {
+				if lock, _ := locks.IsLock(v.Type()); lock {
+					a.pkgLock = 1
+					break
+				}
+			}
+		}
+	}
+	return a.pkgLock > 0
 }
 
 // OwnerHasLock reports whether the struct that declares the selected field

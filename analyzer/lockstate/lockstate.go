@@ -389,6 +389,7 @@ func run(pass *analysis.Pass) (any, error) {
 
 // packageAnalysis holds the per-package state of the engine.
 type packageAnalysis struct {
+	pkgLock   int8 // hasPackageLock: 0 not computed, 1 yes, -1 no
 	pass      *analysis.Pass
 	dirs      *directives.Result
 	decls     map[*types.Func]*ast.FuncDecl
