@@ -47,7 +47,7 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	r := &inference{pass: pass, ls: ls, rep: rep, suggest: cfg.Suggest(), ctx: newContexts(pass.TypesInfo, ls.Effects)}
 	r.minScore, r.ratio = cfg.InferThreshold()
-	r.globals = packageLocks(pass.Pkg)
+	r.globals = locks.PackageLocks(pass.Pkg)
 	r.explainOn = cfg.Explain()
 	suggest := r.suggest
 	for _, v := range r.gather() {
@@ -56,7 +56,7 @@ func run(pass *analysis.Pass) (any, error) {
 			r.checkProse(v, g, accs)
 			continue
 		}
-		if !suggest && ownsLock(ownerStruct(pass, accs[0])) {
+		if !suggest && locks.HasLockField(ownerStruct(pass, accs[0])) {
 			r.atomicCheck(v, accs) // on lock-free structs it found nothing real (docs)
 		}
 		r.inferLock(v, accs)
@@ -240,29 +240,6 @@ func selfSync(t types.Type, depth int) bool {
 	return false
 }
 
-// packageLocks returns pkg's package-level lock variables, by name.
-func packageLocks(pkg *types.Package) []*types.Var {
-	var out []*types.Var
-	for _, name := range pkg.Scope().Names() { // sorted
-		if v, ok := pkg.Scope().Lookup(name).(*types.Var); ok {
-			if lock, _ := locks.IsLock(v.Type()); lock {
-				out = append(out, v)
-			}
-		}
-	}
-	return out
-}
-
-// ownsLock reports whether a struct has a lock field.
-func ownsLock(st *types.Struct) bool {
-	for i := 0; st != nil && i < st.NumFields(); i++ {
-		if lock, _ := locks.IsLock(st.Field(i).Type()); lock {
-			return true
-		}
-	}
-	return false
-}
-
 // lockPath is the path from a field's struct to one of its lock fields.
 func lockPath(pass *analysis.Pass, owner *types.Struct, name string) []string {
 	for i := 0; i < owner.NumFields(); i++ {
@@ -418,14 +395,6 @@ func (e evidence) shown(a *lockstate.Access) string {
 	return lockAt(a, e.lock)
 }
 
-// without is what reportOnce says the other sites lack.
-func (e evidence) without() string {
-	if e.ref.global != nil {
-		return e.lock
-	}
-	return "lock " + e.lock
-}
-
 // evidence is how often one lock is held at a field's accesses.
 type evidence struct {
 	lock    string // the lock, as a //guard:by argument
@@ -495,17 +464,12 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 			best.misses = append(best.misses, a)
 		}
 	}
-	r.reportOnce(best.misses, fix, best.without(), func(a *lockstate.Access) string {
+	r.reportOnce(best.misses, fix, best.lock, best.shown, func(a *lockstate.Access) string {
 		lock := best.shown(a)
 		return fmt.Sprintf(
 			"%s is accessed with %s held at %d of %d sites (e.g. %s); here it is not: lock %s here, or if this access is safe, say why with //guard:ignore; //guard:by %s on the field makes guardedby check it",
 			types.ExprString(a.Node), lock, best.held, len(accs), r.site(best.example), lock, best.lock) + r.explain(accs, best.ref, a, true)
 	})
-}
-
-func lockName(without string) string {
-	name, _ := strings.CutPrefix(without, "lock ")
-	return name
 }
 
 // explained reports whether a comment says why an access runs safely
@@ -596,14 +560,15 @@ func withoutLock(sentence, lock string) bool {
 
 // reportOnce reports a field's accesses that miss its guard as one
 // finding, at the first of them not covered by //guard:ignore, listing the
-// others: one inferred guard, one bug to fix. msg words the finding at an
-// access; without says what the others lack ("lock mu" names the lock as
-// each site reaches it).
-func (r *inference) reportOnce(misses []*lockstate.Access, fix *analysis.SuggestedFix, without string, msg func(*lockstate.Access) string) {
+// others: one inferred guard, one bug to fix. lock is the guard's name
+// ("" for none), which comments that explain an access may name; without
+// says what a site lacks (c.mu as the site reaches it); msg words the
+// finding at an access.
+func (r *inference) reportOnce(misses []*lockstate.Access, fix *analysis.SuggestedFix, lock string, without, msg func(*lockstate.Access) string) {
 	var sites []*lockstate.Access
 	seen := map[token.Pos]bool{}
 	for _, a := range misses {
-		if seen[a.Pos] || r.rep.Ignored(a.Pos) || r.explained(a, lockName(without)) {
+		if seen[a.Pos] || r.rep.Ignored(a.Pos) || r.explained(a, lock) {
 			continue
 		}
 		seen[a.Pos] = true
@@ -627,11 +592,7 @@ func (r *inference) reportOnce(misses []*lockstate.Access, fix *analysis.Suggest
 		}
 		text += fmt.Sprintf(" (and at %d other %s without it: %s)", n, plural(n, "site", "sites"), strings.Join(where, ", "))
 		for _, a := range sites[1:] {
-			w := without
-			if lock, ok := strings.CutPrefix(without, "lock "); ok {
-				w = lockAt(a, lock)
-			}
-			related = append(related, analysis.RelatedInformation{Pos: a.Pos, Message: types.ExprString(a.Node) + " accessed here without " + w})
+			related = append(related, analysis.RelatedInformation{Pos: a.Pos, Message: types.ExprString(a.Node) + " accessed here without " + without(a)})
 		}
 	}
 	d := analysis.Diagnostic{Pos: first.Pos, Message: text, Related: related}
@@ -679,7 +640,7 @@ func (r *inference) checkProse(v *types.Var, g *directives.ProseGuard, accs []*l
 			e.misses = append(e.misses, a)
 		}
 	}
-	r.reportOnce(e.misses, fix, "lock "+g.Lock, func(a *lockstate.Access) string {
+	r.reportOnce(e.misses, fix, g.Lock, func(a *lockstate.Access) string { return lockAt(a, g.Lock) }, func(a *lockstate.Access) string {
 		lock := lockAt(a, g.Lock)
 		return fmt.Sprintf(
 			"%s is documented as guarded by %s (%s), but %s is not held here: lock %s here, or if this access is safe, say why with //guard:ignore; //guard:by %s on the field makes guardedby check it",
@@ -861,7 +822,7 @@ func (r *inference) atomicCheck(v *types.Var, accs []*lockstate.Access) {
 		}
 		plain = append(plain, a)
 	}
-	r.reportOnce(plain, nil, "sync/atomic", func(a *lockstate.Access) string {
+	r.reportOnce(plain, nil, "", func(*lockstate.Access) string { return "sync/atomic" }, func(a *lockstate.Access) string {
 		return fmt.Sprintf(
 			"%s is accessed with sync/atomic elsewhere (e.g. %s) but plainly here; use atomic loads and stores at every site, or an atomic type such as atomic.Int64",
 			types.ExprString(a.Node), r.site(atomicSite))

@@ -1109,14 +1109,8 @@ func (fa *funcAnalysis) force(g *directives.FieldGuard, base lockpath.Path, s *S
 func (a *packageAnalysis) hasPackageLock() bool {
 	if a.pkgLock == 0 {
 		a.pkgLock = -1
-		scope := a.pass.Pkg.Scope()
-		for _, name := range scope.Names() {
-			if v, ok := scope.Lookup(name).(*types.Var); ok {
-				if lock, _ := locks.IsLock(v.Type()); lock {
-					a.pkgLock = 1
-					break
-				}
-			}
+		if len(locks.PackageLocks(a.pass.Pkg)) > 0 {
+			a.pkgLock = 1
 		}
 	}
 	return a.pkgLock > 0
@@ -1135,16 +1129,8 @@ func OwnerHasLock(sel *types.Selection) bool {
 		}
 		t = st.Field(i).Type()
 	}
-	st, ok := derefStruct(t)
-	if !ok {
-		return false
-	}
-	for i := 0; i < st.NumFields(); i++ {
-		if lock, _ := locks.IsLock(st.Field(i).Type()); lock {
-			return true
-		}
-	}
-	return false
+	st, _ := derefStruct(t)
+	return locks.HasLockField(st)
 }
 
 func derefStruct(t types.Type) (*types.Struct, bool) {

@@ -194,3 +194,28 @@ func MethodOf(fn *types.Func, pkgPath, typeName string) bool {
 	n, ok := t.(*types.Named)
 	return ok && n.Obj().Name() == typeName
 }
+
+// HasLockField reports whether a struct has a lock field, named or
+// embedded (false for nil).
+func HasLockField(st *types.Struct) bool {
+	for i := 0; st != nil && i < st.NumFields(); i++ {
+		if lock, _ := IsLock(st.Field(i).Type()); lock {
+			return true
+		}
+	}
+	return false
+}
+
+// PackageLocks returns pkg's package-level lock variables, by name.
+func PackageLocks(pkg *types.Package) []*types.Var {
+	var out []*types.Var
+	scope := pkg.Scope()
+	for _, name := range scope.Names() { // sorted
+		if v, ok := scope.Lookup(name).(*types.Var); ok {
+			if lock, _ := IsLock(v.Type()); lock {
+				out = append(out, v)
+			}
+		}
+	}
+	return out
+}
