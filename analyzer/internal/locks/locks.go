@@ -7,7 +7,6 @@ package locks
 import (
 	"go/ast"
 	"go/types"
-	"sync"
 )
 
 // Op is an operation on a lock.
@@ -47,8 +46,6 @@ func (op Op) Releases() bool { return op == Unlock || op == RUnlock }
 // pre-filter syntax cheaply before asking the type checker.
 func IsOpName(name string) bool { _, ok := opNames[name]; return ok }
 
-var cache sync.Map // types.Type -> kind
-
 type kind uint8
 
 const (
@@ -59,22 +56,62 @@ const (
 
 // IsLock reports whether values of type t are locks: their (pointer) method
 // set has Lock() and Unlock(). rw is true when it also has RLock and RUnlock.
+//
+// There is no cache: one keyed by types.Type, shared by every package of a
+// run, would keep each package's type graph alive until the run ends (it
+// did: under -infer, every field's type of every package). A cheap test
+// first rules out the types that cannot have a Lock method.
 func IsLock(t types.Type) (isLock, rw bool) {
 	if t == nil {
 		return false, false
 	}
-	if k, ok := cache.Load(t); ok {
-		return k.(kind) != notLock, k.(kind) == rwmutex
-	}
 	k := classify(t)
-	cache.Store(t, k)
 	return k != notLock, k == rwmutex
+}
+
+// mayHaveLock reports whether t might have a Lock method: only a named type
+// declaring one, an interface listing one, or a struct embedding such a
+// type (through which it is promoted) can. It allocates nothing; the
+// method set decides for the few types that pass.
+func mayHaveLock(t types.Type, depth int) bool {
+	if depth > 4 {
+		return true // let the method set decide
+	}
+	t = types.Unalias(t)
+	if p, ok := t.(*types.Pointer); ok {
+		t = types.Unalias(p.Elem())
+	}
+	if n, ok := t.(*types.Named); ok {
+		for i := 0; i < n.NumMethods(); i++ {
+			if n.Method(i).Name() == "Lock" {
+				return true
+			}
+		}
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Interface:
+		for i := 0; i < u.NumMethods(); i++ {
+			if u.Method(i).Name() == "Lock" {
+				return true
+			}
+		}
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if f := u.Field(i); f.Embedded() && mayHaveLock(f.Type(), depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func classify(t types.Type) kind {
 	if _, ok := t.Underlying().(*types.Pointer); ok {
 		// A pointer to a lock is a lock too: mu *sync.Mutex.
 		t = t.Underlying().(*types.Pointer).Elem()
+	}
+	if !mayHaveLock(t, 0) {
+		return notLock
 	}
 	var ms *types.MethodSet
 	if types.IsInterface(t) {
