@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"flag"
 	"fmt"
+	"go/types"
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
@@ -41,7 +42,8 @@ func flags() flag.FlagSet {
 	fs.BoolVar(&options.unannotated, "unannotated", false, "lockorder: also infer lock order (and find self-deadlocks) in packages without guardvet directives")
 	fs.BoolVar(&options.shared, "shared", false, "run the shared rule: variables shared with goroutines, written and accessed with nothing ordering them (guardvet -shared)")
 	fs.BoolVar(&options.allrules, "allrules", false, "in packages with no directives of their own that import annotated ones, run every rule (lock balance, self-deadlock, lock order, noblock, escape, check-then-act), not only the checks of the imported contracts")
-	fs.IntVar(&options.readers, "readers", 0, "internal, set by the standalone guardvet: how many analyzers of the run read the engine's per-function results in each package, so that the engine drops them once the last is done (0, the default: keep them)")
+	fs.IntVar(&options.readers, "readers", 0, "internal, set by the standalone guardvet: how many analyzers of the run read the engine's per-function results in each package it checks, so that the engine drops them once the last is done (0, the default: keep them)")
+	fs.IntVar(&options.depReaders, "readers.deps", 0, "internal, set by the standalone guardvet with -config.readers: how many of those analyzers also run in the dependencies of the packages checked (the rules with facts), where the others do not run")
 	fs.BoolVar(&options.summaries, "summaries", true, "in packages without directives, compute the lock summaries that annotated importers read (lock helpers' effects, what exported methods do through their receiver); guardvet turns this off when no package it loads has a directive, since then nothing reads them")
 	return *fs
 }
@@ -56,8 +58,10 @@ func run(*analysis.Pass) (any, error) {
 type Config struct {
 	infer, suggest, locked, prose, unannotated, allrules, summaries bool
 	shared, explain                                                 bool
-	minScore, readers                                               int
+	minScore, readers, depReaders                                   int
 	ratio                                                           float64
+	// roots are the packages the run checks (SetRoots); nil if unknown.
+	roots map[*types.Package]bool
 }
 
 // InferThreshold is how much evidence inference needs before it infers a
@@ -109,8 +113,16 @@ func (c *Config) RecordVars() bool { return c.shared }
 func (c *Config) Summaries() bool { return c.summaries }
 
 // Readers is how many analyzers of the run read lockstate's per-function
-// results in each package, or 0 if unknown (lockstate.Result.Done).
-func (c *Config) Readers() int { return c.readers }
+// results in pkg, or 0 if unknown (lockstate.Result.Done). In a package
+// the run checks, every rule does; in one it only analyses as a
+// dependency, only the rules with facts run. Unless the driver said which
+// packages it checks (SetRoots), every package counts as checked.
+func (c *Config) Readers(pkg *types.Package) int {
+	if c.roots != nil && !c.roots[pkg] {
+		return c.depReaders
+	}
+	return c.readers
+}
 
 // AllRules reports whether every rule runs in packages that only import
 // directives.
@@ -118,6 +130,20 @@ func (c *Config) AllRules() bool { return c.allrules }
 
 // Of returns the Config of a pass whose analyzer requires Analyzer.
 func Of(pass *analysis.Pass) *Config { return pass.ResultOf[Analyzer].(*Config) }
+
+// SetRoots tells the options which packages the next run checks (the
+// packages given to checker.Analyze; the others are their dependencies),
+// and returns a function that forgets them. The standalone driver calls
+// it with -config.readers, so that the engine knows how many rules will
+// read its results in each package.
+func SetRoots(pkgs []*types.Package) (restore func()) {
+	old := options.roots
+	options.roots = make(map[*types.Package]bool, len(pkgs))
+	for _, p := range pkgs {
+		options.roots[p] = true
+	}
+	return func() { options.roots = old }
+}
 
 // Set sets one option by its flag name, as the command line would, and
 // returns a function that restores its previous value. Tests use it to run

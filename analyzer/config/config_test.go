@@ -1,6 +1,8 @@
 package config_test
 
 import (
+	"go/types"
+	"reflect"
 	"testing"
 
 	"github.com/guardvet/guardvet/analyzer/config"
@@ -42,7 +44,7 @@ func TestDefaultsAndSet(t *testing.T) {
 		t.Error("prose guards on without inference")
 	}
 	restore()
-	if c := run(t); *c != *run(t) || c.Infer() {
+	if c := run(t); !reflect.DeepEqual(c, run(t)) || c.Infer() {
 		t.Errorf("restore left a change behind: %+v", *c)
 	}
 	if _, err := config.Set("nosuch", "true"); err == nil {
@@ -61,6 +63,31 @@ func TestResultIsACopy(t *testing.T) {
 	defer restore()
 	if before.Infer() {
 		t.Error("a Config returned earlier changed when a flag was set")
+	}
+}
+
+// TestReadersByPackage: once the driver names the packages it checks,
+// a dependency counts only the readers that run in dependencies; before,
+// and after the roots are forgotten, every package counts as checked.
+func TestReadersByPackage(t *testing.T) {
+	root, dep := types.NewPackage("a", "a"), types.NewPackage("b", "b")
+	for name, v := range map[string]string{"readers": "7", "readers.deps": "4"} {
+		restore, err := config.Set(name, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer restore()
+	}
+	if c := run(t); c.Readers(root) != 7 || c.Readers(dep) != 7 {
+		t.Errorf("no roots named: readers %d, %d; want 7 in both", c.Readers(root), c.Readers(dep))
+	}
+	forget := config.SetRoots([]*types.Package{root})
+	if c := run(t); c.Readers(root) != 7 || c.Readers(dep) != 4 {
+		t.Errorf("root a: readers %d in a, %d in b; want 7, 4", c.Readers(root), c.Readers(dep))
+	}
+	forget()
+	if c := run(t); c.Readers(dep) != 7 {
+		t.Errorf("roots forgotten: readers in b %d, want 7", c.Readers(dep))
 	}
 }
 

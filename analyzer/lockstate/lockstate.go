@@ -150,29 +150,48 @@ func (r *Result) Done() {
 }
 
 // Readers counts the analyzers that a run of analyzers (and of what they
-// require) executes in each package and that read this engine's result:
-// those that require Analyzer directly. A driver sets -config.readers to
-// it so that Result.Done can drop what the last of them has read.
-func Readers(analyzers []*analysis.Analyzer) int {
-	n := 0
-	seen := map[*analysis.Analyzer]bool{}
-	var visit func(a *analysis.Analyzer)
-	visit = func(a *analysis.Analyzer) {
-		if seen[a] {
-			return
+// require) executes and that read this engine's result, those that
+// require Analyzer directly: in each package the run checks (inPkgs), and
+// in the dependencies it analyses for their facts (inDeps), where only
+// analyzers with facts run, with what they require. A driver sets
+// -config.readers and -config.readers.deps to them, and tells the options
+// which packages it checks (config.SetRoots), so that Result.Done can drop
+// what the last of them has read.
+func Readers(analyzers []*analysis.Analyzer) (inPkgs, inDeps int) {
+	closure := func(from []*analysis.Analyzer) map[*analysis.Analyzer]bool {
+		seen := map[*analysis.Analyzer]bool{}
+		var visit func(a *analysis.Analyzer)
+		visit = func(a *analysis.Analyzer) {
+			if seen[a] {
+				return
+			}
+			seen[a] = true
+			for _, req := range a.Requires {
+				visit(req)
+			}
 		}
-		seen[a] = true
-		if slices.Contains(a.Requires, Analyzer) {
-			n++
+		for _, a := range from {
+			visit(a)
 		}
-		for _, req := range a.Requires {
-			visit(req)
+		return seen
+	}
+	count := func(set map[*analysis.Analyzer]bool) int {
+		n := 0
+		for a := range set {
+			if slices.Contains(a.Requires, Analyzer) {
+				n++
+			}
+		}
+		return n
+	}
+	all := closure(analyzers)
+	var withFacts []*analysis.Analyzer
+	for a := range all {
+		if len(a.FactTypes) > 0 {
+			withFacts = append(withFacts, a)
 		}
 	}
-	for _, a := range analyzers {
-		visit(a)
-	}
-	return n
+	return count(all), count(closure(withFacts))
 }
 
 // Context says how a function body is entered.
@@ -383,7 +402,7 @@ func run(pass *analysis.Pass) (any, error) {
 	a.exportAccesses()
 	a.fallbacks = nil // parsed files of other platforms: not needed any more
 	res := &Result{Dirs: dirs, Funcs: a.funcs, Effects: effects, Analysed: analysed}
-	res.readers.Store(int32(dirs.Config.Readers()))
+	res.readers.Store(int32(dirs.Config.Readers(pass.Pkg)))
 	return res, nil
 }
 

@@ -2,10 +2,13 @@ package suite_test
 
 import (
 	"fmt"
+	"go/types"
 	"path/filepath"
 	"slices"
+	"sync"
 	"testing"
 
+	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 
 	"github.com/guardvet/guardvet/analyzer/config"
@@ -13,12 +16,14 @@ import (
 	"github.com/guardvet/guardvet/analyzer/suite"
 )
 
-// TestEngineResultsReleased: with -config.readers set as the standalone
-// driver sets it (lockstate.Readers), the engine drops each package's
-// per-function results once the last rule has read them, and no rule sees
-// them dropped: every fixture, with inference and the shared rule on so
-// that every reader runs, gets the same diagnostics as with the results
-// kept.
+// TestEngineResultsReleased: with -config.readers and -config.readers.deps
+// set as the standalone driver sets them (lockstate.Readers), and the
+// packages checked named (config.SetRoots), the engine drops each
+// package's per-function results once the last rule has read them, in the
+// packages checked and in their dependencies (where only the rules with
+// facts run), and no rule sees them dropped: every fixture, with inference
+// and the shared rule on so that every reader runs, gets the same
+// diagnostics as with the results kept.
 func TestEngineResultsReleased(t *testing.T) {
 	for _, opt := range []string{"infer", "shared"} {
 		restore, err := config.Set(opt, "true")
@@ -27,23 +32,50 @@ func TestEngineResultsReleased(t *testing.T) {
 		}
 		defer restore()
 	}
-	if n := lockstate.Readers(suite.Analyzers()); n != 7 {
-		t.Errorf("lockstate.Readers(suite.Analyzers()) = %d, want the 7 rules that read the engine", n)
+	if n, deps := lockstate.Readers(suite.Analyzers()); n != 7 || deps != 4 {
+		t.Errorf("lockstate.Readers(suite.Analyzers()) = %d, %d; want the 7 rules that read the engine, 4 of them with facts", n, deps)
 	}
 	testdata, err := filepath.Abs("../../testdata")
 	if err != nil {
 		t.Fatal(err)
 	}
 	pkgs := loadFixtures(t, testdata, append(slices.Clone(fixturesWithEveryRule), "guardinfer/...", "lockedconv/...", "shared/..."))
-	// lockstate as a root too: the checker keeps roots' results, so the
-	// test can see whether Funcs was dropped.
-	analyzers := append(suite.Analyzers(), lockstate.Analyzer)
-	run := func(readers int) (diags []string, kept int) {
-		restore, err := config.Set("readers", fmt.Sprint(readers))
-		if err != nil {
-			t.Fatal(err)
+	var roots []*types.Package
+	for _, p := range pkgs {
+		roots = append(roots, p.Types)
+	}
+	// The checker keeps only the roots' results: the observer, a reader
+	// with facts and so run in every package, dependencies included,
+	// keeps each package's engine result for the test to look at.
+	var (
+		mu      sync.Mutex
+		results []*lockstate.Result
+	)
+	observer := &analysis.Analyzer{
+		Name:      "observer",
+		Doc:       "keeps the engine's results for TestEngineResultsReleased",
+		Requires:  []*analysis.Analyzer{lockstate.Analyzer},
+		FactTypes: []analysis.Fact{(*observed)(nil)},
+		Run: func(pass *analysis.Pass) (any, error) {
+			r := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
+			defer r.Done()
+			mu.Lock()
+			results = append(results, r)
+			mu.Unlock()
+			return nil, nil
+		},
+	}
+	analyzers := append(suite.Analyzers(), observer)
+	run := func(inPkgs, inDeps int) (diags []string, kept, all int) {
+		results = nil
+		for name, n := range map[string]int{"readers": inPkgs, "readers.deps": inDeps} {
+			restore, err := config.Set(name, fmt.Sprint(n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer restore()
 		}
-		defer restore()
+		defer config.SetRoots(roots)()
 		g, err := checker.Analyze(analyzers, pkgs, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -52,26 +84,28 @@ func TestEngineResultsReleased(t *testing.T) {
 			if act.Err != nil {
 				t.Fatalf("%s: %v", act, act.Err)
 			}
-			if act.Analyzer == lockstate.Analyzer {
-				if r := act.Result.(*lockstate.Result); r.Funcs != nil {
-					kept++
-				}
-				continue
-			}
 			for _, d := range act.Diagnostics {
 				diags = append(diags, fmt.Sprintf("%s: %s: %s", act.Package.Fset.Position(d.Pos), act.Analyzer.Name, d.Message))
 			}
 		}
+		for _, r := range results {
+			if r.Funcs != nil {
+				kept++
+			}
+		}
 		slices.Sort(diags)
-		return diags, kept
+		return diags, kept, len(results)
 	}
-	want, kept := run(0)
+	want, kept, all := run(0, 0)
 	if kept == 0 || len(want) == 0 {
 		t.Fatalf("without -config.readers: %d packages keep their results, %d diagnostics; want both above 0", kept, len(want))
 	}
-	got, kept := run(lockstate.Readers(analyzers))
+	if all <= len(pkgs) {
+		t.Fatalf("the engine ran in %d packages, the fixtures are %d: want their dependencies too", all, len(pkgs))
+	}
+	got, kept, all := run(lockstate.Readers(analyzers))
 	if kept != 0 {
-		t.Errorf("with -config.readers: %d packages still hold their per-function results", kept)
+		t.Errorf("with -config.readers: %d of %d packages still hold their per-function results", kept, all)
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("dropping the results changed the diagnostics: %d with, %d without", len(got), len(want))
@@ -87,3 +121,9 @@ func TestEngineResultsReleased(t *testing.T) {
 		}
 	}
 }
+
+// observed is the observer's fact type: having one makes the checker run
+// it in dependencies too. It is never exported.
+type observed struct{}
+
+func (*observed) AFact() {}

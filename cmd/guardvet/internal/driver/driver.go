@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"go/token"
+	"go/types"
 	"io"
 	"os"
 	"path/filepath"
@@ -170,8 +171,17 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		}
 		// The engine drops each package's per-function results once the
 		// rules that read them are done, instead of when the run ends.
-		restoreReaders, _ := config.Set("readers", fmt.Sprint(lockstate.Readers(enabled)))
+		inPkgs, inDeps := lockstate.Readers(enabled)
+		restoreReaders, _ := config.Set("readers", fmt.Sprint(inPkgs))
+		restoreDeps, _ := config.Set("readers.deps", fmt.Sprint(inDeps))
+		var roots []*types.Package
+		for _, p := range pkgs {
+			roots = append(roots, p.Types)
+		}
+		restoreRoots := config.SetRoots(roots)
 		graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
+		restoreRoots()
+		restoreDeps()
 		restoreReaders()
 		restore()
 		if err != nil {
