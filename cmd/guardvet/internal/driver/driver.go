@@ -179,6 +179,7 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 			roots = append(roots, p.Types)
 		}
 		restoreRoots := config.SetRoots(roots)
+		heapCeiling()
 		graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
 		restoreRoots()
 		restoreDeps()
