@@ -416,7 +416,7 @@ func (dc *declContext) sharesStmt(n ast.Node, v *types.Var) bool {
 			return false
 		}
 		for _, l := range n.Lhs {
-			if dc.ownedBy(l, v) {
+			if dc.ownedBy(l, v) || dc.ownedDeep(l, v) {
 				continue
 			}
 			if kind == mentionValue || !dc.isLocal(l) {
@@ -469,6 +469,70 @@ func (dc *declContext) ownedBy(l ast.Expr, v *types.Var) bool {
 	}
 	se, ok := l.(*ast.SelectorExpr)
 	return ok && accessRoot(dc.info, se) == v
+}
+
+// ownedDeep reports whether l is a part of an object that only v reaches:
+// l is v.p.f (or deeper), where v.p is a pointer field this function set
+// to a call's result or a new object (v.srv = newServer(v.serve);
+// v.srv.Conf.Base = func() {...v...}). The call's result went to v's own
+// field, which does not share v (sharesStmt), so what it points to is v's
+// too.
+func (dc *declContext) ownedDeep(l ast.Expr, v *types.Var) bool {
+	e := ast.Unparen(l)
+	for {
+		switch x := e.(type) {
+		case *ast.SelectorExpr:
+			if in, ok := ast.Unparen(x.X).(*ast.SelectorExpr); ok && isPointer(dc.info.TypeOf(in)) && accessRoot(dc.info, in) == v {
+				return dc.setByFunc(in, v)
+			}
+			e = ast.Unparen(x.X)
+		case *ast.IndexExpr:
+			e = ast.Unparen(x.X)
+		case *ast.StarExpr:
+			e = ast.Unparen(x.X)
+		default:
+			return false
+		}
+	}
+}
+
+// setByFunc reports whether the body assigns field se of v a call's
+// result or a new object, and nothing else.
+func (dc *declContext) setByFunc(se *ast.SelectorExpr, v *types.Var) bool {
+	field := dc.info.Uses[se.Sel]
+	set, other := false, false
+	ast.Inspect(dc.fd.Body, func(n ast.Node) bool {
+		as, ok := n.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		for i, l := range as.Lhs {
+			ls, ok := ast.Unparen(l).(*ast.SelectorExpr)
+			if !ok || dc.info.Uses[ls.Sel] != field || accessRoot(dc.info, ls) != v {
+				continue
+			}
+			if len(as.Lhs) != len(as.Rhs) {
+				other = true
+				continue
+			}
+			switch r := ast.Unparen(as.Rhs[i]).(type) {
+			case *ast.CallExpr:
+				if tv, ok := dc.info.Types[r.Fun]; ok && tv.IsType() {
+					other = true // a conversion of an existing value
+				} else {
+					set = true
+				}
+			case *ast.UnaryExpr:
+				_, lit := ast.Unparen(r.X).(*ast.CompositeLit)
+				set = set || (r.Op == token.AND && lit)
+				other = other || !(r.Op == token.AND && lit)
+			default:
+				other = true
+			}
+		}
+		return true
+	})
+	return set && !other
 }
 
 // isLocal reports whether l is a variable local to the declaration.

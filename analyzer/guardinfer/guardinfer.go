@@ -45,7 +45,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !cfg.Infer() {
 		return rep.Flush(), nil
 	}
-	r := &inference{pass: pass, ls: ls, rep: rep, suggest: cfg.Suggest(), ctx: newContexts(pass.TypesInfo, ls.Effects)}
+	r := &inference{pass: pass, ls: ls, rep: rep, suggest: cfg.Suggest(), ctx: newContexts(pass.TypesInfo, ls.Effects), loaders: map[*types.Func]bool{}}
 	r.minScore, r.ratio = cfg.InferThreshold()
 	r.globals = locks.PackageLocks(pass.Pkg)
 	r.explainOn = cfg.Explain()
@@ -95,6 +95,9 @@ type inference struct {
 	// ctx says where an object allocated in a function is still private
 	// to it (context.go).
 	ctx *contexts
+	// loaders memoises which methods load their receiver's state
+	// atomically (ordered.go).
+	loaders map[*types.Func]bool
 }
 
 type callSite struct {
@@ -481,7 +484,10 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 //     cc.mu") and "called", "must", "needs to" or "safe"; or it "safely
 //     unlock"s and goes on;
 //   - "the world is stopped" (nothing else runs);
-//   - callers "must serialize" the calls.
+//   - callers "must serialize" the calls;
+//   - the memory order the access relies on: "load-acquire",
+//     "load-consume", "store-release" (also in the comment at the end of
+//     the access's line).
 //
 // Inference reads prose to find guards ("guarded by mu"); it reads it for
 // the exceptions too. The vocabulary is in docs/rules/guardinfer.md.
@@ -500,9 +506,10 @@ func (r *inference) explained(a *lockstate.Access, lock string) bool {
 	if file == nil {
 		return false
 	}
+	line := r.pass.Fset.Position(a.Pos).Line
 	for _, cg := range file.Comments {
-		if cg.End() > a.Pos {
-			break
+		if cg.End() > a.Pos && (cg.Pos() < a.Pos || r.pass.Fset.Position(cg.Pos()).Line != line) {
+			break // past the access, and not the comment at the end of its line
 		}
 		if cg.Pos() < f.Decl.Pos() && (f.Decl.Doc == nil || cg != f.Decl.Doc) {
 			continue
@@ -522,6 +529,13 @@ func explainsUnlocked(text, lock string) bool {
 	}
 	if strings.Contains(text, "safely unlock") {
 		return true
+	}
+	// A memory order named at the access: the read is ordered by an
+	// atomic operation elsewhere (x := p.local // load-consume).
+	for _, order := range []string{"load-acquire", "load-consume", "store-release"} {
+		if strings.Contains(text, order) {
+			return true
+		}
 	}
 	// "without the lock" alone only says what the code does ("reads n
 	// without mu"); the sentence must say it is meant: "called", "must",
@@ -568,7 +582,7 @@ func (r *inference) reportOnce(misses []*lockstate.Access, fix *analysis.Suggest
 	var sites []*lockstate.Access
 	seen := map[token.Pos]bool{}
 	for _, a := range misses {
-		if seen[a.Pos] || r.rep.Ignored(a.Pos) || r.explained(a, lock) {
+		if seen[a.Pos] || r.rep.Ignored(a.Pos) || r.explained(a, lock) || r.orderedByAtomic(a) {
 			continue
 		}
 		seen[a.Pos] = true
@@ -906,7 +920,8 @@ func addDirective(pass *analysis.Pass, v *types.Var, lock string) *analysis.Sugg
 // initHelpers finds unexported methods that only ever run before their
 // receiver is shared: every reference to them is a call on an object not
 // yet published (s := &S{}; s.init()), or a method value handed to
-// sync.Once.Do, which runs it once before any caller of Do goes on.
+// sync.Once.Do, which runs it once before any caller of Do goes on; and
+// methods named init, which say so by their name.
 func (r *inference) initHelpers() map[*types.Func]bool {
 	pass, refs, early := r.pass, r.refs, map[*types.Func]int{}
 	for _, f := range r.ls.Funcs {
@@ -943,7 +958,10 @@ func (r *inference) initHelpers() map[*types.Func]bool {
 	}
 	out := map[*types.Func]bool{}
 	for fn, n := range refs {
-		if early[fn] == n {
+		// A method named init initialises its receiver in place by its
+		// name, as a ...Locked method holds its lock: wherever it is
+		// called, the object is not in use yet.
+		if early[fn] == n || fn.Name() == "init" {
 			out[fn] = true
 		}
 	}

@@ -228,3 +228,86 @@ func NewFlusher(d time.Duration) *flusher {
 	w.timer = time.AfterFunc(d, w.flush) // want `w.timer is documented as guarded by mu`
 	return w
 }
+
+// A callback over s stored inside a part of s this function created (the
+// server s.srv it just built, not started yet) keeps s private: the
+// callback is reachable through s alone. Storing it in a part s did not
+// create (a server handed in) shares s.
+type ctxServer struct {
+	Handler func()
+	Conf    *ctxConf
+}
+
+type ctxConf struct{ Base func() int }
+
+func newCtxServer(h func()) *ctxServer { return &ctxServer{Handler: h, Conf: &ctxConf{}} }
+
+type Harness struct {
+	mu      sync.Mutex // protects the following fields.
+	started bool
+	srv     *ctxServer
+	n       int
+}
+
+func (h *Harness) serve() {}
+
+func NewHarness() *Harness {
+	h := &Harness{}
+	h.srv = newCtxServer(h.serve)
+	h.srv.Conf.Base = func() int { return h.n } // stored in h's own new server: h stays private
+	h.srv.Handler = h.serve                     // silent, as above
+	return h
+}
+
+func NewHarnessOn(srv *ctxServer) *Harness {
+	h := &Harness{}
+	srv.Conf.Base = func() int { return h.n } // srv is not h's: h is shared from here
+	h.srv = srv                               // want `h.srv is documented as guarded by mu`
+	return h
+}
+
+func (h *Harness) Close() {
+	h.mu.Lock()
+	h.srv = nil
+	h.started = false
+	h.mu.Unlock()
+}
+
+func (h *Harness) Client() *ctxServer {
+	return h.srv // reported with NewHarnessOn's store, one finding per field
+}
+
+// A method named init initialises its receiver in place: its accesses are
+// not evidence, nor reported, even where it runs on an object others can
+// already reach (a stream registered before its quota is set, used only
+// once its handler starts). Another name gets no such credit.
+var qstreams = map[int]*qstream{}
+
+func registerQStream(id int) *qstream {
+	s := &qstream{}
+	qstreams[id] = s
+	s.q.init(5)
+	return s
+}
+
+type rquota struct {
+	_ ctxNoCopy
+	n int32
+}
+
+func (q *rquota) reset(n int32) {
+	q.n = n // want `q.n is accessed with sync/atomic elsewhere`
+}
+
+func (q *rquota) get() bool { return atomic.AddInt32(&q.n, -1) > 0 }
+
+type rstream struct{ q rquota }
+
+var rstreams = map[int]*rstream{}
+
+func registerRStream(id int) *rstream {
+	s := &rstream{}
+	rstreams[id] = s
+	s.q.reset(5)
+	return s
+}
