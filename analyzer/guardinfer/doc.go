@@ -13,10 +13,13 @@ reports the accesses that break it:
 
   - Inferred guards. For every field without directives whose struct
     contains or embeds a lock (every field, when the package declares a
-    package-level lock), it records the field's accesses in the package
-    with the locks held at each, and reports the accesses missing lock L,
-    one finding per field, when one lock L of the same object, or a
-    package-level lock, is held at no fewer than -config.infer.ratio (0.9) of them, at least one
+    package-level lock; a field of a lock-free struct reached through a
+    field of a struct with a lock, where that parent's lock may guard
+    it), it records the field's accesses in the package with the locks
+    held at each, and reports the accesses missing lock L, one finding
+    per field, when one lock L of the same object, a package-level lock
+    or a lock of the parent object, is held at no fewer than
+    -config.infer.ratio (0.9) of them, at least one
     access is a write, and the evidence scores -config.infer.score (5): a
     point per write made with L held and per function holding L at an
     access, up to 3 of each:

@@ -257,7 +257,10 @@ func lockPath(pass *analysis.Pass, owner *types.Struct, name string) []string {
 // held at an access: in the function's own lock state, or because every
 // caller of the method it is in holds it.
 func (r *inference) heldAt(a *lockstate.Access, ref guardRef) bool {
-	lock := ref.at(a)
+	lock := r.lockOf(a, ref)
+	if !lock.Valid() {
+		return false
+	}
 	if a.State.Lock(lock).Mode.Held() {
 		return true
 	}
@@ -376,26 +379,78 @@ func lockAt(a *lockstate.Access, lock string) string {
 }
 
 // guardRef is a lock that may guard a field: one of the field's struct's
-// own lock fields (path from the struct), or a package-level lock.
+// own lock fields (path from the struct), a package-level lock, or a lock
+// field of the parent struct whose field the field's object is reached
+// through (path from the parent).
 type guardRef struct {
 	path   []string
 	global *types.Var
+	parent *types.Struct
 }
 
-// at is the lock as an access reaches it.
-func (g guardRef) at(a *lockstate.Access) lockpath.Path {
-	if g.global != nil {
+// lockOf is the lock as an access reaches it; invalid if the access does
+// not reach that lock (not through a field of the parent struct).
+func (r *inference) lockOf(a *lockstate.Access, g guardRef) lockpath.Path {
+	switch {
+	case g.global != nil:
 		return lockpath.Path{Root: g.global}
+	case g.parent != nil:
+		p, ok := r.parentOf(a)
+		if !ok || p.st != g.parent {
+			return lockpath.Path{}
+		}
+		return p.base.Field(g.path...)
 	}
 	return a.Base.Field(g.path...)
 }
 
-// shown names the lock as seen at an access: c.mu, or a package-level mu.
-func (e evidence) shown(a *lockstate.Access) string {
-	if e.ref.global != nil {
+// shown names the lock as seen at an access: c.mu, c.mu for an access
+// c.stats.n guarded by its parent's lock, or a package-level mu.
+func (r *inference) shown(e evidence, a *lockstate.Access) string {
+	switch {
+	case e.ref.global != nil:
 		return e.lock
+	case e.ref.parent != nil:
+		if p, ok := r.parentOf(a); ok {
+			return types.ExprString(p.expr) + "." + e.lock
+		}
 	}
 	return lockAt(a, e.lock)
+}
+
+// parent is the object whose field holds the object of a field access
+// x.p.f: x's struct, the path to x, and x as written.
+type parent struct {
+	st   *types.Struct
+	base lockpath.Path
+	expr ast.Expr
+}
+
+// parentOf returns the parent of a field access x.p.f, when p is a field
+// of a struct with a lock (lockstate.ParentHasLock).
+func (r *inference) parentOf(a *lockstate.Access) (parent, bool) {
+	se, ok := a.Node.(*ast.SelectorExpr)
+	if !ok {
+		return parent{}, false
+	}
+	in, ok := ast.Unparen(se.X).(*ast.SelectorExpr)
+	if !ok {
+		return parent{}, false
+	}
+	sel := r.pass.TypesInfo.Selections[in]
+	f := r.funcOf[a]
+	if sel == nil || sel.Kind() != types.FieldVal || f == nil {
+		return parent{}, false
+	}
+	st := selOwner(sel)
+	if st == nil || !locks.HasLockField(st) {
+		return parent{}, false
+	}
+	base := f.Resolver.Of(in.X)
+	if !base.Valid() {
+		return parent{}, false
+	}
+	return parent{st: st, base: base.Field(locks.ImplicitFields(sel)...), expr: in.X}, true
 }
 
 // evidence is how often one lock is held at a field's accesses.
@@ -448,6 +503,25 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 			best = e
 		}
 	}
+	// A lock of the parent object the field's object is reached through
+	// (c.stats.n under c.mu): one per parent struct type met.
+	seen := map[*types.Struct]bool{}
+	for _, a := range accs {
+		p, ok := r.parentOf(a)
+		if !ok || seen[p.st] {
+			continue
+		}
+		seen[p.st] = true
+		for i := 0; i < p.st.NumFields(); i++ {
+			f := p.st.Field(i)
+			if lock, _ := locks.IsLock(f.Type()); !lock {
+				continue
+			}
+			if e := r.count(accs, f.Name(), guardRef{path: lockPath(r.pass, p.st, f.Name()), parent: p.st}); e.held > best.held {
+				best = e
+			}
+		}
+	}
 	if best.lock == "" {
 		return
 	}
@@ -457,9 +531,23 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 	if float64(best.held) < r.ratio*float64(len(accs)) {
 		return // too many accesses do without it
 	}
+	shown := func(a *lockstate.Access) string { return r.shown(best, a) }
+	if best.ref.parent != nil {
+		// No directive on the field can name another struct's lock.
+		if r.suggest {
+			return
+		}
+		r.reportOnce(best.misses, nil, best.lock, shown, func(a *lockstate.Access) string {
+			lock := shown(a)
+			return fmt.Sprintf(
+				"%s is accessed with %s held at %d of %d sites (e.g. %s); here it is not: lock %s here, or if this access is safe, say why with //guard:ignore",
+				types.ExprString(a.Node), lock, best.held, len(accs), r.site(best.example), lock) + r.explain(accs, best.ref, a, true)
+		})
+		return
+	}
 	fix := addDirective(r.pass, v, best.lock)
 	if r.suggest {
-		r.suggestField(v, fix, fmt.Sprintf("%s is held at %d of %d accesses (e.g. %s)", best.shown(accs[0]), best.held, len(accs), r.site(best.example)), best)
+		r.suggestField(v, fix, fmt.Sprintf("%s is held at %d of %d accesses (e.g. %s)", shown(accs[0]), best.held, len(accs), r.site(best.example)), best)
 		return
 	}
 	for _, a := range r.inTests[v] {
@@ -467,8 +555,8 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 			best.misses = append(best.misses, a)
 		}
 	}
-	r.reportOnce(best.misses, fix, best.lock, best.shown, func(a *lockstate.Access) string {
-		lock := best.shown(a)
+	r.reportOnce(best.misses, fix, best.lock, shown, func(a *lockstate.Access) string {
+		lock := shown(a)
 		return fmt.Sprintf(
 			"%s is accessed with %s held at %d of %d sites (e.g. %s); here it is not: lock %s here, or if this access is safe, say why with //guard:ignore; //guard:by %s on the field makes guardedby check it",
 			types.ExprString(a.Node), lock, best.held, len(accs), r.site(best.example), lock, best.lock) + r.explain(accs, best.ref, a, true)
@@ -853,6 +941,11 @@ func ownerStruct(pass *analysis.Pass, a *lockstate.Access) *types.Struct {
 	if sel == nil {
 		return nil
 	}
+	return selOwner(sel)
+}
+
+// selOwner is the struct type that declares a selected field.
+func selOwner(sel *types.Selection) *types.Struct {
 	t := sel.Recv()
 	idx := sel.Index()
 	for _, i := range idx[:len(idx)-1] {

@@ -1056,7 +1056,7 @@ func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s
 	g := fa.a.dirs.Guard(field)
 	candidate := false
 	if !g.Guards() {
-		if !fa.a.dirs.Config.Infer() || g != nil || !(OwnerHasLock(sel) || fa.a.hasPackageLock()) || !fa.final || fa.rec == nil {
+		if !fa.a.dirs.Config.Infer() || g != nil || !(OwnerHasLock(sel) || ParentHasLock(fa.info, e) || fa.a.hasPackageLock()) || !fa.final || fa.rec == nil {
 			return
 		}
 		candidate = true
@@ -1131,6 +1131,18 @@ func OwnerHasLock(sel *types.Selection) bool {
 	}
 	st, _ := derefStruct(t)
 	return locks.HasLockField(st)
+}
+
+// ParentHasLock reports whether a field access x.p.f reaches f's object
+// through a field p of a struct that has a lock: the parent object, whose
+// lock may guard f (guard inference).
+func ParentHasLock(info *types.Info, e *ast.SelectorExpr) bool {
+	in, ok := ast.Unparen(e.X).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	sel := info.Selections[in]
+	return sel != nil && sel.Kind() == types.FieldVal && OwnerHasLock(sel)
 }
 
 func derefStruct(t types.Type) (*types.Struct, bool) {
