@@ -49,8 +49,14 @@ func flags() flag.FlagSet {
 }
 
 func run(*analysis.Pass) (any, error) {
+	return Current(), nil
+}
+
+// Current returns the options as they are now, as the next run's
+// analyzers will get them: the standalone driver reads them before a run.
+func Current() *Config {
 	c := options
-	return &c, nil
+	return &c
 }
 
 // Config is the options of one run. Its zero value is the default

@@ -179,7 +179,9 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 			roots = append(roots, p.Types)
 		}
 		restoreRoots := config.SetRoots(roots)
-		heapCeiling()
+		if config.Current().AnalyseUnannotated() {
+			heapCeiling() // every body is analysed: much garbage (memory.go)
+		}
 		graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
 		restoreRoots()
 		restoreDeps()

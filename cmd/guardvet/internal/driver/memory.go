@@ -8,18 +8,23 @@ import (
 )
 
 // heapCeiling sets a soft memory limit for the analysis of loaded
-// packages: half as much again as the heap they take once loaded.
+// packages: twice the heap they take once loaded. The driver sets it for
+// runs that analyse every body (-infer, -shared, -config.unannotated).
 //
 // The loaded syntax and types are most of guardvet's memory, and they
 // stay until the run ends. The analysis adds little that lives long, but
 // it allocates a lot that does not: records of each package's functions,
 // dropped when its rules are done. Left to the default pacing, the
 // garbage collector lets the heap grow to twice what was live at its last
-// cycle, so a run that analyses every body (-infer, -shared) took half as
-// much memory again as one that analyses few, for garbage. With the
-// ceiling the collector runs more often instead, as the heap nears it.
-// The limit is soft: if live data outgrows it, the collector caps its own
-// CPU share and the heap grows past it. GOMEMLIMIT, when set, wins.
+// cycle, so a run that analyses every body took half as much memory again
+// as the default run, which analyses only annotated packages, for
+// garbage. With the ceiling the collector runs more often instead, as the
+// heap nears it: on std, -infer peaks at 4.3 GB instead of 5.4-5.8 GB for
+// about 10% more time. A default run is left to the default pacing: on
+// gVisor's annotated tcpip, the same ceiling cost 19% more wall time to
+// save 18% of its peak. The limit is soft: if live data outgrows it, the
+// collector caps its own CPU share and the heap grows past it.
+// GOMEMLIMIT, when set, wins.
 func heapCeiling() {
 	if os.Getenv("GOMEMLIMIT") != "" {
 		return
