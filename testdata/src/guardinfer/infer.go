@@ -158,3 +158,56 @@ type spinState struct{ state int32 }
 func (s *spinState) TryAcquire() bool { return atomic.CompareAndSwapInt32(&s.state, 0, 1) }
 func (s *spinState) Held() bool       { return s.state != 0 }
 func (s *spinState) Release()         { atomic.StoreInt32(&s.state, 0) }
+
+// A package-level variable updated with sync/atomic and read plainly
+// elsewhere: reported, as a field would be. Set plainly in init, which
+// runs before anything else: silent.
+var requests int64
+
+func init() { requests = 0 }
+
+func serveOne() { atomic.AddInt64(&requests, 1) }
+
+func served() int64 { return atomic.LoadInt64(&requests) }
+
+func servedRacy() int64 {
+	return requests // want `requests is accessed with sync/atomic elsewhere`
+}
+
+// After the join of every goroutine that touches it (through the helper
+// they call), a plain read of the counter is silent; a goroutine that does
+// not touch it (the metrics server) may still run. Before the join, the
+// read is reported.
+var calls int64
+
+func work() { atomic.AddInt64(&calls, 1) }
+
+func metrics() {}
+
+func stress(n int) int64 {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	go metrics()
+	wg.Wait()
+	return calls // after the join: silent
+}
+
+func stressRacy(n int) int64 {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	c := calls // want `calls is accessed with sync/atomic elsewhere`
+	wg.Wait()
+	return c
+}
