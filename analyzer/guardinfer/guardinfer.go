@@ -61,12 +61,6 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		r.inferLock(v, accs)
 	}
-	if !suggest {
-		sort.Slice(r.vars, func(i, j int) bool { return srcpos.Less(pass.Fset, r.vars[i].Pos(), r.vars[j].Pos()) })
-		for _, v := range r.vars {
-			r.checkVar(v, r.byVar[v])
-		}
-	}
 	if suggest {
 		r.suggestLockedContracts()
 	}
@@ -88,10 +82,6 @@ type inference struct {
 	// may be guarded by one of them instead of a lock of its own struct.
 	globals []*types.Var
 	byField map[*types.Var][]*lockstate.Access
-	// byVar and vars are the accesses of the package-level variables
-	// given to sync/atomic, and those variables in the order met.
-	byVar map[*types.Var][]*lockstate.Access
-	vars  []*types.Var
 	// inTests are the accesses of test files made while a goroutine the
 	// test started with the object runs: checked against the guard the
 	// package's own code shows, never evidence for it.
@@ -125,7 +115,6 @@ type callerKey struct {
 // helpers, and closures whose caller (and so its locks) is unknown.
 func (r *inference) gather() []*types.Var {
 	r.byField = map[*types.Var][]*lockstate.Access{}
-	r.byVar = map[*types.Var][]*lockstate.Access{}
 	r.funcOf = map[*lockstate.Access]*lockstate.Func{}
 	r.indexCallers()
 	initOnly := r.initHelpers()
@@ -147,19 +136,6 @@ func (r *inference) gather() []*types.Var {
 		recv := f.Obj.Type().(*types.Signature).Recv()
 		for _, acc := range f.Candidates {
 			v := acc.Var.Origin()
-			if !v.IsField() {
-				// A package-level variable given to sync/atomic: for the
-				// mixed check, outside the package's init functions,
-				// which run before anything else.
-				if v.Pkg() == r.pass.Pkg && !ignoredField(v) && !(recv == nil && f.Obj.Name() == "init") {
-					if _, seen := r.byVar[v]; !seen {
-						r.vars = append(r.vars, v)
-					}
-					r.byVar[v] = append(r.byVar[v], acc)
-					r.funcOf[acc] = f
-				}
-				continue
-			}
 			if v.Pkg() != r.pass.Pkg || acc.Fresh || !acc.Base.Valid() || ignoredField(v) {
 				continue
 			}

@@ -608,8 +608,6 @@ func (fa *funcAnalysis) atomicTarget(e ast.Expr, s *State, write bool) bool {
 		fa.recordVar(e, v, useAtomicRead, s)
 		if g := fa.a.dirs.Guard(v); g.Guards() {
 			fa.record(&Access{Node: e, Pos: e.Pos(), Var: v, Guard: g, Write: write, Atomic: true}, s)
-		} else if g == nil {
-			fa.varCandidate(e, e, v, write, true, s)
 		}
 		return true
 	}

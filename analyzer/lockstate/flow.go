@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/cfg"
-	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/flowgraph"
@@ -883,8 +882,6 @@ func (fa *funcAnalysis) variable(node ast.Expr, id *ast.Ident, s *State, u use) 
 	if isPackageLevel(v) {
 		if g := fa.a.dirs.Guard(v); g.Guards() {
 			fa.record(&Access{Node: node, Pos: id.Pos(), Var: v, Guard: g, Write: u == useWrite}, s)
-		} else if g == nil {
-			fa.varCandidate(node, id, v, u == useWrite || u == useAtomicWrite, u == useAtomicRead || u == useAtomicWrite, s)
 		}
 		return
 	}
@@ -1117,47 +1114,6 @@ func (a *packageAnalysis) hasPackageLock() bool {
 		}
 	}
 	return a.pkgLock > 0
-}
-
-// varCandidate records, under inference, an access to a package-level
-// variable of the package that it gives to sync/atomic somewhere: a
-// candidate for the mixed atomic and plain check.
-func (fa *funcAnalysis) varCandidate(node ast.Expr, id *ast.Ident, v *types.Var, write, atomic bool, s *State) {
-	if !fa.a.dirs.Config.Infer() || !fa.final || fa.rec == nil || !fa.a.atomicVar(v) {
-		return
-	}
-	fa.rec.Candidates = append(fa.rec.Candidates, &Access{Node: node, Pos: id.Pos(), Var: v, Write: write, Atomic: atomic, State: s.snapshot()})
-}
-
-// atomicVar reports whether v is one of the package's own package-level
-// variables whose address it passes to a sync/atomic function
-// (atomic.AddInt64(&hits, 1)): candidates for inference's mixed atomic and
-// plain check.
-func (a *packageAnalysis) atomicVar(v *types.Var) bool {
-	if a.atomicVars == nil {
-		a.atomicVars = map[*types.Var]bool{}
-		for _, f := range a.pass.Files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok || len(call.Args) == 0 {
-					return true
-				}
-				fn := typeutil.StaticCallee(a.pass.TypesInfo, call)
-				if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != "sync/atomic" || fn.Type().(*types.Signature).Recv() != nil {
-					return true
-				}
-				if u, ok := ast.Unparen(call.Args[0]).(*ast.UnaryExpr); ok && u.Op == token.AND {
-					if id, ok := ast.Unparen(u.X).(*ast.Ident); ok {
-						if w, ok := a.pass.TypesInfo.Uses[id].(*types.Var); ok && isPackageLevel(w) && w.Pkg() == a.pass.Pkg {
-							a.atomicVars[w] = true
-						}
-					}
-				}
-				return true
-			})
-		}
-	}
-	return a.atomicVars[v]
 }
 
 // OwnerHasLock reports whether the struct that declares the selected field

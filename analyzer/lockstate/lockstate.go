@@ -234,9 +234,7 @@ type Func struct {
 	// values are or hold locks (a map of per-key locks).
 	MapEntries []*MapEntry
 	// Candidates are accesses to fields without directives whose struct
-	// holds a lock, or whose parent does, and to package-level variables
-	// the package gives to sync/atomic (Guard is nil; Base is invalid for
-	// variables), recorded only for guard inference.
+	// holds a lock (Guard is nil), recorded only for guard inference.
 	Candidates []*Access
 	Resolver   *lockpath.Resolver
 	// Unconverged is set when the dataflow hit its visit budget before
@@ -411,10 +409,6 @@ func run(pass *analysis.Pass) (any, error) {
 // packageAnalysis holds the per-package state of the engine.
 type packageAnalysis struct {
 	pkgLock   int8 // hasPackageLock: 0 not computed, 1 yes, -1 no
-	// atomicVars are the package's own package-level variables whose
-	// address a sync/atomic function is given (atomicVar); nil: not
-	// computed.
-	atomicVars map[*types.Var]bool
 	pass      *analysis.Pass
 	dirs      *directives.Result
 	decls     map[*types.Func]*ast.FuncDecl
