@@ -113,6 +113,14 @@ func classify(t types.Type) kind {
 	if !mayHaveLock(t, 0) {
 		return notLock
 	}
+	if n, ok := types.Unalias(t).(*types.Named); ok && n.Obj().Pkg() != nil && n.Obj().Pkg().Path() == "sync" {
+		switch n.Obj().Name() {
+		case "Mutex":
+			return mutex // the common case, without a method set
+		case "RWMutex":
+			return rwmutex
+		}
+	}
 	var ms *types.MethodSet
 	if types.IsInterface(t) {
 		ms = types.NewMethodSet(t)
