@@ -572,7 +572,9 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 //     cc.mu") and "called", "must", "needs to" or "safe"; or it "safely
 //     unlock"s and goes on;
 //   - "the world is stopped" (nothing else runs);
-//   - callers "must serialize" the calls;
+//   - callers "must serialize" the calls, or keep an order: it "must
+//     not be called until" (or "before") something, "must only be called
+//     after" it;
 //   - the memory order the access relies on: "load-acquire",
 //     "load-consume", "store-release" (also in the comment at the end of
 //     the access's line).
@@ -614,6 +616,13 @@ func explainsUnlocked(text, lock string) bool {
 	if strings.Contains(text, "world is stopped") || strings.Contains(text, "world stopped") ||
 		strings.Contains(text, "must serialize") || strings.Contains(text, "must serialise") {
 		return true
+	}
+	// A call order the callers keep: "must not be called until after
+	// WriteHeader", "must only be called after Close".
+	for _, order := range []string{"must not be called until", "must only be called after", "must not be called before"} {
+		if strings.Contains(text, order) {
+			return true
+		}
 	}
 	if strings.Contains(text, "safely unlock") {
 		return true
