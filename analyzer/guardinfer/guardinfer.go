@@ -430,20 +430,14 @@ type parent struct {
 // of a struct with a lock (lockstate.ParentHasLock).
 func (r *inference) parentOf(a *lockstate.Access) (parent, bool) {
 	se, ok := a.Node.(*ast.SelectorExpr)
-	if !ok {
-		return parent{}, false
-	}
-	in, ok := ast.Unparen(se.X).(*ast.SelectorExpr)
-	if !ok {
-		return parent{}, false
-	}
-	sel := r.pass.TypesInfo.Selections[in]
 	f := r.funcOf[a]
-	if sel == nil || sel.Kind() != types.FieldVal || f == nil {
+	if !ok || f == nil || !lockstate.ParentHasLock(r.pass.TypesInfo, se) {
 		return parent{}, false
 	}
+	in := ast.Unparen(se.X).(*ast.SelectorExpr)
+	sel := r.pass.TypesInfo.Selections[in]
 	st := selOwner(sel)
-	if st == nil || !locks.HasLockField(st) {
+	if st == nil {
 		return parent{}, false
 	}
 	base := f.Resolver.Of(in.X)

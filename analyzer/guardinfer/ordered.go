@@ -58,28 +58,39 @@ func (r *inference) orderedByAtomic(a *lockstate.Access) bool {
 // its receiver.
 func (r *inference) loadsAtomically(f *lockstate.Func, cond ast.Expr, base lockpath.Path) bool {
 	in := func(n ast.Node) bool { return cond.Pos() <= n.Pos() && n.End() <= cond.End() }
-	for _, b := range f.Candidates {
-		if b.Atomic && !b.Write && in(b.Node) && b.Base == base {
-			return true
+	for _, loaded := range atomicLoads(f, in) {
+		if loaded == base {
+			return true // atomic.LoadUint32(&t.state), t.ready.Load()
 		}
 	}
 	for _, call := range f.Calls {
-		se, ok := ast.Unparen(call.Node.Fun).(*ast.SelectorExpr)
-		if !ok || !in(call.Node) {
-			continue
-		}
-		x := ast.Unparen(se.X)
-		if atomicLoad(call.Callee) {
-			if fs, ok := x.(*ast.SelectorExpr); ok && f.Resolver.Of(fs.X) == base {
-				return true // t.ready.Load()
-			}
-			continue
-		}
-		if r.loader(call.Callee) && f.Resolver.Of(x) == base {
+		if se, ok := ast.Unparen(call.Node.Fun).(*ast.SelectorExpr); ok && in(call.Node) && r.loader(call.Callee) && f.Resolver.Of(se.X) == base {
 			return true // t.has(bit)
 		}
 	}
 	return false
+}
+
+// atomicLoads returns the objects f loads a field of atomically, in the
+// nodes in selects: by a sync/atomic function (atomic.LoadUint32(&t.state))
+// or by Load of an atomic field (t.ready.Load()).
+func atomicLoads(f *lockstate.Func, in func(ast.Node) bool) []lockpath.Path {
+	var out []lockpath.Path
+	for _, b := range f.Candidates {
+		if b.Atomic && !b.Write && in(b.Node) {
+			out = append(out, b.Base)
+		}
+	}
+	for _, call := range f.Calls {
+		se, ok := ast.Unparen(call.Node.Fun).(*ast.SelectorExpr)
+		if !ok || !in(call.Node) || !atomicLoad(call.Callee) {
+			continue
+		}
+		if fs, ok := ast.Unparen(se.X).(*ast.SelectorExpr); ok {
+			out = append(out, f.Resolver.Of(fs.X))
+		}
+	}
+	return out
 }
 
 // atomicLoad reports whether fn is the Load method of a sync/atomic type.
@@ -105,20 +116,14 @@ func (r *inference) loader(fn *types.Func) bool {
 	if recv == nil {
 		return false
 	}
+	everywhere := func(ast.Node) bool { return true }
 	for _, f := range r.ls.Funcs {
 		if f.Obj != fn || f.Lit != nil {
 			continue
 		}
-		for _, b := range f.Candidates {
-			if b.Atomic && !b.Write && b.Base.Root == types.Object(recv) {
+		for _, loaded := range atomicLoads(f, everywhere) {
+			if loaded.Root == types.Object(recv) {
 				r.loaders[fn] = true
-			}
-		}
-		for _, call := range f.Calls {
-			if se, ok := ast.Unparen(call.Node.Fun).(*ast.SelectorExpr); ok && atomicLoad(call.Callee) {
-				if fs, ok := ast.Unparen(se.X).(*ast.SelectorExpr); ok && f.Resolver.Of(fs.X).Root == types.Object(recv) {
-					r.loaders[fn] = true
-				}
 			}
 		}
 	}
