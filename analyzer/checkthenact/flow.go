@@ -444,7 +444,8 @@ func sectionStarts(f *lockstate.Func, lock lockpath.Path) func(ast.Node) []token
 		return true
 	})
 	for _, op := range f.LockOps {
-		if op.Lock == lock && op.Op != locks.NoOp && !deferred[op.Node] {
+		// A downgrade keeps the section: no writer gets in.
+		if op.Lock == lock && op.Op != locks.NoOp && op.Op != locks.Downgrade && !deferred[op.Node] {
 			add(op.Node.Pos())
 		}
 	}

@@ -110,8 +110,12 @@ type Contract struct {
 	Releases  []LockRef // held (write) on entry, released on return
 	RReleases []LockRef
 	Excludes  []LockRef // must not be held by the caller
-	Ignore    string    // //guard:ignore reason: the body is not checked
-	Blocks    bool      // //guard:blocks: calling it blocks (for the noblock rule)
+	// Downgrades are held (write) on entry and read-locked on return,
+	// never released in between (a helper around DowngradeLock). Only
+	// inferred: no directive declares it.
+	Downgrades []LockRef
+	Ignore     string // //guard:ignore reason: the body is not checked
+	Blocks     bool   // //guard:blocks: calling it blocks (for the noblock rule)
 	// Convention says where a contract no directive declared comes from:
 	// ByName for a method named ...Locked, ByDoc for a doc comment that
 	// says the caller holds the lock. Only guard inference reads them.
@@ -134,6 +138,7 @@ func (c *Contract) String() string {
 	add("releases", c.Releases)
 	add("rreleases", c.RReleases)
 	add("excludes", c.Excludes)
+	add("downgrades", c.Downgrades)
 	if c.Ignore != "" {
 		parts = append(parts, "ignore")
 	}
@@ -154,7 +159,7 @@ const (
 
 // Empty reports whether c says nothing.
 func (c *Contract) Empty() bool {
-	return c == nil || len(c.Holds)+len(c.RHolds)+len(c.Acquires)+len(c.RAcquires)+len(c.Releases)+len(c.RReleases)+len(c.Excludes) == 0 && c.Ignore == "" && !c.Blocks
+	return c == nil || len(c.Holds)+len(c.RHolds)+len(c.Acquires)+len(c.RAcquires)+len(c.Releases)+len(c.RReleases)+len(c.Excludes)+len(c.Downgrades) == 0 && c.Ignore == "" && !c.Blocks
 }
 
 // FuncKey names a function or method independently of type-checker

@@ -73,3 +73,9 @@ func TestReassign(t *testing.T) {
 func TestJoinModes(t *testing.T) {
 	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "joinmodes")
 }
+
+// TestDowngrade: DowngradeLock turns a write lock into a read lock, on
+// gVisor's lock type and on a generated wrapper around it.
+func TestDowngrade(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "downgrade", "downgrade/rwsync")
+}

@@ -493,6 +493,14 @@ func (c *checker) lockOp(op *lockstate.LockOp, relocked map[lockpath.Path]bool) 
 	case op.Op == locks.Unlock && b.Mode == lockstate.Shared:
 		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" read-locked here"),
 			"%s.Unlock() but %s is read-locked here; use RUnlock to release a read lock", lock, lock)
+	case op.Op == locks.Downgrade && b.Mode == lockstate.Shared:
+		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" read-locked here"),
+			"%s.%s() but %s is only read-locked here; only a write lock can be downgraded: take it with Lock, or remove this %s",
+			lock, name, lock, name)
+	case op.Op == locks.Downgrade && b.Mode == lockstate.NotHeld:
+		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" released here"),
+			"%s.%s() but %s is not held here; only a held write lock can be downgraded: take it with Lock first, or remove this %s",
+			lock, name, lock, name)
 	case op.Op == locks.RUnlock && b.Mode == lockstate.Exclusive:
 		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" locked here"),
 			"%s.RUnlock() but %s is write-locked here; use Unlock to release a write lock", lock, lock)

@@ -219,7 +219,7 @@ func (a *packageAnalysis) receiverEffect(fn *types.Func) (locks.Op, []string) {
 		for _, k := range []struct {
 			refs []directives.LockRef
 			op   locks.Op
-		}{{c.Acquires, locks.Lock}, {c.RAcquires, locks.RLock}, {c.Releases, locks.Unlock}, {c.RReleases, locks.RUnlock}} {
+		}{{c.Acquires, locks.Lock}, {c.RAcquires, locks.RLock}, {c.Releases, locks.Unlock}, {c.RReleases, locks.RUnlock}, {c.Downgrades, locks.Downgrade}} {
 			for _, r := range k.refs {
 				if r.Kind != directives.Param || r.Param != directives.Receiver || (op != locks.NoOp && op != k.op) {
 					return locks.NoOp, nil
@@ -292,6 +292,29 @@ func (fa *funcAnalysis) applyContract(call *ast.CallExpr, callee *types.Func, c 
 	apply(c.RAcquires, LockVal{Mode: Shared})
 	apply(c.Releases, LockVal{Mode: NotHeld})
 	apply(c.RReleases, LockVal{Mode: NotHeld, Read: true})
+	for _, r := range c.Downgrades {
+		if p := fa.refAtCall(r, call, callee); p.Valid() {
+			fa.downgrade(s, p, call.Pos(), deferred)
+		}
+	}
+}
+
+// downgrade applies DowngradeLock to p: held for writing before, it is
+// read-locked after, in the same critical section (no other writer got in
+// between), so the site stays that of the lock. A lock nothing here has
+// touched yet was held for writing by the caller.
+func (fa *funcAnalysis) downgrade(s *State, p lockpath.Path, pos token.Pos, deferred bool) {
+	v := LockVal{Mode: Shared, Site: pos}
+	if deferred {
+		s.setDeferred(p, deferredOp(v))
+		return
+	}
+	before := s.Lock(p)
+	if before.Mode.Held() {
+		v.Site = before.Site
+	}
+	fa.firstUse(s, p, LockVal{Mode: NotHeld}) // released by the downgrade: the caller held it
+	s.set(p, v)
 }
 
 // applyEffects applies a callee's inferred effects: its acquires and
@@ -639,6 +662,28 @@ func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, defe
 	}
 	if fa.final && fa.rec != nil && !deferred {
 		fa.rec.LockOps = append(fa.rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: s.Lock(p), State: s.snapshot(), Forced: fa.a.dirs.ForcedAt(fa.a.pass.Fset, call.Lparen)})
+	}
+	if lc.Op == locks.Downgrade {
+		paths := []lockpath.Path{p}
+		if len(lc.Implicit) > 0 {
+			if base := fa.res.Of(lc.Receiver); base.Valid() {
+				paths = append(paths, fa.canon(base))
+			}
+		}
+		for _, q := range paths {
+			fa.downgrade(s, q, call.Pos(), deferred)
+		}
+		if deferred {
+			fa.addDefer(call, s, func(st *State) {
+				for _, q := range paths {
+					fa.downgrade(st, q, call.Pos(), false)
+				}
+				inner(st, false)
+			}, func(st *State, rec *Func) {
+				rec.LockOps = append(rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: st.Lock(p), State: st, Forced: fa.a.dirs.ForcedAt(fa.a.pass.Fset, call.Lparen)})
+			})
+		}
+		return
 	}
 	var v LockVal
 	switch lc.Op {
@@ -1313,7 +1358,8 @@ func (fa *funcAnalysis) effects(exits []*State) *directives.Contract {
 		// caller's argument.
 		return (isParam && fa.res.Stable(v)) || (isVar && isPackageLevel(v))
 	}
-	changes := netChanges(exits, fa.impliedEntry(fa.entry), keep)
+	implied := fa.impliedEntry(fa.entry)
+	changes := netChanges(exits, implied, keep)
 	freed := fa.freed(exits, keep)
 	if len(changes)+len(freed) == 0 {
 		return nil
@@ -1335,6 +1381,8 @@ func (fa *funcAnalysis) effects(exits []*State) *directives.Contract {
 		switch {
 		case v.Mode == Exclusive:
 			c.Acquires = append(c.Acquires, ref)
+		case v.Mode == Shared && implied.Lock(p).Mode == Exclusive:
+			c.Downgrades = append(c.Downgrades, ref)
 		case v.Mode == Shared:
 			c.RAcquires = append(c.RAcquires, ref)
 		case v.Mode == NotHeld && v.Read:
@@ -1343,7 +1391,7 @@ func (fa *funcAnalysis) effects(exits []*State) *directives.Contract {
 			c.Releases = append(c.Releases, ref)
 		}
 	}
-	for _, refs := range []*[]directives.LockRef{&c.Acquires, &c.RAcquires, &c.Releases, &c.RReleases, &c.Excludes} {
+	for _, refs := range []*[]directives.LockRef{&c.Acquires, &c.RAcquires, &c.Releases, &c.RReleases, &c.Excludes, &c.Downgrades} {
 		sortRefs(*refs)
 	}
 	return c

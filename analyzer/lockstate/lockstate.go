@@ -531,7 +531,7 @@ func (a *packageAnalysis) summariseHelpers() {
 					balance[types.ExprString(se.X)]++
 				case "Unlock", "RUnlock":
 					balance[types.ExprString(se.X)]--
-				default: // TryLock: whether it nets out depends on the branches
+				default: // TryLock, DowngradeLock: an effect that Lock and Unlock counts do not show
 					direct = true
 				}
 				return true

@@ -268,6 +268,7 @@ var fixturesWithEveryRule = []string{
 	"ctashapes/...",
 	"deferbranch/...",
 	"deferpaths/...",
+	"downgrade/...",
 	"escape/...",
 	"escapesnap/...",
 	"fixes/...",

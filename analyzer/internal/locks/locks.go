@@ -20,11 +20,14 @@ const (
 	RUnlock
 	TryLock
 	TryRLock
+	// Downgrade turns a write lock into a read lock without releasing it
+	// (DowngradeLock, on gVisor's sync.RWMutex and the wrappers around it).
+	Downgrade
 )
 
 var opNames = map[string]Op{
 	"Lock": Lock, "Unlock": Unlock, "RLock": RLock, "RUnlock": RUnlock,
-	"TryLock": TryLock, "TryRLock": TryRLock,
+	"TryLock": TryLock, "TryRLock": TryRLock, "DowngradeLock": Downgrade,
 }
 
 func (op Op) String() string {
@@ -214,10 +217,11 @@ func AsCall(info *types.Info, call *ast.CallExpr) (Call, bool) {
 	if sel == nil || sel.Kind() != types.MethodVal {
 		return Call{}, false
 	}
-	if ok, _ := IsLock(sel.Recv()); !ok {
+	ok, rw := IsLock(sel.Recv())
+	op := opNames[se.Sel.Name]
+	if !ok || (op == Downgrade && !rw) {
 		return Call{}, false
 	}
-	op := opNames[se.Sel.Name]
 	return Call{Op: op, Receiver: se.X, Implicit: ImplicitFields(sel)}, true
 }
 
