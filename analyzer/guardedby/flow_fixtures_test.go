@@ -79,3 +79,10 @@ func TestJoinModes(t *testing.T) {
 func TestDowngrade(t *testing.T) {
 	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "downgrade", "downgrade/rwsync")
 }
+
+// TestCondAcquire: functions that acquire a lock only when their error
+// result is nil, declared (rooted at a parameter) or inferred, and the
+// callers that return early on the error.
+func TestCondAcquire(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "condacquire/vfs", "condacquire")
+}

@@ -515,6 +515,7 @@ func (c *checker) returns(fn *lockstate.Func) {
 	contract := c.dirs.Contract(fn.Obj)
 	declared := map[lockpath.Path]string{} // lock -> verb it is declared with
 	want := map[lockpath.Path]func(lockstate.Mode) bool{}
+	acquired := map[lockpath.Path]bool{}
 	// A ...Locked method promises nothing about its exit: only the caller's
 	// side of the convention is checked.
 	if contract != nil && contract.Convention == "" {
@@ -534,13 +535,30 @@ func (c *checker) returns(fn *lockstate.Func) {
 				if p := lockstate.RefInBody(c.dirs, fn.Obj.Type().(*types.Signature), ref); p.Valid() {
 					declared[p] = d.verb + " " + ref.Text
 					want[p] = d.ok
+					acquired[p] = d.verb == "acquires" || d.verb == "racquires"
 				}
 			}
 		}
 	}
+	// A function that acquires its locks only when it succeeds (see
+	// lockstate.Conditional) is checked at each return by what the return
+	// reports: success with the locks, failure without them.
+	cond := c.ls.Conditional[fn.Obj]
+	sig := fn.Obj.Type().(*types.Signature)
 	for _, ret := range fn.Returns {
+		if ret.Node != nil && c.dirs.ForcedAt(c.pass.Fset, ret.Pos) {
+			continue // +checklocksforce on the return: its lock state is as the code needs
+		}
+		outcome := lockstate.OutcomeUnknown
+		if cond {
+			outcome = lockstate.ReturnOutcome(c.pass.TypesInfo, sig, ret.Node)
+		}
 		for _, p := range ret.Exit.Paths() {
 			v := ret.Exit.Lock(p)
+			if cond && acquired[p] {
+				c.conditionalReturn(fn, ret, p, v, outcome, declared[p], want[p])
+				continue
+			}
 			if ok, isDeclared := want[p]; isDeclared {
 				if v.Mode != lockstate.Maybe && v.Mode != lockstate.Unknown && !ok(v.Mode) {
 					c.rep.Reportf(ret.Pos, report.Related(v.Site, p.Local(c.pass.Pkg)+" "+siteVerb(v)+" here"),
@@ -572,6 +590,29 @@ func (c *checker) returns(fn *lockstate.Func) {
 				c.rep.Report(d)
 			}
 		}
+	}
+}
+
+// conditionalReturn checks one lock a function acquires only when it
+// succeeds at one of its returns: a return that reports success must hold
+// it, one that reports failure must not (its callers take the failure to
+// mean nothing was locked, so nobody would release it). A return whose
+// outcome the source does not show is not checked.
+func (c *checker) conditionalReturn(fn *lockstate.Func, ret *lockstate.Return, p lockpath.Path, v lockstate.LockVal, outcome lockstate.Outcome, declared string, ok func(lockstate.Mode) bool) {
+	succeeded, failed := "a nil error", "an error"
+	if sig := fn.Obj.Type().(*types.Signature); sig.Results().Len() == 1 && !types.IsInterface(sig.Results().At(0).Type()) {
+		succeeded, failed = "true", "false"
+	}
+	lock := p.Local(c.pass.Pkg)
+	switch {
+	case outcome == lockstate.Succeeds && v.Mode != lockstate.Maybe && v.Mode != lockstate.Unknown && !ok(v.Mode):
+		c.rep.Reportf(ret.Pos, report.Related(v.Site, lock+" "+siteVerb(v)+" here"),
+			"%s returns %s with %s %s, breaking its //guard:%s contract; take %s before reporting success",
+			fn.Obj.Name(), succeeded, lock, v.Mode, declared, lock)
+	case outcome == lockstate.Fails && v.Mode.Held():
+		c.rep.Reportf(ret.Pos, report.Related(v.Site, lock+" locked here"),
+			"%s returns %s with %s still locked, but it acquires %s only when it succeeds, so its callers will not release it; unlock %s before returning %s",
+			fn.Obj.Name(), failed, lock, lock, lock, failed)
 	}
 }
 

@@ -105,15 +105,15 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 	if !deferred {
 		fa.applyRetakes(call, callee, s)
 	}
-	if contract.Empty() && effects.Empty() {
+	if contract.Empty() && effects.Empty() && !fa.a.condAcquirer(callee) {
 		return
 	}
 	fa.applyContract(call, callee, contract, s, deferred)
 	fa.applyEffects(call, callee, effects, s, deferred)
-	if !deferred && fa.a.tryAcquirer(callee) {
-		// Held only if it returned true: outside a condition that
-		// decides it (see tryLockCond), held on some paths only.
-		for _, t := range fa.tryTargets(call) {
+	if !deferred {
+		// Held only if it succeeded: outside a condition that decides it
+		// (see tryLockCond), held on some paths only.
+		for _, t := range fa.condTargets(call, nil) {
 			s.set(t.lock, LockVal{Mode: Maybe, Site: call.Pos()})
 		}
 	}
@@ -262,15 +262,13 @@ func (fa *funcAnalysis) resultEffects(rhs ast.Expr, lhs []ast.Expr, s *State) {
 				}
 			}
 		}
-		if fa.a.tryAcquirer(callee) {
-			// Held only if the error is nil: outside a condition that
-			// decides it (see tryLockCond), held on some paths only.
-			apply(c.Acquires, LockVal{Mode: Maybe})
-			apply(c.RAcquires, LockVal{Mode: Maybe})
-			continue
-		}
 		apply(c.Acquires, LockVal{Mode: Exclusive})
 		apply(c.RAcquires, LockVal{Mode: Shared})
+	}
+	// Held only if it succeeded: outside a condition that decides it (see
+	// tryLockCond), held on some paths only.
+	for _, t := range fa.condTargets(call, lhs) {
+		s.set(t.lock, LockVal{Mode: Maybe, Site: call.Pos()})
 	}
 }
 
@@ -768,264 +766,6 @@ func (fa *funcAnalysis) replayDefers() {
 	}
 }
 
-// outcome is what a condition does to a lock on one of its branches.
-type outcome uint8
-
-const (
-	unchanged   outcome = iota // as before the condition
-	acquired                   // the TryLock succeeded
-	notAcquired                // the TryLock failed
-	mixed                      // depends on which operand decided
-)
-
-func merge(a, b outcome) outcome {
-	if a == b {
-		return a
-	}
-	return mixed
-}
-
-// condShape finds a TryLock deciding a condition: mu.TryLock(), its
-// negation, a local bool assigned from it (if ok := mu.TryLock(); ok), and
-// those inside && and ||. It only inspects syntax.
-func (fa *funcAnalysis) condShape(e ast.Expr) (call *ast.CallExpr, t, f outcome, ok bool) {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.UnaryExpr:
-		if e.Op == token.NOT {
-			call, t, f, ok = fa.condShape(e.X)
-			return call, f, t, ok
-		}
-	case *ast.CallExpr:
-		if fa.isTry(e) {
-			return e, acquired, unchanged, true
-		}
-	case *ast.Ident:
-		if def := fa.res.Def(e); def != nil {
-			if c, isCall := ast.Unparen(def).(*ast.CallExpr); isCall && fa.isTry(c) {
-				return c, acquired, notAcquired, true
-			}
-		}
-	case *ast.BinaryExpr:
-		if e.Op != token.LAND && e.Op != token.LOR {
-			return nil, 0, 0, false
-		}
-		ca, ta, fa2, oka := fa.condShape(e.X)
-		cb, tb, fb, okb := fa.condShape(e.Y)
-		switch {
-		case oka == okb:
-			return nil, 0, 0, false
-		case e.Op == token.LAND && okb: // a && TryLock
-			return cb, tb, merge(unchanged, fb), true
-		case e.Op == token.LAND: // TryLock && b
-			return ca, ta, merge(fa2, ta), true
-		case okb: // a || TryLock
-			return cb, merge(unchanged, tb), fb, true
-		default: // TryLock || b
-			return ca, merge(ta, fa2), fa2, true
-		}
-	}
-	return nil, 0, 0, false
-}
-
-// tryTarget is a lock a TryLock-like call takes when it returns true.
-type tryTarget struct {
-	lock lockpath.Path
-	mode Mode
-}
-
-// isTry reports whether call takes a lock only when it returns true:
-// TryLock and TryRLock, or a function that acquires a lock only when it
-// returns true (tryAcquirer).
-func (fa *funcAnalysis) isTry(call *ast.CallExpr) bool {
-	if lc, isLock := locks.AsCall(fa.info, call); isLock {
-		return lc.Op == locks.TryLock || lc.Op == locks.TryRLock
-	}
-	callee := typeutil.StaticCallee(fa.info, call)
-	return callee != nil && fa.a.tryAcquirer(callee)
-}
-
-// tryTargets resolves the locks a TryLock-like call takes, at this call.
-func (fa *funcAnalysis) tryTargets(call *ast.CallExpr) []tryTarget {
-	if lc, isLock := locks.AsCall(fa.info, call); isLock {
-		if p := fa.canon(fa.res.LockOf(lc)); p.Valid() {
-			mode := Exclusive
-			if lc.Op == locks.TryRLock {
-				mode = Shared
-			}
-			return []tryTarget{{p, mode}}
-		}
-		return nil
-	}
-	callee := typeutil.StaticCallee(fa.info, call)
-	c := fa.a.dirs.Contract(callee)
-	if c == nil {
-		return nil
-	}
-	var out []tryTarget
-	for _, r := range c.Acquires {
-		if p := fa.refAtCall(r, call, callee); p.Valid() {
-			out = append(out, tryTarget{p, Exclusive})
-		}
-	}
-	for _, r := range c.RAcquires {
-		if p := fa.refAtCall(r, call, callee); p.Valid() {
-			out = append(out, tryTarget{p, Shared})
-		}
-	}
-	return out
-}
-
-// tryAcquirer reports whether fn is declared to acquire a lock and returns
-// one bool, or a result the lock is rooted at and an error last, and does
-// not hold the lock at every return of its body (when its body is known):
-// the lock is held only when it returns true, as with TryLock (gVisor's
-// tcp.Endpoint.TryLock, +checklocksacquire:e.mu), or only when the error is
-// nil (gVisor's createConnectingEndpoint, +checklocksacquire:n.mu on
-// (n *Endpoint, _ tcpip.Error)).
-func (a *packageAnalysis) tryAcquirer(fn *types.Func) bool {
-	fn = fn.Origin()
-	c := a.dirs.Contract(fn)
-	if c == nil || len(c.Acquires)+len(c.RAcquires) == 0 {
-		return false
-	}
-	if !boolResult(fn) && !errorResult(fn, c) {
-		return false
-	}
-	if fn.Pkg() != a.pass.Pkg {
-		if e := a.importedEffects(fn); e != nil {
-			return !e.Unconditional
-		}
-		return true
-	}
-	if v, ok := a.tryAcq[fn]; ok {
-		if a.tryBusy[fn] {
-			a.partial++
-		}
-		return v
-	}
-	if a.tryAcq == nil {
-		a.tryAcq, a.tryBusy = map[*types.Func]bool{}, map[*types.Func]bool{}
-	}
-	a.tryAcq[fn] = true // recursion: assume the declared shape
-	a.tryBusy[fn] = true
-	defer delete(a.tryBusy, fn)
-	fd := a.decls[fn]
-	if fd == nil {
-		return true
-	}
-	fa := a.newFuncAnalysis(fd, fn)
-	exits := fa.analyse(fa.entryState(), nil)
-	held := len(exits) > 0
-	check := func(refs []directives.LockRef, mode Mode) {
-		for _, r := range refs {
-			p := fa.refInBody(r)
-			for _, ex := range exits {
-				if !p.Valid() || ex.Lock(p).Mode != mode {
-					held = false
-				}
-			}
-		}
-	}
-	check(c.Acquires, Exclusive)
-	check(c.RAcquires, Shared)
-	a.tryAcq[fn] = !held
-	return !held
-}
-
-// boolResult reports whether fn returns one bool.
-func boolResult(fn *types.Func) bool {
-	res := fn.Type().(*types.Signature).Results()
-	if res.Len() != 1 {
-		return false
-	}
-	b, ok := res.At(0).Type().Underlying().(*types.Basic)
-	return ok && b.Kind() == types.Bool
-}
-
-// errorResult reports whether fn's last result is an interface (an error:
-// the builtin error or a package's own error interface) and every lock c
-// acquires is rooted at one of its other results.
-func errorResult(fn *types.Func, c *directives.Contract) bool {
-	sig := fn.Type().(*types.Signature)
-	res := sig.Results()
-	if res.Len() < 2 || !types.IsInterface(res.At(res.Len()-1).Type()) {
-		return false
-	}
-	first, last := sig.Params().Len(), sig.Params().Len()+res.Len()-1
-	for _, refs := range [][]directives.LockRef{c.Acquires, c.RAcquires} {
-		for _, r := range refs {
-			if r.Kind != directives.Param || r.Param < first || r.Param >= last {
-				return false
-			}
-		}
-	}
-	return true
-}
-
-// errCond recognises err != nil and err == nil, where err is the error
-// result of a call to an acquirer that holds its lock only when the error
-// is nil: x, err := f(). It returns the defining statement and the
-// outcomes of the two branches.
-func (fa *funcAnalysis) errCond(e ast.Expr) (as *ast.AssignStmt, call *ast.CallExpr, t, f outcome, ok bool) {
-	be, isBin := ast.Unparen(e).(*ast.BinaryExpr)
-	if !isBin || (be.Op != token.EQL && be.Op != token.NEQ) {
-		return nil, nil, 0, 0, false
-	}
-	x, y := ast.Unparen(be.X), ast.Unparen(be.Y)
-	if fa.info.Types[x].IsNil() {
-		x, y = y, x
-	}
-	id, isID := x.(*ast.Ident)
-	if !isID || !fa.info.Types[y].IsNil() {
-		return nil, nil, 0, 0, false
-	}
-	as, i := fa.res.TupleDef(id)
-	if as == nil {
-		return nil, nil, 0, 0, false
-	}
-	call, _ = ast.Unparen(as.Rhs[0]).(*ast.CallExpr)
-	if call == nil {
-		return nil, nil, 0, 0, false
-	}
-	callee := typeutil.StaticCallee(fa.info, call)
-	if callee == nil || i != len(as.Lhs)-1 || boolResult(callee) || !fa.a.tryAcquirer(callee) {
-		return nil, nil, 0, 0, false
-	}
-	if be.Op == token.NEQ {
-		return as, call, notAcquired, acquired, true
-	}
-	return as, call, acquired, notAcquired, true
-}
-
-// resultTargets resolves the locks a call acquires that are rooted at its
-// results, on the variables the results are assigned to.
-func (fa *funcAnalysis) resultTargets(call *ast.CallExpr, lhs []ast.Expr) []tryTarget {
-	callee := typeutil.StaticCallee(fa.info, call)
-	if callee == nil {
-		return nil
-	}
-	c := fa.a.dirs.Contract(callee)
-	if c == nil {
-		return nil
-	}
-	nparams := callee.Type().(*types.Signature).Params().Len()
-	var out []tryTarget
-	for _, k := range []struct {
-		refs []directives.LockRef
-		mode Mode
-	}{{c.Acquires, Exclusive}, {c.RAcquires, Shared}} {
-		for _, r := range k.refs {
-			if r.Kind != directives.Param || r.Param < nparams || r.Param-nparams >= len(lhs) {
-				continue
-			}
-			if base := fa.res.Of(lhs[r.Param-nparams]); base.Valid() {
-				out = append(out, tryTarget{fa.canon(lockpath.Path{Root: base.Root, Sel: base.Sel + r.Sel}), k.mode})
-			}
-		}
-	}
-	return out
-}
-
 // sameCond splits the state on a == b or a != b between two pointers that
 // each name one object throughout the function: on the branch where they
 // are equal, the locks inside one are the locks inside the other, so what
@@ -1082,47 +822,6 @@ func (fa *funcAnalysis) sameCond(e ast.Expr, s *State) (t, f *State, ok bool) {
 		return same, s, true
 	}
 	return s, same, true
-}
-
-// tryLockCond splits the state on a condition decided by a TryLock, by a
-// function that acquires a lock only when it returns true, or by the error
-// of one that acquires it only when the error is nil.
-func (fa *funcAnalysis) tryLockCond(e ast.Expr, s *State) (t, f *State, ok bool) {
-	var targets []tryTarget
-	call, tOut, fOut, ok := fa.condShape(e)
-	if ok {
-		targets = fa.tryTargets(call)
-	} else if as, c, et, ef, isErr := fa.errCond(e); isErr {
-		call, tOut, fOut = c, et, ef
-		targets = fa.resultTargets(c, as.Lhs)
-	}
-	if len(targets) == 0 {
-		return nil, nil, false
-	}
-	pre := make([]LockVal, len(targets))
-	for i, tt := range targets {
-		pre[i] = s.Lock(tt.lock)
-	}
-	fa.expr(e, s, useBase) // operands and accesses; the TryLock itself sets Maybe
-	set := func(st *State, o outcome) {
-		for i, tt := range targets {
-			p := tt.lock
-			switch o {
-			case unchanged:
-				st.set(p, pre[i])
-			case acquired:
-				st.set(p, LockVal{Mode: tt.mode, Site: call.Pos()})
-			case notAcquired:
-				st.set(p, LockVal{Mode: Unknown, Site: call.Pos()})
-			case mixed:
-				st.set(p, LockVal{Mode: Maybe, Site: call.Pos()})
-			}
-		}
-	}
-	t = s.clone()
-	set(t, tOut)
-	set(s, fOut)
-	return t, s, true
 }
 
 // refAtCall resolves a contract path at a call site by substituting the
@@ -1351,13 +1050,7 @@ func netChanges(exits []*State, entry *State, keep func(lockpath.Path) bool) map
 // paths are rooted at its receiver, parameters or package-level variables.
 func (fa *funcAnalysis) effects(exits []*State) *directives.Contract {
 	params := ParamIndex(fa.sig)
-	keep := func(p lockpath.Path) bool {
-		_, isParam := params[p.Root]
-		v, isVar := p.Root.(*types.Var)
-		// A reassigned parameter (c = c.parent) no longer names the
-		// caller's argument.
-		return (isParam && fa.res.Stable(v)) || (isVar && isPackageLevel(v))
-	}
+	keep := fa.effectKeep()
 	implied := fa.impliedEntry(fa.entry)
 	changes := netChanges(exits, implied, keep)
 	freed := fa.freed(exits, keep)
@@ -1395,6 +1088,18 @@ func (fa *funcAnalysis) effects(exits []*State) *directives.Contract {
 		sortRefs(*refs)
 	}
 	return c
+}
+
+// effectKeep says which locks a function's effects can name: those
+// rooted at a parameter it never reassigns (c = c.parent no longer names
+// the caller's argument) or at a package-level variable.
+func (fa *funcAnalysis) effectKeep() func(lockpath.Path) bool {
+	params := ParamIndex(fa.sig)
+	return func(p lockpath.Path) bool {
+		_, isParam := params[p.Root]
+		v, isVar := p.Root.(*types.Var)
+		return (isParam && fa.res.Stable(v)) || (isVar && isPackageLevel(v))
+	}
 }
 
 // retakes lists the caller's locks the body releases first (so its caller

@@ -48,6 +48,9 @@ type funcAnalysis struct {
 	final bool  // the last pass, after the fixpoint: events are recorded
 	rec   *Func // where events go (nil when only summarising)
 	exits []*State
+	// exitRets are the return statements of exits (nil for the end of the
+	// body), one for each.
+	exitRets []*ast.ReturnStmt
 	// freshResult: every return so far returns one new, unpublished object
 	// (a constructor such as func newT() *T { t := &T{}; ...; return t }).
 	freshResult, returned bool
@@ -76,6 +79,8 @@ type funcAnalysis struct {
 	quick bool // one walk in source order, no dataflow (see quickWalk)
 
 	pinned map[*types.Var]*pin // fresh objects stored under a held lock (see pinStore)
+
+	condResults map[*ast.CallExpr]*condResult // see noteResults
 }
 
 func (a *packageAnalysis) newFuncAnalysis(fd *ast.FuncDecl, fn *types.Func) *funcAnalysis {
@@ -387,7 +392,7 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 		}
 	}
 	converged := len(work) == 0
-	fa.final, fa.rec, fa.exits = true, rec, nil
+	fa.final, fa.rec, fa.exits, fa.exitRets = true, rec, nil, nil
 	fa.freshResult, fa.returned = true, false
 	fa.pending, fa.exitStates = nil, nil
 	if rec != nil {
@@ -444,6 +449,7 @@ func (fa *funcAnalysis) exit(pos token.Pos, ret *ast.ReturnStmt, s *State) {
 	}
 	ex := s.runDefers()
 	fa.exits = append(fa.exits, ex)
+	fa.exitRets = append(fa.exitRets, ret)
 	if fa.rec != nil {
 		fa.rec.Returns = append(fa.rec.Returns, &Return{Pos: pos, Node: ret, Exit: ex})
 	}
@@ -561,6 +567,7 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 				lhs[i] = id
 			}
 			fa.resultEffects(n.Values[0], lhs, s)
+			fa.noteResults(n.Values[0], lhs, s)
 		}
 	case ast.Expr:
 		if r := fa.rangeChan[n]; r != nil {
@@ -683,6 +690,9 @@ func (fa *funcAnalysis) assign(n *ast.AssignStmt, s *State) {
 	}
 	if len(n.Rhs) == 1 {
 		fa.resultEffects(n.Rhs[0], n.Lhs, s)
+		fa.noteResults(n.Rhs[0], n.Lhs, s)
+	} else {
+		fa.noteResults(nil, n.Lhs, s)
 	}
 }
 

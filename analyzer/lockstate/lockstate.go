@@ -88,6 +88,10 @@ type Effects struct {
 	// the new object it returns; FreshResult says it returns one.
 	IntoResult  []int
 	FreshResult bool
+	// CondAcquires and CondRAcquires list the locks it acquires only when
+	// it succeeds (its bool result is true, its error result nil), as a
+	// TryLock does (see conditional.go).
+	CondAcquires, CondRAcquires []directives.LockRef
 	// Retakes lists the caller's locks the function releases and takes
 	// again before it returns (a helper that steps out of the lock for
 	// I/O, like sync.Cond.Wait): held before and after the call, but not
@@ -115,6 +119,12 @@ func (e *Effects) String() string {
 	for _, r := range e.Retakes {
 		s += " retakes " + r.Text
 	}
+	for _, r := range e.CondAcquires {
+		s += " condacquires " + r.Text
+	}
+	for _, r := range e.CondRAcquires {
+		s += " condracquires " + r.Text
+	}
 	return s
 }
 
@@ -127,6 +137,10 @@ type Result struct {
 	// its callers' locks and arguments (inferred, not declared). Those
 	// other packages can call also go into the package's EffectsTable.
 	Effects map[*types.Func]*Effects
+	// Conditional lists the package's functions declared to acquire a
+	// lock that they take only when they succeed (see conditional.go):
+	// their returns are checked by what each reports.
+	Conditional map[*types.Func]bool
 	// Analysed is true when the package's bodies were analysed: it has or
 	// imports directives, or the configuration needs unannotated packages
 	// analysed (config.Config.AnalyseUnannotated).
@@ -402,6 +416,16 @@ func run(pass *analysis.Pass) (any, error) {
 	a.exportAccesses()
 	a.fallbacks = nil // parsed files of other platforms: not needed any more
 	res := &Result{Dirs: dirs, Funcs: a.funcs, Effects: effects, Analysed: analysed}
+	if analysed {
+		for _, fd := range a.order {
+			if fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func); a.declaredConditional(fn) {
+				if res.Conditional == nil {
+					res.Conditional = map[*types.Func]bool{}
+				}
+				res.Conditional[fn] = true
+			}
+		}
+	}
 	res.readers.Store(int32(dirs.Config.Readers(pass.Pkg)))
 	return res, nil
 }
@@ -427,7 +451,7 @@ type packageAnalysis struct {
 	// candidates, in packages without directives, are the only functions
 	// that can have an effect; others are never analysed there.
 	candidates map[*types.Func]bool
-	tryAcq     map[*types.Func]bool // see tryAcquirer
+	tryAcq     map[*types.Func]bool // see declaredConditional
 	// bodyless are this package's functions declared without a Go body
 	// (implemented in assembly); asmAccess their access summaries and
 	// fallbacks the Go bodies of the package's files built elsewhere
@@ -457,8 +481,10 @@ type summary struct {
 	freshResult bool // returns a new object it has not published
 	intoResult  []int
 	retakes     []directives.LockRef
-	access      *AccessSummary
-	accState    uint8
+	// condAcquires, condRAcquires: acquired only on success (condEffects).
+	condAcquires, condRAcquires []directives.LockRef
+	access                      *AccessSummary
+	accState                    uint8
 	// recs are the events recorded by the run that computed the summary
 	// (the function's Func and its closures'), when that run read nothing
 	// provisional: a second run would record the same.
@@ -645,6 +671,7 @@ func (a *packageAnalysis) summaryOf(fn *types.Func) *directives.Contract {
 	s.access, s.accState = a.finishAccess(fn, fa.pacc), accDone
 	s.effects = fa.effects(exits)
 	s.retakes = fa.retakes(exits)
+	s.condAcquires, s.condRAcquires = fa.condEffects(fa.effectKeep())
 	if a.fresh {
 		s.noEscape = fa.noEscape(exits)
 		s.freshResult = fa.returned && fa.freshResult
@@ -708,7 +735,7 @@ func (a *packageAnalysis) escapes(fn *types.Func, i int) bool {
 func (a *packageAnalysis) exportEffects() map[*types.Func]*Effects {
 	var fns []*types.Func
 	for fn, s := range a.summaries {
-		if (s.effects != nil && !s.effects.Empty()) || len(s.noEscape) > 0 || len(s.intoResult) > 0 || s.freshResult || len(s.retakes) > 0 {
+		if (s.effects != nil && !s.effects.Empty()) || len(s.noEscape) > 0 || len(s.intoResult) > 0 || s.freshResult || len(s.retakes) > 0 || len(s.condAcquires)+len(s.condRAcquires) > 0 {
 			fns = append(fns, fn)
 		}
 	}
@@ -716,7 +743,7 @@ func (a *packageAnalysis) exportEffects() map[*types.Func]*Effects {
 	// so, for callers in other packages.
 	for _, fd := range a.order {
 		fn := a.pass.TypesInfo.Defs[fd.Name].(*types.Func)
-		if !fn.Exported() || a.tryAcquirer(fn) {
+		if !fn.Exported() || a.declaredConditional(fn) {
 			continue
 		}
 		if _, computed := a.tryAcq[fn]; computed && !slices.Contains(fns, fn) {
@@ -732,6 +759,7 @@ func (a *packageAnalysis) exportEffects() map[*types.Func]*Effects {
 			e.IntoResult = s.intoResult
 			e.FreshResult = s.freshResult
 			e.Retakes = s.retakes
+			e.CondAcquires, e.CondRAcquires = s.condAcquires, s.condRAcquires
 			if s.effects != nil {
 				e.Contract = *s.effects
 			}

@@ -62,7 +62,12 @@ type State struct {
 	deferred map[lockpath.Path]deferred
 	defers   map[*ast.CallExpr]bool // deferred calls registered on every path here
 	fresh    map[*types.Var]bool    // locals holding objects not yet published
-	own      uint8                  // ownLocks|ownDeferred|...: maps not shared with another state
+	// conds are the locals that hold the result of a call that takes
+	// locks only when it succeeds (ok := mu.TryLock(), err :=
+	// vfs.PrepareDeleteDentry(d)), as long as they are not assigned again:
+	// a condition on one decides the locks on each branch.
+	conds map[*types.Var]*condResult
+	own   uint8 // ownLocks|ownDeferred|...: maps not shared with another state
 	// snap is a copy taken by snapshot and not mutated since: events
 	// recorded at successive points share it until the state changes.
 	// Every mutation goes through a method that drops it.
@@ -74,14 +79,15 @@ const (
 	ownDeferred
 	ownDefers
 	ownFresh
+	ownConds
 )
 
-func newState() *State { return &State{own: ownLocks | ownDeferred | ownDefers | ownFresh} }
+func newState() *State { return &State{own: ownLocks | ownDeferred | ownDefers | ownFresh | ownConds} }
 
 // clone returns a copy of s. Both share s's maps until either writes.
 func (s *State) clone() *State {
 	s.own = 0
-	return &State{locks: s.locks, deferred: s.deferred, defers: s.defers, fresh: s.fresh}
+	return &State{locks: s.locks, deferred: s.deferred, defers: s.defers, fresh: s.fresh, conds: s.conds}
 }
 
 // writable returns m, or a private copy of it when it is shared (or nil),
@@ -118,6 +124,22 @@ func (s *State) freshW() map[*types.Var]bool {
 	s.snap = nil
 	s.fresh = writable(s.fresh, &s.own, ownFresh)
 	return s.fresh
+}
+
+func (s *State) condsW() map[*types.Var]*condResult {
+	s.snap = nil
+	s.conds = writable(s.conds, &s.own, ownConds)
+	return s.conds
+}
+
+// setCond records that local v holds the result of a call that takes
+// locks only when it succeeds (nil: v holds something else now).
+func (s *State) setCond(v *types.Var, c *condResult) {
+	if c != nil {
+		s.condsW()[v] = c
+	} else if s.conds[v] != nil {
+		delete(s.condsW(), v)
+	}
 }
 
 // clearDefers forgets the registered defers (they have run).
@@ -198,7 +220,7 @@ func (s *State) setFresh(v *types.Var, fresh bool) {
 
 // equal reports whether two states are the same (fixpoint test).
 func (s *State) equal(t *State) bool {
-	return maps.Equal(s.locks, t.locks) && maps.Equal(s.deferred, t.deferred) && maps.Equal(s.defers, t.defers) && maps.Equal(s.fresh, t.fresh)
+	return maps.Equal(s.locks, t.locks) && maps.Equal(s.deferred, t.deferred) && maps.Equal(s.defers, t.defers) && maps.Equal(s.fresh, t.fresh) && maps.Equal(s.conds, t.conds)
 }
 
 // join merges the states of two paths that meet.
@@ -249,6 +271,11 @@ func join(a, b *State) *State {
 	for c := range a.defers {
 		if b.defers[c] {
 			out.defersW()[c] = true
+		}
+	}
+	for v, c := range a.conds {
+		if b.conds[v] == c { // the same call's result on both paths
+			out.condsW()[v] = c
 		}
 	}
 	return out

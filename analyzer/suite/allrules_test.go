@@ -261,6 +261,7 @@ var fixturesWithEveryRule = []string{
 	"checklocksreal/...",
 	"checkthenact/...",
 	"closures/...",
+	"condacquire/...",
 	"contracts/...",
 	"crosspkg/...",
 	"ctaflow/...",
