@@ -355,6 +355,17 @@ func (c *collector) collect() {
 			c.genDecl(decl)
 		}
 	}
+	// The fields of anonymous struct types outside type declarations (var
+	// x struct{...}, []struct{...}, a local's type) carry directives like
+	// a named struct's fields; their lock paths are relative to the struct.
+	if len(c.pending) > 0 {
+		ast.Inspect(c.file, func(n ast.Node) bool {
+			if st, ok := n.(*ast.StructType); ok {
+				c.structFields(st, "")
+			}
+			return len(c.pending) > 0
+		})
+	}
 	// Whatever is left is either a line ignore inside a body or misplaced.
 	var left []*ast.Comment
 	for cm := range c.pending {

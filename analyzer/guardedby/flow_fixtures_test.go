@@ -86,3 +86,15 @@ func TestDowngrade(t *testing.T) {
 func TestCondAcquire(t *testing.T) {
 	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "condacquire/vfs", "condacquire")
 }
+
+// TestAnonymousStructFields: directives on the fields of anonymous struct
+// types, at package level, as an element type and in a local.
+func TestAnonymousStructFields(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "anonfield")
+}
+
+// TestSameLock: one lock named by two paths (a lock and the deferred
+// unlock right after it, a local alias, pointers compared equal).
+func TestSameLock(t *testing.T) {
+	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "samelock")
+}

@@ -570,6 +570,9 @@ func (c *checker) returns(fn *lockstate.Func) {
 			if !v.Mode.Held() || fn.Implied.Lock(p).Mode == v.Mode {
 				continue
 			}
+			if c.dirs.ForcedAt(c.pass.Fset, v.Site) {
+				continue // held because a +checklocksforce line says so: the caller's, not taken here
+			}
 			if c.handedOver(fn, p, ret) {
 				continue
 			}

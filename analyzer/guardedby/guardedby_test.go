@@ -62,6 +62,14 @@ func TestChecklocksReasons(t *testing.T) {
 	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocksreal/reason")
 }
 
+// TestChecklocksForce checks +checklocksforce on a return, and on a call
+// whose lock the caller holds: what a forced line holds is the caller's,
+// never a lock the function must release.
+func TestChecklocksForce(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, guardedby.Analyzer, "checklocksreal/force")
+}
+
 // TestCrossPackageLockPaths checks calls whose contracts name another
 // package's unexported lock.
 func TestCrossPackageLockPaths(t *testing.T) {

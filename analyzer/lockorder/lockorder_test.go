@@ -18,3 +18,9 @@ func TestRetakeOrder(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, lockorder.Analyzer, "retakeorder")
 }
+
+// TestSameLockOrder: one lock named by two paths invents no order edge.
+func TestSameLockOrder(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, lockorder.Analyzer, "samelock/order")
+}

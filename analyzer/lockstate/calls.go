@@ -59,7 +59,7 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 				fa.applyEffects(call, callee, fa.a.effectsOf(callee), st, deferred)
 			}
 		}
-		fa.lockOp(call, lc, s, deferred, inner)
+		inner = fa.lockOp(call, lc, s, deferred, inner)
 		inner(s, deferred)
 		return
 	}
@@ -652,11 +652,26 @@ func (fa *funcAnalysis) builtin(name string, call *ast.CallExpr, s *State) {
 }
 
 // lockOp applies x.Lock() and friends. inner applies the effect of the
-// method's body (on locks inside x); a deferred call's replay needs it.
-func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, deferred bool, inner func(*State, bool)) {
+// method's body (on locks inside x); a deferred call's replay needs it. It
+// returns inner as the caller must apply it: on the paired lock's value,
+// for a release paired with another name of the lock (pairedRelease).
+func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, deferred bool, inner func(*State, bool)) func(*State, bool) {
 	p := fa.canon(fa.res.LockOf(lc))
 	if !p.Valid() {
-		return
+		return inner
+	}
+	if deferred {
+		if x := fa.pairedRelease(call, lc, p, s); x != p {
+			// What the lock type's Unlock does inside its value happens
+			// inside the paired lock's value too.
+			from, to, body := p, x, inner
+			inner = func(st *State, deferred bool) {
+				fa.recvFrom, fa.recvTo = from, to
+				body(st, deferred)
+				fa.recvFrom, fa.recvTo = lockpath.Path{}, lockpath.Path{}
+			}
+			p = x
+		}
 	}
 	if fa.final && fa.rec != nil && !deferred {
 		fa.rec.LockOps = append(fa.rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: s.Lock(p), State: s.snapshot(), Forced: fa.a.dirs.ForcedAt(fa.a.pass.Fset, call.Lparen)})
@@ -681,7 +696,7 @@ func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, defe
 				rec.LockOps = append(rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: st.Lock(p), State: st, Forced: fa.a.dirs.ForcedAt(fa.a.pass.Fset, call.Lparen)})
 			})
 		}
-		return
+		return inner
 	}
 	var v LockVal
 	switch lc.Op {
@@ -718,6 +733,81 @@ func (fa *funcAnalysis) lockOp(call *ast.CallExpr, lc locks.Call, s *State, defe
 			rec.LockOps = append(rec.LockOps, &LockOp{Node: call, Op: lc.Op, Lock: p, Before: st.Lock(p), State: st, Forced: fa.a.dirs.ForcedAt(fa.a.pass.Fset, call.Lparen)})
 		})
 	}
+	return inner
+}
+
+// pairedRelease returns the lock a deferred release written right after
+// a lock operation releases: x.mu.Lock(); defer y.mu.Unlock() names one
+// lock twice when both paths end in the same lock field and y.mu is not
+// known here in any state (nothing on this path touched it), however each
+// path is reached (gVisor's gofer locks i.handleMu through a receiver that
+// embeds the inode d.inode points to, and defers d.inode.handleMu.Unlock()).
+// A lock operation with a deferred release is Go's idiom for one critical
+// section; unlocking a different, unheld mutex would be a fatal error. When
+// the deferred path is held, or the lock fields differ, it is p itself.
+func (fa *funcAnalysis) pairedRelease(call *ast.CallExpr, lc locks.Call, p lockpath.Path, s *State) lockpath.Path {
+	if !lc.Op.Releases() || s.Lock(p) != (LockVal{}) {
+		return p
+	}
+	if fa.deferPairs == nil {
+		fa.deferPairs = deferPairs(fa.info, fa.body)
+	}
+	acq := fa.deferPairs[call]
+	if acq == nil {
+		return p
+	}
+	alc, ok := locks.AsCall(fa.info, acq)
+	if !ok || (alc.Op == locks.Lock) != (lc.Op == locks.Unlock) {
+		return p
+	}
+	x := fa.canon(fa.res.LockOf(alc))
+	if !x.Valid() || x == p {
+		return p
+	}
+	if f := lockpath.LockVar(x); f == nil || f != lockpath.LockVar(p) {
+		return p
+	}
+	return x
+}
+
+// deferPairs maps each deferred lock release written as the statement
+// right after a lock acquisition, in the same block, to that acquisition.
+func deferPairs(info *types.Info, body *ast.BlockStmt) map[*ast.CallExpr]*ast.CallExpr {
+	pairs := map[*ast.CallExpr]*ast.CallExpr{}
+	scan := func(list []ast.Stmt) {
+		for i := 1; i < len(list); i++ {
+			d, ok := list[i].(*ast.DeferStmt)
+			if !ok {
+				continue
+			}
+			es, ok := list[i-1].(*ast.ExprStmt)
+			if !ok {
+				continue
+			}
+			acq, ok := ast.Unparen(es.X).(*ast.CallExpr)
+			if !ok {
+				continue
+			}
+			if a, isLock := locks.AsCall(info, acq); !isLock || !a.Op.Acquires() {
+				continue
+			}
+			if r, isLock := locks.AsCall(info, d.Call); isLock && r.Op.Releases() {
+				pairs[d.Call] = acq
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BlockStmt:
+			scan(n.List)
+		case *ast.CaseClause:
+			scan(n.Body)
+		case *ast.CommClause:
+			scan(n.Body)
+		}
+		return true
+	})
+	return pairs
 }
 
 // deferInfo is a deferred call: how it changes the lock state, and how to
@@ -818,6 +908,7 @@ func (fa *funcAnalysis) sameCond(e ast.Expr, s *State) (t, f *State, ok bool) {
 			same.set(other, v)
 		}
 	}
+	same.setSame(a, b) // and what follows on that branch changes both names
 	if be.Op == token.EQL {
 		return same, s, true
 	}
@@ -851,6 +942,9 @@ func (fa *funcAnalysis) rawRefAtCall(r directives.LockRef, call *ast.CallExpr, c
 			base = fa.res.Of(recv)
 			if base.Valid() {
 				base = base.Field(locks.ImplicitFields(sel)...)
+			}
+			if fa.recvFrom.Valid() && base.HasPrefix(fa.recvFrom) {
+				base = lockpath.Path{Root: fa.recvTo.Root, Sel: fa.recvTo.Sel + base.Sel[len(fa.recvFrom.Sel):]}
 			}
 		} else if r.Param < len(args) && r.Param < callee.Type().(*types.Signature).Params().Len() {
 			base = fa.res.Of(args[r.Param])

@@ -81,6 +81,10 @@ type funcAnalysis struct {
 	pinned map[*types.Var]*pin // fresh objects stored under a held lock (see pinStore)
 
 	condResults map[*ast.CallExpr]*condResult // see noteResults
+	deferPairs  map[*ast.CallExpr]*ast.CallExpr // see pairedRelease
+	// recvFrom, recvTo: while a paired release's lock type effect is
+	// applied, receiver paths under recvFrom stand for recvTo.
+	recvFrom, recvTo lockpath.Path
 }
 
 func (a *packageAnalysis) newFuncAnalysis(fd *ast.FuncDecl, fn *types.Func) *funcAnalysis {
@@ -1076,7 +1080,7 @@ func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s
 		base = base.Field(locks.ImplicitFields(sel)...)
 	}
 	if g.Guards() && fa.a.dirs.ForcedAt(fa.a.pass.Fset, e.Sel.Pos()) {
-		fa.force(g, base, s)
+		fa.force(g, base, s, e.Sel.Pos())
 	}
 	acc := &Access{Node: e, Pos: e.Sel.Pos(), Var: field, Guard: g, Base: base,
 		Write: write, Atomic: atomic, Fresh: fa.isFresh(e.X, s)}
@@ -1104,11 +1108,12 @@ func (fa *funcAnalysis) guardLock(ref directives.LockRef, base lockpath.Path) lo
 }
 
 // force applies +checklocksforce: the locks the guard names are held from
-// this access on.
-func (fa *funcAnalysis) force(g *directives.FieldGuard, base lockpath.Path, s *State) {
+// this access on. Their site is the forced line, which says they are held
+// for a reason the code does not show (the caller's), not taken here.
+func (fa *funcAnalysis) force(g *directives.FieldGuard, base lockpath.Path, s *State, at token.Pos) {
 	for _, ref := range g.By {
-		if p := fa.guardLock(ref, base); p.Valid() {
-			s.set(p, LockVal{Mode: Exclusive})
+		if p := fa.guardLock(ref, base); p.Valid() && s.Lock(p).Mode != Exclusive {
+			s.set(p, LockVal{Mode: Exclusive, Site: at})
 		}
 	}
 }

@@ -67,6 +67,10 @@ type State struct {
 	// vfs.PrepareDeleteDentry(d)), as long as they are not assigned again:
 	// a condition on one decides the locks on each branch.
 	conds map[*types.Var]*condResult
+	// same pairs the pointers a condition showed equal on this path (if
+	// s == peer): the locks inside one are the locks inside the other, so
+	// every change to one is made to both (see sameCond).
+	same map[*types.Var]*types.Var
 	own   uint8 // ownLocks|ownDeferred|...: maps not shared with another state
 	// snap is a copy taken by snapshot and not mutated since: events
 	// recorded at successive points share it until the state changes.
@@ -80,14 +84,15 @@ const (
 	ownDefers
 	ownFresh
 	ownConds
+	ownSame
 )
 
-func newState() *State { return &State{own: ownLocks | ownDeferred | ownDefers | ownFresh | ownConds} }
+func newState() *State { return &State{own: ownLocks | ownDeferred | ownDefers | ownFresh | ownConds | ownSame} }
 
 // clone returns a copy of s. Both share s's maps until either writes.
 func (s *State) clone() *State {
 	s.own = 0
-	return &State{locks: s.locks, deferred: s.deferred, defers: s.defers, fresh: s.fresh, conds: s.conds}
+	return &State{locks: s.locks, deferred: s.deferred, defers: s.defers, fresh: s.fresh, conds: s.conds, same: s.same}
 }
 
 // writable returns m, or a private copy of it when it is shared (or nil),
@@ -197,15 +202,50 @@ func (s *State) snapshot() *State {
 	return s.snap
 }
 
-func (s *State) set(p lockpath.Path, v LockVal) { s.locksW()[p] = v }
+func (s *State) set(p lockpath.Path, v LockVal) {
+	s.locksW()[p] = v
+	if q, ok := s.twin(p); ok {
+		s.locks[q] = v
+	}
+}
 
 func (s *State) deleteLock(p lockpath.Path) {
 	if _, ok := s.locks[p]; ok {
 		delete(s.locksW(), p)
 	}
+	if q, ok := s.twin(p); ok {
+		if _, ok := s.locks[q]; ok {
+			delete(s.locksW(), q)
+		}
+	}
 }
 
-func (s *State) setDeferred(p lockpath.Path, d deferred) { s.deferredW()[p] = d }
+func (s *State) setDeferred(p lockpath.Path, d deferred) {
+	s.deferredW()[p] = d
+	if q, ok := s.twin(p); ok {
+		s.deferred[q] = d
+	}
+}
+
+// twin returns p's other name when its root was shown equal to another
+// pointer on this path (see same).
+func (s *State) twin(p lockpath.Path) (lockpath.Path, bool) {
+	if len(s.same) == 0 {
+		return lockpath.Path{}, false
+	}
+	v, ok := p.Root.(*types.Var)
+	if !ok || s.same[v] == nil {
+		return lockpath.Path{}, false
+	}
+	return lockpath.Path{Root: s.same[v], Sel: p.Sel}, true
+}
+
+// setSame records that pointers a and b are equal on this path.
+func (s *State) setSame(a, b *types.Var) {
+	s.snap = nil
+	s.same = writable(s.same, &s.own, ownSame)
+	s.same[a], s.same[b] = b, a
+}
 
 func (s *State) addDefer(c *ast.CallExpr) { s.defersW()[c] = true }
 
@@ -220,7 +260,7 @@ func (s *State) setFresh(v *types.Var, fresh bool) {
 
 // equal reports whether two states are the same (fixpoint test).
 func (s *State) equal(t *State) bool {
-	return maps.Equal(s.locks, t.locks) && maps.Equal(s.deferred, t.deferred) && maps.Equal(s.defers, t.defers) && maps.Equal(s.fresh, t.fresh) && maps.Equal(s.conds, t.conds)
+	return maps.Equal(s.locks, t.locks) && maps.Equal(s.deferred, t.deferred) && maps.Equal(s.defers, t.defers) && maps.Equal(s.fresh, t.fresh) && maps.Equal(s.conds, t.conds) && maps.Equal(s.same, t.same)
 }
 
 // join merges the states of two paths that meet.
@@ -276,6 +316,14 @@ func join(a, b *State) *State {
 	for v, c := range a.conds {
 		if b.conds[v] == c { // the same call's result on both paths
 			out.condsW()[v] = c
+		}
+	}
+	for v, w := range a.same {
+		if b.same[v] == w {
+			if out.same == nil {
+				out.same = map[*types.Var]*types.Var{}
+			}
+			out.same[v] = w
 		}
 	}
 	return out

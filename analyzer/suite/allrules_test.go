@@ -252,6 +252,7 @@ func parseWants(c *ast.Comment) ([]*regexp.Regexp, error) {
 var fixturesWithEveryRule = []string{
 	"atomicasm/...",
 	"atomiccopy/...",
+	"anonfield/...",
 	"atomicwrap/...",
 	"baddirectives/...",
 	"basic/...",
@@ -295,6 +296,7 @@ var fixturesWithEveryRule = []string{
 	"reassign/...",
 	"retake/...",
 	"retakeorder/...",
+	"samelock/...",
 	"sessiontwin/...",
 	"sharedignore/...", // with the shared rule off, its //guard:ignore is not reported unused
 	"suppressonly/...",

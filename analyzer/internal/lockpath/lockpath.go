@@ -92,11 +92,12 @@ type Resolver struct {
 	// another object after the store.
 	stores []ast.Expr
 	alias  map[*types.Var]Path // the variables that stand for a path, and the path (see aliases)
+	body   *ast.BlockStmt
 }
 
 // NewResolver scans body (and params, which count as defined once).
 func NewResolver(info *types.Info, body *ast.BlockStmt) *Resolver {
-	r := &Resolver{Info: info, assigns: map[*types.Var]int{}, defs: map[*types.Var]ast.Expr{}, tuples: map[*types.Var]*ast.AssignStmt{}}
+	r := &Resolver{Info: info, assigns: map[*types.Var]int{}, defs: map[*types.Var]ast.Expr{}, tuples: map[*types.Var]*ast.AssignStmt{}, body: body}
 	if body == nil {
 		return r
 	}
@@ -325,8 +326,10 @@ func (r *Resolver) defPath(v *types.Var, depth int, basic bool) Path {
 // aliases decides, once, the path each variable defined from a path
 // stands for. A variable is not an alias when the body stores into the
 // path it was defined from, or into a path that one goes through
-// (d := h.p with h.p = other elsewhere): d may then name another object
-// than h.p does. Variables are decided in source order, so a definition
+// (d := h.p with h.p = other), where the store can reach a use of the
+// variable: d may then name another object than h.p does. A store after
+// the last use, outside any loop around a use, leaves d the alias it was
+// until then. Variables are decided in source order, so a definition
 // sees the decisions for the variables it uses.
 func (r *Resolver) aliases() {
 	vars := make([]*types.Var, 0, len(r.defs))
@@ -340,19 +343,74 @@ func (r *Resolver) aliases() {
 		if !q.Valid() {
 			continue
 		}
-		if b := r.defPath(v, 0, true); b.Valid() && r.stored(b) {
+		if b := r.defPath(v, 0, true); b.Valid() && r.storedWhileUsed(v, b) {
 			continue
 		}
 		r.alias[v] = q
 	}
 }
 
-// stored reports whether the body stores into p or into a path p goes
-// through.
-func (r *Resolver) stored(p Path) bool {
+// storedWhileUsed reports whether the body stores into p, or into a path
+// p goes through, at a point from which a use of v can follow: before a
+// use in the source, or after one inside a loop around both that does
+// not also define v. Uses inside closures and deferred calls (whose lock
+// operation runs at the return), and goto, could come after any store:
+// any store counts then.
+func (r *Resolver) storedWhileUsed(v *types.Var, p Path) bool {
+	var stores []ast.Expr
 	for _, lhs := range r.stores {
 		if q := r.of(lhs, 0, true); q.Valid() && p.HasPrefix(q) {
+			stores = append(stores, lhs)
+		}
+	}
+	if len(stores) == 0 {
+		return false
+	}
+	var uses []ast.Node
+	var loops []ast.Node
+	anywhere := false
+	var walk func(n ast.Node, inLit bool)
+	walk = func(n ast.Node, inLit bool) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.FuncLit:
+				if m != n {
+					walk(m.Body, true)
+					return false
+				}
+			case *ast.DeferStmt:
+				walk(m.Call, true)
+				return false
+			case *ast.ForStmt, *ast.RangeStmt:
+				loops = append(loops, m)
+			case *ast.BranchStmt:
+				if m.Tok == token.GOTO {
+					anywhere = true
+				}
+			case *ast.Ident:
+				if r.Info.Uses[m] == types.Object(v) {
+					uses = append(uses, m)
+					anywhere = anywhere || inLit
+				}
+			}
 			return true
+		})
+	}
+	walk(r.body, false)
+	if anywhere {
+		return true
+	}
+	within := func(outer, inner ast.Node) bool { return outer.Pos() <= inner.Pos() && inner.End() <= outer.End() }
+	for _, st := range stores {
+		for _, u := range uses {
+			if st.Pos() < u.Pos() {
+				return true
+			}
+			for _, l := range loops {
+				if within(l, st) && within(l, u) && !(l.Pos() <= v.Pos() && v.Pos() < l.End()) {
+					return true
+				}
+			}
 		}
 	}
 	return false
