@@ -80,7 +80,7 @@ type funcAnalysis struct {
 
 	pinned map[*types.Var]*pin // fresh objects stored under a held lock (see pinStore)
 
-	condResults map[*ast.CallExpr]*condResult // see noteResults
+	condResults map[*ast.CallExpr]*condResult   // see noteResults
 	deferPairs  map[*ast.CallExpr]*ast.CallExpr // see pairedRelease
 	// recvFrom, recvTo: while a paired release's lock type effect is
 	// applied, receiver paths under recvFrom stand for recvTo.

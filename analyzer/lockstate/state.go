@@ -71,7 +71,7 @@ type State struct {
 	// s == peer): the locks inside one are the locks inside the other, so
 	// every change to one is made to both (see sameCond).
 	same map[*types.Var]*types.Var
-	own   uint8 // ownLocks|ownDeferred|...: maps not shared with another state
+	own  uint8 // ownLocks|ownDeferred|...: maps not shared with another state
 	// snap is a copy taken by snapshot and not mutated since: events
 	// recorded at successive points share it until the state changes.
 	// Every mutation goes through a method that drops it.
@@ -87,7 +87,9 @@ const (
 	ownSame
 )
 
-func newState() *State { return &State{own: ownLocks | ownDeferred | ownDefers | ownFresh | ownConds | ownSame} }
+func newState() *State {
+	return &State{own: ownLocks | ownDeferred | ownDefers | ownFresh | ownConds | ownSame}
+}
 
 // clone returns a copy of s. Both share s's maps until either writes.
 func (s *State) clone() *State {
