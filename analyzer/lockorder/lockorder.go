@@ -105,6 +105,9 @@ type checker struct {
 	funcs    map[*types.Func][]*lockstate.Func // declaration -> its body and inline closures
 	acquired *lockstate.Summaries[Acquired, *Acquired]
 	edges    []localEdge
+	// decrements caches which functions return a just-decremented count
+	// (see lastref.go).
+	decrements map[*types.Func]bool
 }
 
 type localEdge struct {
@@ -116,7 +119,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	defer ls.Done()
 	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
-		funcs: map[*types.Func][]*lockstate.Func{}}
+		funcs: map[*types.Func][]*lockstate.Func{}, decrements: map[*types.Func]bool{}}
 	c.acquired = lockstate.NewSummaries(pass, c.computeAcquired)
 	if !ls.Dirs.Active() && !ls.Dirs.Config.UnannotatedOrder() {
 		return c.rep.Flush(), nil
@@ -259,7 +262,11 @@ func (c *checker) computeAcquired(fn *types.Func) *Acquired {
 	seenRef, seenClass := map[string]int{}, map[string]int{}
 	var refReleased, classReleased [][]directives.LockRef
 	for _, body := range bodies {
+		lastRef := c.lastRefOnly(body)
 		for _, acq := range c.acquisitions(body) {
+			if lastRef != nil && lastRef(acq.pos) {
+				continue // only when a released count reached zero (see lastref.go)
+			}
 			// The caller's locks released here, as refs the caller can
 			// resolve; a lock taken at several places keeps only those
 			// released at all of them.

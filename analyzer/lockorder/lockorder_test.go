@@ -24,3 +24,10 @@ func TestSameLockOrder(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, lockorder.Analyzer, "samelock/order")
 }
+
+// TestLastReference: what a DecRef takes only when the count it released
+// reaches zero makes no order edge at its callers; other conditions do.
+func TestLastReference(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, lockorder.Analyzer, "lastref")
+}

@@ -284,6 +284,7 @@ var fixturesWithEveryRule = []string{
 	"ignoresinfer/...",
 	"importers/...",
 	"joinmodes/...",
+	"lastref/...",
 	"lockmap/...",
 	"lockorder/...",
 	"lockretake/...",
