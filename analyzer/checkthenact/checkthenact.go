@@ -133,6 +133,15 @@ type checker struct {
 	rets map[*ast.BlockStmt][]*ast.ReturnStmt
 	// flows holds each body's control-flow view, built when needed.
 	flows map[*lockstate.Func]*flowGraph
+	// callers caches callerLocks, callsTo indexes the package's calls by
+	// callee, and called marks the identifiers that name a called
+	// function (see callers.go).
+	callers map[*types.Func]held
+	callsTo map[*types.Func][]callSite
+	called  map[*ast.Ident]bool
+	ctors   map[*types.Func]bool
+	// ignoredFns caches ignored.
+	ignoredFns map[*types.Func]bool
 }
 
 func (c *checker) parentsOf(root ast.Node) map[ast.Node]ast.Node {
@@ -151,7 +160,7 @@ func run(pass *analysis.Pass) (any, error) {
 		funcs: map[*types.Func][]*lockstate.Func{}, parts: map[*types.Func]*recvParts{},
 		parents: map[ast.Node]map[ast.Node]ast.Node{},
 		defs:    map[*ast.BlockStmt]map[*types.Var][]multiDef{}, rets: map[*ast.BlockStmt][]*ast.ReturnStmt{},
-		flows: map[*lockstate.Func]*flowGraph{}}
+		flows: map[*lockstate.Func]*flowGraph{}, callers: map[*types.Func]held{}, ctors: map[*types.Func]bool{}, ignoredFns: map[*types.Func]bool{}}
 	c.ops = lockstate.NewSummaries(pass, c.computeOps)
 	if !ls.Dirs.Active() {
 		return c.rep.Flush(), nil
@@ -412,7 +421,7 @@ func (c *checker) check(f *lockstate.Func) {
 			c.curResults = r.results
 			depends := c.controlledBy(f, parents, w.node, r.node) || c.writesValueOf(f, parents, w.node, r.node)
 			c.curResults = nil
-			if !depends || heldAcross(r, w) {
+			if !depends || c.heldAcross(f, r, w) {
 				continue
 			}
 			where := ""
@@ -451,23 +460,42 @@ func consumed(evs []event, r event) bool {
 	return false
 }
 
-// heldAcross reports whether a lock the write needs (a guard of the
-// field, or one the writing helper's contract requires) is held
-// exclusively, from one acquisition, at both the read and the write: every
-// writer holds it, so the two inner sections are one critical section of
-// that outer lock (mu held, info read under infoMu, then written under
-// infoMu again by a helper that requires mu).
-func heldAcross(r, w event) bool {
+// heldAcross reports whether an outer lock is held across the read and
+// the write, from one acquisition, so that the two inner sections are one
+// critical section of it:
+//   - a lock the write needs, held exclusively at both (a guard of the
+//     field, or one the writing helper's contract requires: every writer
+//     holds it; mu held, info read under infoMu, then written under infoMu
+//     again by a helper that requires mu);
+//   - a lock of the written object itself, or of an object that holds it
+//     by value, held exclusively at both (gVisor's parent.opMu around the
+//     childrenMu sections of a create): two callers of this code cannot
+//     both act on the old value, which is what the rule reports; a write
+//     elsewhere that bypasses the object's own lock is another bug;
+//   - any other lock held across that every write of the field in the
+//     package conflicts with (see writersExcluded).
+func (c *checker) heldAcross(f *lockstate.Func, r, w event) bool {
 	if r.state == nil || w.state == nil {
 		return false
 	}
-	for _, p := range w.requires {
+	exclusive := func(p lockpath.Path) bool {
 		rv, wv := r.state.Lock(p), w.state.Lock(p)
-		if rv.Mode == lockstate.Exclusive && wv.Mode == lockstate.Exclusive && rv.Site == wv.Site {
+		return rv.Mode == lockstate.Exclusive && wv.Mode == lockstate.Exclusive && rv.Site == wv.Site
+	}
+	for _, p := range w.requires {
+		if exclusive(p) {
 			return true
 		}
 	}
-	return false
+	for _, p := range w.state.Held() {
+		if o := lockstate.Owner(p); p != w.lock && (o == w.base || insideByValue(o, w.base)) && exclusive(p) {
+			return true
+		}
+	}
+	across := c.across(f, r.state, w.state)
+	delete(across, w.lock)
+	ok, _ := c.writersExcluded(w.field, w.base, across)
+	return ok
 }
 
 // insideByValue reports whether the object at path in is part of the
@@ -985,7 +1013,7 @@ func (c *checker) atomics(f *lockstate.Func) {
 			if l.target != op.target {
 				continue
 			}
-			if sameSection(l.call.State, op.call.State) {
+			if sameSection(l.call.State, op.call.State) || c.atomicOrdered(f, l, op) {
 				break
 			}
 			if parents == nil {

@@ -13,3 +13,11 @@ func TestCheckThenAct(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, checkthenact.Analyzer, "checkthenact", "ctasections")
 }
+
+// TestOuterSection: check and act inside one critical section of the
+// object's own lock held for writing, and an atomic load and store that
+// every store of the field and every caller make under one lock.
+func TestOuterSection(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, checkthenact.Analyzer, "ctaouter")
+}

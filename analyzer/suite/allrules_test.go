@@ -266,6 +266,7 @@ var fixturesWithEveryRule = []string{
 	"contracts/...",
 	"crosspkg/...",
 	"ctaflow/...",
+	"ctaouter/...",
 	"ctasections/...",
 	"ctashapes/...",
 	"deferbranch/...",

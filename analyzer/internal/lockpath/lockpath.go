@@ -209,8 +209,13 @@ func (r *Resolver) stable(v *types.Var) bool {
 // Def returns the expression a variable was defined from when it is never
 // reassigned, or nil.
 func (r *Resolver) Def(id *ast.Ident) ast.Expr {
-	v, ok := r.Info.ObjectOf(id).(*types.Var)
-	if !ok || !r.stable(v) {
+	v, _ := r.Info.ObjectOf(id).(*types.Var)
+	return r.DefOf(v)
+}
+
+// DefOf is Def for the variable itself.
+func (r *Resolver) DefOf(v *types.Var) ast.Expr {
+	if v == nil || !r.stable(v) {
 		return nil
 	}
 	return r.defs[v]
