@@ -142,6 +142,8 @@ type checker struct {
 	ctors   map[*types.Func]bool
 	// ignoredFns caches ignored.
 	ignoredFns map[*types.Func]bool
+	// taints caches which locals carry a read, per body and read.
+	taints map[taintKey]*taint
 }
 
 func (c *checker) parentsOf(root ast.Node) map[ast.Node]ast.Node {
@@ -160,7 +162,7 @@ func run(pass *analysis.Pass) (any, error) {
 		funcs: map[*types.Func][]*lockstate.Func{}, parts: map[*types.Func]*recvParts{},
 		parents: map[ast.Node]map[ast.Node]ast.Node{},
 		defs:    map[*ast.BlockStmt]map[*types.Var][]multiDef{}, rets: map[*ast.BlockStmt][]*ast.ReturnStmt{},
-		flows: map[*lockstate.Func]*flowGraph{}, callers: map[*types.Func]held{}, ctors: map[*types.Func]bool{}, ignoredFns: map[*types.Func]bool{}}
+		flows: map[*lockstate.Func]*flowGraph{}, callers: map[*types.Func]held{}, ctors: map[*types.Func]bool{}, ignoredFns: map[*types.Func]bool{}, taints: map[taintKey]*taint{}}
 	c.ops = lockstate.NewSummaries(pass, c.computeOps)
 	if !ls.Dirs.Active() {
 		return c.rep.Flush(), nil
@@ -785,7 +787,13 @@ func (c *checker) flow(f *lockstate.Func) *flowGraph {
 // comes from r: defined from an expression that contains r, or from
 // another such local (v, _ := m.Load(k); s := v.(*T); ... s.id).
 func (c *checker) usesValueOf(f *lockstate.Func, e ast.Node, r ast.Node) bool {
-	return c.usesValue(f, e, r, map[types.Object]bool{})
+	if c.usesValue(f, e, r, map[types.Object]bool{}) {
+		return true
+	}
+	// A local assigned more than once (v += d, v = w): which ones carry
+	// the read where e is, on the control-flow graph (taint.go).
+	s, ok := c.carriedAt(f, c.parentsOf(bodyOf(f)), e, r)
+	return ok && c.mentions(e, s)
 }
 
 func (c *checker) usesValue(f *lockstate.Func, e ast.Node, r ast.Node, seen map[types.Object]bool) bool {

@@ -21,3 +21,10 @@ func TestOuterSection(t *testing.T) {
 	testdata, _ := filepath.Abs("../../testdata")
 	analysistest.Run(t, testdata, checkthenact.Analyzer, "ctaouter")
 }
+
+// TestComputedValues: the value read reaches the write through compound
+// assignments, derived locals, loops and reassignments.
+func TestComputedValues(t *testing.T) {
+	testdata, _ := filepath.Abs("../../testdata")
+	analysistest.Run(t, testdata, checkthenact.Analyzer, "ctacompute")
+}

@@ -265,6 +265,7 @@ var fixturesWithEveryRule = []string{
 	"condacquire/...",
 	"contracts/...",
 	"crosspkg/...",
+	"ctacompute/...",
 	"ctaflow/...",
 	"ctaouter/...",
 	"ctasections/...",
