@@ -20,7 +20,8 @@ detector cannot see this, because no access is unprotected:
 The rule reports the write when whether it runs is decided by a branch
 whose condition uses the earlier read, or when it stores a value, or
 writes a map key, computed from it (v := c.n; unlock; lock; c.n = v + 1),
-directly or through locals. "Decided by" is control dependence on the
+directly or through any local computation (v += d, w := v * 2, a loop
+that accumulates). "Decided by" is control dependence on the
 go/cfg graph (the write does not post-dominate the branch, but does
 post-dominate one of its ways): an if, switch case or loop around the
 write, and a guard clause or early exit anywhere before it (if ok {
@@ -40,15 +41,18 @@ lock was last taken (one read or several: a look in each arm of an if,
 or in every iteration of a wait loop, counts; one made only in some
 branch or only while a loop runs does not); when
 check and write are one critical section; when the read's own section
-also wrote the field (the value was taken out, not looked at); and when an
-outer lock every writer must hold (a guard of the field, or a lock the
-writing helper requires, of the written object or of one that contains it
-by value) is held exclusively from one acquisition across both sections.
+also wrote the field (the value was taken out, not looked at); and when
+an outer lock is held from one acquisition across both sections: one
+every writer must hold (a guard of the field, or a lock the writing
+helper requires), a lock of the written object itself held for writing,
+or any lock that every write of the field in the package conflicts
+with.
 
 It also reports (*sync.Map).Load followed by Store of the same key that
 depends on it (use LoadOrStore), and a sync/atomic Store that depends on
 the latest Load of the same variable: in a branch or after a guard clause
 on it (use CompareAndSwap; a guard clause that returns what was loaded is
-a cache and is left alone) or storing a value computed from it (use Add).
+a cache and is left alone) or storing a value computed from it (use Add),
+unless a lock held across both keeps every other store out.
 */
 package checkthenact
