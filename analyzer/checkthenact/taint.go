@@ -15,7 +15,8 @@ import (
 // or assigned from an expression that contains the read, or uses a local
 // that carries it, carries it from there on; a compound assignment (v +=
 // d) keeps what it carried, and so does v++; a plain assignment from an
-// expression that does not use it (v = 0) stops it. Where paths meet, a
+// expression that does not use it (v = 0) stops it, and so does a range
+// loop's element variable. Where paths meet, a
 // local carries it if it does on some path. Errors are not followed: an
 // error says whether a step failed, not what the state was.
 
@@ -175,10 +176,12 @@ func (c *checker) taintNode(f *lockstate.Func, parents map[ast.Node]ast.Node, no
 			}
 		}
 	case ast.Expr:
-		// A range statement's key and value, listed as nodes of their own:
-		// they carry what the ranged-over value carries.
+		// A range statement's key and value, listed as nodes of their own,
+		// name one element each: what the loop does with each is decided
+		// on that element (a subscriber that stopped reading is removed),
+		// not on the state read, so they do not carry it.
 		if rs, ok := parents[n].(*ast.RangeStmt); ok && (rs.Key == n || rs.Value == n) {
-			set(local(n), carries(rs.X))
+			set(local(n), false)
 		}
 	}
 }

@@ -92,3 +92,63 @@ func (c *Counter) MaybeReset(reset bool) { // want MaybeReset:`fieldops\(reads-i
 	}
 	c.set(v) // want `check-then-act: c.n was read at line 89 \(in c.get\) and the lock released`
 }
+
+type Set struct {
+	mu   sync.Mutex
+	subs map[*int]bool // +checklocks:mu
+}
+
+func (s *Set) list() []*int { // want list:`fieldops\(reads-internally s.subs\)`
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*int
+	for k := range s.subs {
+		out = append(out, k)
+	}
+	return out
+}
+
+func (s *Set) remove(k *int) { // want remove:`fieldops\(writes s.subs\)`
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.subs, k)
+}
+
+func (s *Set) mark(k *int) { // want mark:`fieldops\(writes s.subs\)`
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.subs[k] = true
+}
+
+func (s *Set) any() *int { // want any:`fieldops\(reads-internally s.subs\)`
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for k := range s.subs {
+		return k
+	}
+	return nil
+}
+
+// Each element of a snapshot is acted on for its own state, not for the
+// state read (sessionref's output fan-out drops the subscribers that stopped
+// reading): elements of a range over the read are not followed.
+func (s *Set) Prune(dead func(*int) bool) { // want Prune:`fieldops\(reads-internally s.subs, writes s.subs\)`
+	for _, k := range s.list() {
+		if dead(k) {
+			s.remove(k)
+		}
+	}
+}
+
+// The cost: storing back a key a range found (which another goroutine may
+// have removed in between) is not reported.
+func (s *Set) MarkOne() { // want MarkOne:`fieldops\(reads-internally s.subs, writes s.subs\)`
+	k := s.any()
+	s.mark(k) // gap: `check-then-act: s.subs was read at line`
+}
+
+func (s *Set) Refresh() { // want Refresh:`fieldops\(reads-internally s.subs, writes s.subs\)`
+	for _, k := range s.list() {
+		s.mark(k) // gap: `check-then-act: s.subs was read at line`
+	}
+}
