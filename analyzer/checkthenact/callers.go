@@ -304,48 +304,14 @@ func (c *checker) constructed(f *lockstate.Func, v *types.Var) bool {
 		return v
 	}
 	c.ctors[fn] = false
-	var decl *lockstate.Func
-	for _, b := range c.funcs[fn] {
-		if b.Lit == nil {
-			decl = b
+	ctor := lockstate.EveryReturn(c.funcs[fn], func(decl *lockstate.Func, r ast.Expr) bool {
+		if id, ok := ast.Unparen(r).(*ast.Ident); ok {
+			r = decl.Resolver.Def(id)
 		}
-	}
-	if decl == nil || decl.Obj.Type().(*types.Signature).Results().Len() != 1 {
-		return false
-	}
-	alloc := func(e ast.Expr) bool {
-		switch e := ast.Unparen(e).(type) {
-		case *ast.UnaryExpr:
-			_, ok := ast.Unparen(e.X).(*ast.CompositeLit)
-			return ok && e.Op == token.AND
-		case *ast.CallExpr:
-			id, ok := ast.Unparen(e.Fun).(*ast.Ident)
-			b, isBuiltin := c.pass.TypesInfo.Uses[id].(*types.Builtin)
-			return ok && isBuiltin && b.Name() == "new"
-		}
-		return false
-	}
-	found, all := false, true
-	ast.Inspect(decl.Decl.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			found = true
-			if len(n.Results) != 1 {
-				all = false
-				break
-			}
-			r := n.Results[0]
-			if id, ok := ast.Unparen(r).(*ast.Ident); ok {
-				r = decl.Resolver.Def(id)
-			}
-			all = all && r != nil && alloc(r)
-		}
-		return all
+		return r != nil && lockstate.NewObject(c.pass.TypesInfo, r)
 	})
-	c.ctors[fn] = found && all
-	return found && all
+	c.ctors[fn] = ctor
+	return ctor
 }
 
 // sameLockAt reports whether lock l, seen from the object at base, and

@@ -305,7 +305,7 @@ func (mc *mapEntryChecker) originsOf(decl *ast.FuncDecl) *origins {
 		var got entry
 		ok, allocs := true, false
 		for _, val := range vals {
-			if isAlloc(info, val) {
+			if lockstate.NewObject(info, val) {
 				allocs = true
 				continue
 			}
@@ -342,26 +342,6 @@ func contains(es []entry, e entry) bool {
 		if x == e {
 			return true
 		}
-	}
-	return false
-}
-
-// isAlloc reports whether e makes a new value: new(T), &T{}, T{}.
-func isAlloc(info *types.Info, e ast.Expr) bool {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.CallExpr:
-		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok {
-			if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "new" {
-				return true
-			}
-		}
-	case *ast.UnaryExpr:
-		if e.Op == token.AND {
-			_, ok := ast.Unparen(e.X).(*ast.CompositeLit)
-			return ok
-		}
-	case *ast.CompositeLit:
-		return true
 	}
 	return false
 }

@@ -7,6 +7,8 @@ import (
 	"go/types"
 
 	"golang.org/x/tools/go/ast/astutil"
+
+	"github.com/guardvet/guardvet/analyzer/internal/counts"
 )
 
 // A map whose entries are shared by several goroutines at once (a map of
@@ -164,39 +166,8 @@ func (rc refcheck) conjunct(cond ast.Expr, zero bool) bool {
 // constant that holds only when the count is zero (zero true), or only
 // when it is not (zero false).
 func (rc refcheck) test(cond ast.Expr, zero bool) bool {
-	b, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok {
-		return false
-	}
-	x, y, op := b.X, b.Y, b.Op
-	if rc.isCount(y) { // 0 == n: put the count on the left
-		x, y = y, x
-		switch op {
-		case token.LSS:
-			op = token.GTR
-		case token.GTR:
-			op = token.LSS
-		case token.LEQ:
-			op = token.GEQ
-		case token.GEQ:
-			op = token.LEQ
-		}
-	}
-	if !rc.isCount(x) {
-		return false
-	}
-	tv, ok := rc.info.Types[y]
-	if !ok || tv.Value == nil {
-		return false
-	}
-	k, exact := constant.Int64Val(constant.ToInt(tv.Value))
-	if !exact {
-		return false
-	}
-	if zero {
-		return op == token.EQL && k == 0 || op == token.LEQ && k == 0 || op == token.LSS && k == 1
-	}
-	return op == token.NEQ && k == 0 || op == token.GTR && k == 0 || op == token.GEQ && k == 1
+	whenZero, ok := counts.ZeroTest(rc.info, cond, rc.isCount)
+	return ok && whenZero == zero
 }
 
 // isCount reports whether e is base.count[key], or a local defined as that

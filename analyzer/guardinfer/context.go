@@ -270,19 +270,11 @@ func (cs *contexts) findAllocs(fd *ast.FuncDecl) map[*types.Var]bool {
 }
 
 func (cs *contexts) isAlloc(e ast.Expr) bool {
+	if lockstate.NewObject(cs.info, e) {
+		return true
+	}
 	switch e := ast.Unparen(e).(type) {
-	case *ast.UnaryExpr:
-		_, ok := ast.Unparen(e.X).(*ast.CompositeLit)
-		return e.Op == token.AND && ok
-	case *ast.CompositeLit:
-		_, isStruct := cs.info.TypeOf(e).Underlying().(*types.Struct)
-		return isStruct
 	case *ast.CallExpr:
-		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok {
-			if b, ok := cs.info.Uses[id].(*types.Builtin); ok {
-				return b.Name() == "new"
-			}
-		}
 		var fn *types.Func
 		switch f := ast.Unparen(e.Fun).(type) {
 		case *ast.Ident:

@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/guardvet/guardvet/analyzer/internal/counts"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -116,35 +117,7 @@ func (c *checker) hasZeroTest(f *lockstate.Func, body *ast.BlockStmt) bool {
 // zeroTest reports whether e compares a just-decremented count with zero,
 // and whether e is true when the count reached zero.
 func (c *checker) zeroTest(f *lockstate.Func, e ast.Expr) (isZero, ok bool) {
-	be, isBin := ast.Unparen(e).(*ast.BinaryExpr)
-	if !isBin {
-		return false, false
-	}
-	x, y, op := be.X, be.Y, be.Op
-	if _, isConst := c.constInt(x); isConst { // 0 == r
-		x, y = y, x
-		switch op {
-		case token.LSS:
-			op = token.GTR
-		case token.GTR:
-			op = token.LSS
-		case token.LEQ:
-			op = token.GEQ
-		case token.GEQ:
-			op = token.LEQ
-		}
-	}
-	k, isConst := c.constInt(y)
-	if !isConst || !c.decremented(f, x, 0) {
-		return false, false
-	}
-	switch {
-	case k == 0 && (op == token.EQL || op == token.LEQ), k == 1 && op == token.LSS:
-		return true, true
-	case k == 0 && (op == token.NEQ || op == token.GTR), k == 1 && op == token.GEQ:
-		return false, true
-	}
-	return false, false
+	return counts.ZeroTest(c.pass.TypesInfo, e, func(x ast.Expr) bool { return c.decremented(f, x, 0) })
 }
 
 func (c *checker) constInt(e ast.Expr) (int64, bool) {
@@ -198,28 +171,7 @@ func (c *checker) returnsDecremented(fn *types.Func, depth int) bool {
 		return v
 	}
 	c.decrements[fn] = false // recursion
-	var decl *lockstate.Func
-	for _, b := range c.funcs[fn] {
-		if b.Lit == nil {
-			decl = b
-		}
-	}
-	if decl == nil || decl.Obj.Type().(*types.Signature).Results().Len() != 1 {
-		return false
-	}
-	found, all := false, true
-	ast.Inspect(decl.Decl.Body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.ReturnStmt:
-			found = true
-			if len(n.Results) != 1 || !c.decremented(decl, n.Results[0], depth) {
-				all = false
-			}
-		}
-		return all
-	})
-	c.decrements[fn] = found && all
-	return found && all
+	v := lockstate.EveryReturn(c.funcs[fn], func(decl *lockstate.Func, r ast.Expr) bool { return c.decremented(decl, r, depth) })
+	c.decrements[fn] = v
+	return v
 }

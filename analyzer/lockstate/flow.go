@@ -632,8 +632,10 @@ func isStructValue(t types.Type) bool {
 	return ok
 }
 
-// isAlloc reports whether e makes a new object: &T{...}, new(T), T{...}.
-func (fa *funcAnalysis) isAlloc(e ast.Expr) bool {
+// NewObject reports whether e makes a new object by itself: &T{...},
+// new(T), or a struct value T{...}. (A call of a constructor is a new
+// object too where its summary says so; see isAlloc.)
+func NewObject(info *types.Info, e ast.Expr) bool {
 	switch e := ast.Unparen(e).(type) {
 	case *ast.UnaryExpr:
 		if e.Op == token.AND {
@@ -641,17 +643,25 @@ func (fa *funcAnalysis) isAlloc(e ast.Expr) bool {
 			return ok
 		}
 	case *ast.CompositeLit:
-		return isStructValue(fa.info.TypeOf(e))
+		return isStructValue(info.TypeOf(e))
 	case *ast.CallExpr:
 		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok {
-			if b, ok := fa.info.Uses[id].(*types.Builtin); ok && b.Name() == "new" {
+			if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "new" {
 				return true
 			}
 		}
-		// A constructor that returns a new object.
-		return fa.a.freshResultOf(fa.info, e)
 	}
 	return false
+}
+
+// isAlloc reports whether e makes a new object: NewObject, or a call of
+// a constructor that returns a new object it has not published.
+func (fa *funcAnalysis) isAlloc(e ast.Expr) bool {
+	if NewObject(fa.info, e) {
+		return true
+	}
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	return ok && fa.a.freshResultOf(fa.info, call)
 }
 
 func (fa *funcAnalysis) assign(n *ast.AssignStmt, s *State) {

@@ -70,6 +70,35 @@ func (r *Result) Bodies() map[*types.Func][]*Func {
 	return out
 }
 
+// EveryReturn reports whether the declared body among bodies (a
+// function's entry in Bodies) has one result and returns at least once,
+// and pred holds of the value every return statement returns (those of
+// closures in it aside): a constructor that returns what it allocated, a
+// function that returns a count it decremented.
+func EveryReturn(bodies []*Func, pred func(decl *Func, result ast.Expr) bool) bool {
+	var decl *Func
+	for _, b := range bodies {
+		if b.Lit == nil {
+			decl = b
+		}
+	}
+	if decl == nil || decl.Decl.Body == nil || decl.Obj.Type().(*types.Signature).Results().Len() != 1 {
+		return false
+	}
+	found, all := false, true
+	ast.Inspect(decl.Decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+			all = all && len(n.Results) == 1 && pred(decl, n.Results[0])
+		}
+		return all
+	})
+	return found && all
+}
+
 // ParamIndex maps a signature's receiver and parameters to the index used
 // by directives.LockRef (directives.Receiver for the receiver).
 func ParamIndex(sig *types.Signature) map[types.Object]int {
