@@ -52,14 +52,14 @@ std: build
 # CORPUSFLAGS='-sets tcpip,std' runs some sets.
 CORPUSFLAGS ?=
 corpus: build
-	$(GO) build -o $(BIN)/guardvet-corpus ./cmd/guardvet-corpus
+	$(GO) build -o $(BIN)/guardvet-corpus ./internal/tools/guardvet-corpus
 	$(BIN)/guardvet-corpus -guardvet $(GUARDVET) $(CORPUSFLAGS)
 
 # bench: whole-process wall time and peak memory of guardvet against a
 # type-check-only floor and go vet, medians over several runs.
 bench: build
-	$(GO) build -o $(BIN)/typecheckfloor ./cmd/typecheckfloor
-	$(GO) run ./cmd/guardvet-bench -guardvet $(GUARDVET) -floor $(BIN)/typecheckfloor
+	$(GO) build -o $(BIN)/typecheckfloor ./internal/tools/typecheckfloor
+	$(GO) run ./internal/tools/guardvet-bench -guardvet $(GUARDVET) -floor $(BIN)/typecheckfloor
 
 clean:
 	rm -rf $(BIN)

@@ -32,7 +32,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/guardvet/guardvet/cmd/guardvet-corpus/internal/corpus"
+	"github.com/guardvet/guardvet/internal/tools/guardvet-corpus/internal/corpus"
 )
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr)) }

@@ -10,7 +10,7 @@
 // happens: go/packages loading (including `go list -export`), parsing and
 // type-checking. guardvet's speed target (under 5% wall-time overhead on
 // directive-free code) is measured against this binary by
-// cmd/guardvet-bench; see `make bench`.
+// internal/tools/guardvet-bench; see `make bench`.
 //
 // The -facts flag (default true) gives the no-op analyzer a fact type that
 // it never exports. The standalone driver loads packages very differently

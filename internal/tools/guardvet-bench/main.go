@@ -9,7 +9,7 @@
 // For each package set it runs three commands on the same packages:
 //
 //	guardvet PKGS                   the binary under test (prebuilt, -guardvet)
-//	typecheckfloor [-facts] PKGS    the floor (prebuilt from cmd/typecheckfloor, -floor)
+//	typecheckfloor [-facts] PKGS    the floor (prebuilt from internal/tools/typecheckfloor, -floor)
 //	go vet PKGS                     plain standard go vet, a familiar reference point
 //
 // Each command runs -runs times. The runs are interleaved round-robin
@@ -163,7 +163,7 @@ func main() {
 		fmt.Fprintf(w, "interleaved round-robin after one untimed warm-up round, and reports whole-process\n")
 		fmt.Fprintf(w, "wall time, peak RSS (largest single process among the command and its waited-for\n")
 		fmt.Fprintf(w, "descendants) and CPU time: medians, min, max and ratios against the floor.\n")
-		fmt.Fprintf(w, "Run from the module root. See `go doc ./cmd/guardvet-bench` for cache behaviour.\n\nFlags:\n")
+		fmt.Fprintf(w, "Run from the module root. See `go doc ./internal/tools/guardvet-bench` for cache behaviour.\n\nFlags:\n")
 		fs.PrintDefaults()
 	}
 	flag.Parse()
