@@ -14,6 +14,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
@@ -121,7 +122,7 @@ type checker struct {
 	funcs map[*types.Func][]*lockstate.Func
 	ops   *lockstate.Summaries[FieldOps, *FieldOps]
 	parts map[*types.Func]*recvParts
-	// parents memoizes lockstate.Parents per body: several checks of one
+	// parents memoizes astq.Parents per body: several checks of one
 	// function look up the statements around its events.
 	parents map[ast.Node]map[ast.Node]ast.Node
 	// curResults, while a helper's read is being followed, lists the
@@ -149,7 +150,7 @@ type checker struct {
 func (c *checker) parentsOf(root ast.Node) map[ast.Node]ast.Node {
 	p, ok := c.parents[root]
 	if !ok {
-		p = lockstate.Parents(root)
+		p = astq.Parents(root)
 		c.parents[root] = p
 	}
 	return p

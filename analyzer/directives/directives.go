@@ -16,6 +16,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
+	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 )
 
 //go:embed doc.go
@@ -140,6 +141,16 @@ type Ignore struct {
 	Line     int       // line ignores
 	From, To token.Pos // function ignores
 	Dialect  bool      // a dialect ignore: not reported when unused
+}
+
+// Covers reports whether the ignore applies at pos: inside the function
+// it is on, or on its line.
+func (ig *Ignore) Covers(fset *token.FileSet, pos token.Pos) bool {
+	if ig.From.IsValid() {
+		return ig.From <= pos && pos < ig.To
+	}
+	p := fset.Position(pos)
+	return ig.Line == p.Line && ig.File == p.Filename
 }
 
 type typeAliases struct {
@@ -474,16 +485,8 @@ func (c *collector) lineIgnore(cm *ast.Comment, d Directive) {
 }
 
 func (c *collector) aloneOnLine(tf *token.File, pos token.Pos) bool {
-	src, err := c.pass.ReadFile(tf.Name())
-	if err != nil {
-		return true
-	}
-	start := tf.Offset(tf.LineStart(tf.Line(pos)))
-	end := tf.Offset(pos)
-	if start < 0 || end > len(src) || start > end {
-		return true
-	}
-	return strings.TrimSpace(string(src[start:end])) == ""
+	before, ok := srcpos.LinePrefix(c.pass.Fset, c.pass.ReadFile, pos)
+	return !ok || strings.TrimSpace(before) == ""
 }
 
 func (c *collector) funcDecl(fd *ast.FuncDecl) {

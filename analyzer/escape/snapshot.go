@@ -8,6 +8,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
@@ -97,7 +98,7 @@ func parentMap(f *lockstate.Func) map[ast.Node]ast.Node {
 	if f.Lit != nil {
 		root = f.Lit
 	}
-	return lockstate.Parents(root)
+	return astq.Parents(root)
 }
 
 // snapshots decides, per guarded map or slice field, whether the package
@@ -147,7 +148,7 @@ func (sn *snapshots) index() {
 	sn.files = map[*ast.File]map[ast.Node]ast.Node{}
 	sn.uses = map[types.Object][]*ast.Ident{}
 	for _, file := range sn.pass.Files {
-		sn.files[file] = lockstate.Parents(file)
+		sn.files[file] = astq.Parents(file)
 		ast.Inspect(file, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
 				if obj := sn.pass.TypesInfo.Uses[id]; obj != nil {
@@ -212,23 +213,11 @@ func (sn *snapshots) ignored(parents map[ast.Node]ast.Node, n ast.Node) bool {
 	return false
 }
 
-// up returns the parent of n, skipping parentheses, and the child under it.
-func up(parents map[ast.Node]ast.Node, n ast.Node) (ast.Node, ast.Node) {
-	p := parents[n]
-	for {
-		if pe, ok := p.(*ast.ParenExpr); ok {
-			n, p = pe, parents[pe]
-			continue
-		}
-		return p, n
-	}
-}
-
 // contentsKept reports whether the use e of a map or slice value of type t
 // leaves the contents unchanged: it reads them, replaces the whole value,
 // or appends and stores the result back.
 func (sn *snapshots) contentsKept(parents map[ast.Node]ast.Node, e ast.Node, t types.Type) bool {
-	p, e := up(parents, e)
+	p, e := astq.Up(parents, e)
 	switch p := p.(type) {
 	case *ast.IndexExpr:
 		if p.X != e {
@@ -345,7 +334,7 @@ func (sn *snapshots) elementKept(parents map[ast.Node]ast.Node, ix *ast.IndexExp
 	if _, ok := t.Underlying().(*types.Map); ok {
 		return !written(parents, ix)
 	}
-	p, _ := up(parents, ix)
+	p, _ := astq.Up(parents, ix)
 	if u, ok := p.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		return sn.ownLock(t)
 	}
@@ -360,7 +349,7 @@ func (sn *snapshots) elementKept(parents map[ast.Node]ast.Node, ix *ast.IndexExp
 			return true
 		}
 		// x.f[i].g: the element's field, written or not.
-		q, _ := up(parents, sel)
+		q, _ := astq.Up(parents, sel)
 		if _, ok := q.(*ast.SelectorExpr); ok {
 			return false
 		}
@@ -378,7 +367,7 @@ func (sn *snapshots) elementKept(parents map[ast.Node]ast.Node, ix *ast.IndexExp
 // written reports whether e is stored to: the left of an assignment, or
 // incremented.
 func written(parents map[ast.Node]ast.Node, e ast.Node) bool {
-	p, e := up(parents, e)
+	p, e := astq.Up(parents, e)
 	switch p := p.(type) {
 	case *ast.AssignStmt:
 		for _, lhs := range p.Lhs {

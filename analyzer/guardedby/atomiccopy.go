@@ -5,6 +5,8 @@ import (
 	"go/token"
 	"go/types"
 	"strings"
+
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 )
 
 // atomicCopies reports struct values copied, or assigned over, as a whole
@@ -141,15 +143,12 @@ func (c *checker) valueReceiver(cache map[fieldsKey][]atomicField, call *ast.Cal
 	if p, ok := t.Underlying().(*types.Pointer); ok {
 		name, t, shared = "*"+name, p.Elem(), true
 	}
-	for _, i := range s.Index()[:len(s.Index())-1] { // through embedded fields
-		if p, ok := t.Underlying().(*types.Pointer); ok {
-			t, shared = p.Elem(), true
-		}
-		st, ok := t.Underlying().(*types.Struct)
-		if !ok {
-			return
-		}
-		f := st.Field(i)
+	steps, ok := astq.Implicit(s)
+	if !ok {
+		return
+	}
+	for _, f := range steps { // through embedded fields
+		shared = shared || astq.IsPointer(t)
 		name, t = strings.TrimPrefix(name, "*")+"."+f.Name(), f.Type()
 	}
 	if _, ptr := t.Underlying().(*types.Pointer); ptr || !shared || c.atomicField(x) {

@@ -17,6 +17,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -447,13 +448,8 @@ func (c *checker) shownAtCall(ref directives.LockRef, call *ast.CallExpr) string
 // indentAt returns the white space before pos on its line, when pos is the
 // first thing on the line.
 func (c *checker) indentAt(pos token.Pos) (string, bool) {
-	tf := c.pass.Fset.File(pos)
-	src, err := c.pass.ReadFile(tf.Name())
-	if err != nil {
-		return "", false
-	}
-	prefix := string(src[tf.Offset(tf.LineStart(tf.Line(pos))):tf.Offset(pos)])
-	if strings.TrimSpace(prefix) != "" {
+	prefix, ok := srcpos.LinePrefix(c.pass.Fset, c.pass.ReadFile, pos)
+	if !ok || strings.TrimSpace(prefix) != "" {
 		return "", false
 	}
 	return prefix, true

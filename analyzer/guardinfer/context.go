@@ -7,6 +7,7 @@ import (
 
 	"golang.org/x/tools/go/cfg"
 
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/flowgraph"
 	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
@@ -134,7 +135,7 @@ func ownRoot(info *types.Info, x ast.Expr) *types.Var {
 			return v
 		case *ast.SelectorExpr:
 			sel := info.Selections[e]
-			if sel == nil || sel.Kind() != types.FieldVal || !ownPath(sel) || isPointer(info.TypeOf(e)) {
+			if sel == nil || sel.Kind() != types.FieldVal || !ownPath(sel) || astq.IsPointer(info.TypeOf(e)) {
 				return nil
 			}
 			x = e.X
@@ -142,32 +143,6 @@ func ownRoot(info *types.Info, x ast.Expr) *types.Var {
 			return nil
 		}
 	}
-}
-
-// ownPath reports whether a selection's implicit embedded fields are all
-// values: x.f promoted through an embedded pointer is another object's.
-func ownPath(sel *types.Selection) bool {
-	t := sel.Recv()
-	idx := sel.Index()
-	for _, i := range idx[:len(idx)-1] {
-		st, ok := derefStruct(t)
-		if !ok {
-			return false
-		}
-		t = st.Field(i).Type()
-		if isPointer(t) {
-			return false
-		}
-	}
-	return true
-}
-
-func isPointer(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	_, ok := t.Underlying().(*types.Pointer)
-	return ok
 }
 
 func (cs *contexts) decl(fd *ast.FuncDecl) *declContext {
@@ -474,7 +449,7 @@ func (dc *declContext) ownedDeep(l ast.Expr, v *types.Var) bool {
 	for {
 		switch x := e.(type) {
 		case *ast.SelectorExpr:
-			if in, ok := ast.Unparen(x.X).(*ast.SelectorExpr); ok && isPointer(dc.info.TypeOf(in)) && accessRoot(dc.info, in) == v {
+			if in, ok := ast.Unparen(x.X).(*ast.SelectorExpr); ok && astq.IsPointer(dc.info.TypeOf(in)) && accessRoot(dc.info, in) == v {
 				return dc.setByFunc(in, v)
 			}
 			e = ast.Unparen(x.X)
@@ -632,4 +607,19 @@ func (dc *declContext) mention(e ast.Node, v *types.Var, arg bool) int {
 		return false
 	})
 	return k
+}
+
+// ownPath reports whether a selection's implicit embedded fields are all
+// values: x.f promoted through an embedded pointer is another object's.
+func ownPath(sel *types.Selection) bool {
+	steps, ok := astq.Implicit(sel)
+	if !ok {
+		return false
+	}
+	for _, f := range steps {
+		if astq.IsPointer(f.Type()) {
+			return false
+		}
+	}
+	return true
 }

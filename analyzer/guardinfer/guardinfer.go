@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
@@ -436,7 +437,7 @@ func (r *inference) parentOf(a *lockstate.Access) (parent, bool) {
 	}
 	in := ast.Unparen(se.X).(*ast.SelectorExpr)
 	sel := r.pass.TypesInfo.Selections[in]
-	st := selOwner(sel)
+	st := holderStruct(sel)
 	if st == nil {
 		return parent{}, false
 	}
@@ -944,30 +945,7 @@ func ownerStruct(pass *analysis.Pass, a *lockstate.Access) *types.Struct {
 	if sel == nil {
 		return nil
 	}
-	return selOwner(sel)
-}
-
-// selOwner is the struct type that declares a selected field.
-func selOwner(sel *types.Selection) *types.Struct {
-	t := sel.Recv()
-	idx := sel.Index()
-	for _, i := range idx[:len(idx)-1] {
-		st, ok := derefStruct(t)
-		if !ok {
-			return nil
-		}
-		t = st.Field(i).Type()
-	}
-	st, _ := derefStruct(t)
-	return st
-}
-
-func derefStruct(t types.Type) (*types.Struct, bool) {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	return st, ok
+	return holderStruct(sel)
 }
 
 // addDirective is the fix that writes //guard:by lock on the field.
@@ -995,15 +973,11 @@ func addDirective(pass *analysis.Pass, v *types.Var, lock string) *analysis.Sugg
 		if field.Comment != nil {
 			tf := pass.Fset.File(field.Pos())
 			pos = tf.LineStart(tf.Line(field.Pos()))
-			src, err := pass.ReadFile(tf.Name())
-			if err != nil {
+			line, ok := srcpos.LinePrefix(pass.Fset, pass.ReadFile, field.Pos())
+			if !ok || strings.TrimSpace(line) != "" {
 				return nil
 			}
-			line := string(src[tf.Offset(pos):tf.Offset(field.Pos())])
 			text = line + "//guard:by " + lock + "\n"
-			if strings.TrimSpace(line) != "" {
-				return nil
-			}
 		}
 		return &analysis.SuggestedFix{
 			Message:   "Declare //guard:by " + lock + " on " + v.Name(),
@@ -1108,4 +1082,13 @@ func isParam(fn *types.Func, v *types.Var) bool {
 		}
 	}
 	return false
+}
+
+// holderStruct is the struct type that declares a selected field.
+func holderStruct(sel *types.Selection) *types.Struct {
+	if h := astq.Holder(sel); h != nil {
+		st, _ := astq.StructOf(h)
+		return st
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 )
@@ -51,11 +52,11 @@ type paramAccess struct {
 
 func newParamAccess(sig *types.Signature) *paramAccess {
 	pa := &paramAccess{index: map[*types.Var]int{}, alias: map[*types.Var]*types.Var{}, flags: map[*types.Var]uint8{}}
-	if r := sig.Recv(); r != nil && isPointer(r.Type()) {
+	if r := sig.Recv(); r != nil && astq.IsPointer(r.Type()) {
 		pa.index[r] = directives.Receiver
 	}
 	for i := 0; i < sig.Params().Len(); i++ {
-		if p := sig.Params().At(i); isPointer(p.Type()) {
+		if p := sig.Params().At(i); astq.IsPointer(p.Type()) {
 			pa.index[p] = i
 		}
 	}
@@ -172,13 +173,13 @@ func (fa *funcAnalysis) guardedField(e ast.Expr, maps bool) *ast.SelectorExpr {
 			if field, _ := sel.Obj().(*types.Var); fa.a.dirs.Guard(field).Guards() {
 				return x
 			}
-			if isPointer(fa.info.TypeOf(x.X)) {
+			if astq.IsPointer(fa.info.TypeOf(x.X)) {
 				return nil
 			}
 			e = x.X
 		case *ast.IndexExpr:
 			xt := fa.info.TypeOf(x.X)
-			if isPointer(xt) {
+			if astq.IsPointer(xt) {
 				return nil
 			}
 			if _, isMap := xt.Underlying().(*types.Map); isMap && !maps {
@@ -422,13 +423,13 @@ func (fa *funcAnalysis) addrInto(e ast.Expr) *types.Var {
 		if sel := fa.info.Selections[e]; sel == nil || sel.Kind() != types.FieldVal {
 			return nil
 		}
-		if isPointer(fa.info.TypeOf(e.X)) {
+		if astq.IsPointer(fa.info.TypeOf(e.X)) {
 			return fa.pointsInto(e.X)
 		}
 		return fa.addrInto(e.X)
 	case *ast.IndexExpr:
 		xt := fa.info.TypeOf(e.X)
-		if isPointer(xt) {
+		if astq.IsPointer(xt) {
 			return fa.pointsInto(e.X)
 		}
 		if isArray(xt) {
@@ -460,7 +461,7 @@ func (fa *funcAnalysis) kindMatters(e ast.Expr, addressed bool) bool {
 			switch x := ast.Unparen(e).(type) {
 			case *ast.SelectorExpr:
 				e = x.X
-				done = isPointer(fa.info.TypeOf(x.X))
+				done = astq.IsPointer(fa.info.TypeOf(x.X))
 			case *ast.IndexExpr:
 				e = x.X
 				done = !isArray(fa.info.TypeOf(x.X))
@@ -590,8 +591,8 @@ func (a *packageAnalysis) exportAccesses() {
 func (a *packageAnalysis) quickAccess(fd *ast.FuncDecl, fn *types.Func) (sum *AccessSummary, ok, lockFree bool) {
 	sig := fn.Type().(*types.Signature)
 	recv := sig.Recv()
-	named := recv != nil && isPointer(recv.Type()) && recv.Name() != "" && recv.Name() != "_"
-	if recv != nil && isPointer(recv.Type()) && !named && sig.Params().Len() == 0 {
+	named := recv != nil && astq.IsPointer(recv.Type()) && recv.Name() != "" && recv.Name() != "_"
+	if recv != nil && astq.IsPointer(recv.Type()) && !named && sig.Params().Len() == 0 {
 		return &AccessSummary{ReadOnly: []int{directives.Receiver}}, true, true
 	}
 	writes, locking := false, false
@@ -602,12 +603,12 @@ func (a *packageAnalysis) quickAccess(fd *ast.FuncDecl, fn *types.Func) (sum *Ac
 				if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
 					return a.pass.TypesInfo.Uses[id] == types.Object(recv)
 				}
-				if isPointer(a.pass.TypesInfo.TypeOf(x.X)) {
+				if astq.IsPointer(a.pass.TypesInfo.TypeOf(x.X)) {
 					return false
 				}
 				e = x.X
 			case *ast.IndexExpr:
-				if isPointer(a.pass.TypesInfo.TypeOf(x.X)) {
+				if astq.IsPointer(a.pass.TypesInfo.TypeOf(x.X)) {
 					return false
 				}
 				e = x.X

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 )
 
 // Functions implemented in assembly. A function declared without a Go body
@@ -135,7 +136,7 @@ func newFallbackIndex(ignored []string) *fallbackIndex {
 // of type t: kindAtomicRead or kindAtomicWrite when each accesses it only
 // atomically, kindWrite otherwise or when there is none.
 func (a *packageAnalysis) fallbackKind(fn *types.Func, i int, t types.Type) paramKind {
-	if len(a.pass.IgnoredFiles) == 0 || !isPointer(t) {
+	if len(a.pass.IgnoredFiles) == 0 || !astq.IsPointer(t) {
 		return kindWrite
 	}
 	if a.fallbacks == nil {
@@ -354,7 +355,7 @@ func (a *packageAnalysis) fallbackTarget(e ast.Expr, param *ast.Object, t types.
 	}
 	cur := t.(*types.Pointer).Elem()
 	for _, name := range names {
-		if isPointer(cur) {
+		if astq.IsPointer(cur) {
 			return nil // the field of another object
 		}
 		obj, _, indirect := types.LookupFieldOrMethod(cur, false, a.pass.Pkg, name)
@@ -379,7 +380,7 @@ func exportedPtrFunc(fn *types.Func) bool {
 		return false
 	}
 	for i := 0; i < sig.Params().Len(); i++ {
-		if isPointer(sig.Params().At(i).Type()) {
+		if astq.IsPointer(sig.Params().At(i).Type()) {
 			return true
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 )
@@ -451,7 +452,7 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 			continue // stored only in the new object the call returns, which stays unpublished
 		}
 		kind := kindWrite
-		if callee != nil && (i == directives.Receiver || i < callee.Type().(*types.Signature).Params().Len()) && isPointer(fa.info.TypeOf(arg)) && fa.kindMatters(arg, false) {
+		if callee != nil && (i == directives.Receiver || i < callee.Type().(*types.Signature).Params().Len()) && astq.IsPointer(fa.info.TypeOf(arg)) && fa.kindMatters(arg, false) {
 			kind = fa.a.paramKindOf(callee, i)
 		}
 		if kind == kindAtomicRead || kind == kindAtomicWrite {
@@ -516,7 +517,7 @@ func addrOperand(info *types.Info, e ast.Expr) ast.Expr {
 func (fa *funcAnalysis) receiver(se *ast.SelectorExpr, sel *types.Selection, s *State) {
 	fn := sel.Obj().(*types.Func)
 	recvT := fa.info.TypeOf(se.X)
-	if fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && !isPointer(recvT) {
+	if fn.Pkg() != nil && fn.Pkg().Path() == "sync/atomic" && !astq.IsPointer(recvT) {
 		if fa.atomicTarget(se.X, s, !strings.HasPrefix(fn.Name(), "Load")) {
 			return
 		}
@@ -525,33 +526,33 @@ func (fa *funcAnalysis) receiver(se *ast.SelectorExpr, sel *types.Selection, s *
 	_, ptrRecv := sig.Recv().Type().(*types.Pointer)
 	if types.IsInterface(recvT) || !ptrRecv {
 		// An interface method, or a value receiver: x is read (copied).
-		if id, ok := ast.Unparen(se.X).(*ast.Ident); ok && (isPointer(recvT) || types.IsInterface(recvT)) {
+		if id, ok := ast.Unparen(se.X).(*ast.Ident); ok && (astq.IsPointer(recvT) || types.IsInterface(recvT)) {
 			if fa.a.escapes(fn, directives.Receiver) {
 				fa.ident(id, s, useRead) // x.m(): x is handed to the method
 			}
 			return
 		}
-		if isPointer(recvT) {
+		if astq.IsPointer(recvT) {
 			fa.expr(se.X, s, useLoad)
 			return
 		}
 		fa.expr(se.X, s, useBase)
 		return
 	}
-	if !isPointer(recvT) && sel.Indirect() {
+	if !astq.IsPointer(recvT) && sel.Indirect() {
 		// Promoted through an embedded pointer: the method works on
 		// memory x points to, not on x.
 		fa.expr(se.X, s, useBase)
 		return
 	}
 	kind := kindWrite
-	if fa.kindMatters(se.X, !isPointer(recvT)) {
+	if fa.kindMatters(se.X, !astq.IsPointer(recvT)) {
 		kind = fa.a.paramKindOf(fn, directives.Receiver)
 	}
-	if (kind == kindAtomicRead || kind == kindAtomicWrite) && !isPointer(recvT) && fa.atomicTarget(se.X, s, kind == kindAtomicWrite) {
+	if (kind == kindAtomicRead || kind == kindAtomicWrite) && !astq.IsPointer(recvT) && fa.atomicTarget(se.X, s, kind == kindAtomicWrite) {
 		return
 	}
-	if !isPointer(recvT) { // x.f.m(): the address of x.f is taken
+	if !astq.IsPointer(recvT) { // x.f.m(): the address of x.f is taken
 		if fa.a.escapes(fn, directives.Receiver) {
 			fa.publishRoot(se.X, s) // and handed to a method that may keep it
 		}
@@ -604,7 +605,7 @@ func (fa *funcAnalysis) atomicTarget(e ast.Expr, s *State, write bool) bool {
 		if write {
 			u = useAtomicWrite
 		}
-		if isPointer(fa.info.TypeOf(e.X)) {
+		if astq.IsPointer(fa.info.TypeOf(e.X)) {
 			u = derefUse(u)
 		} else {
 			u = valueUse(u)

@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/cfg"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/flowgraph"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
@@ -811,7 +812,7 @@ func (fa *funcAnalysis) expr(e ast.Expr, s *State, u use) {
 		}
 		xu := useBase
 		switch xt := fa.info.TypeOf(e.X); {
-		case isPointer(xt): // p[i], p a pointer to an array
+		case astq.IsPointer(xt): // p[i], p a pointer to an array
 			xu = derefUse(u)
 		case isArray(xt):
 			xu = valueUse(u)
@@ -872,7 +873,7 @@ func (fa *funcAnalysis) expr(e ast.Expr, s *State, u use) {
 			fa.expr(e.X, s, useWrite)
 		case isArray(xt):
 			fa.expr(e.X, s, useAddr)
-		case isPointer(xt): // p[:], p a pointer to an array
+		case astq.IsPointer(xt): // p[:], p a pointer to an array
 			if u == useRead {
 				fa.expr(e.X, s, useDeref)
 			} else {
@@ -1024,7 +1025,7 @@ func (fa *funcAnalysis) selector(e *ast.SelectorExpr, s *State, u use) {
 	// x.inner.f = v writes the struct-valued field x.inner; p.f = v writes
 	// what p points to.
 	var xu use
-	if isPointer(fa.info.TypeOf(e.X)) {
+	if astq.IsPointer(fa.info.TypeOf(e.X)) {
 		xu = derefUse(u)
 		if field, _ := sel.Obj().(*types.Var); xu == useDeref && fa.a.dirs.Guard(field).Guards() {
 			// A field with a guard of its own is checked against that
@@ -1056,7 +1057,7 @@ func (fa *funcAnalysis) markDeepWrite(lhs ast.Expr) {
 			if sel := fa.info.Selections[x]; sel == nil || sel.Kind() != types.FieldVal {
 				return
 			}
-			if isPointer(fa.info.TypeOf(x.X)) {
+			if astq.IsPointer(fa.info.TypeOf(x.X)) {
 				ptr = ast.Unparen(x.X)
 				continue
 			}
@@ -1141,20 +1142,15 @@ func (a *packageAnalysis) hasPackageLock() bool {
 	return a.pkgLock > 0
 }
 
-// OwnerHasLock reports whether the struct that declares the selected field
-// has a lock field (named or embedded): its fields are what guard
+// OwnerHasLock reports whether the struct that declares the selected
+// field has a lock field (named or embedded): its fields are what guard
 // inference weighs.
 func OwnerHasLock(sel *types.Selection) bool {
-	t := sel.Recv()
-	idx := sel.Index()
-	for _, i := range idx[:len(idx)-1] {
-		st, ok := derefStruct(t)
-		if !ok {
-			return false
-		}
-		t = st.Field(i).Type()
+	h := astq.Holder(sel)
+	if h == nil {
+		return false
 	}
-	st, _ := derefStruct(t)
+	st, _ := astq.StructOf(h)
 	return locks.HasLockField(st)
 }
 
@@ -1168,14 +1164,6 @@ func ParentHasLock(info *types.Info, e *ast.SelectorExpr) bool {
 	}
 	sel := info.Selections[in]
 	return sel != nil && sel.Kind() == types.FieldVal && OwnerHasLock(sel)
-}
-
-func derefStruct(t types.Type) (*types.Struct, bool) {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	st, ok := t.Underlying().(*types.Struct)
-	return st, ok
 }
 
 func (fa *funcAnalysis) record(acc *Access, s *State) {
@@ -1294,7 +1282,7 @@ func (fa *funcAnalysis) isFresh(e ast.Expr, s *State) bool {
 		return ok && s.fresh[v] && !fa.isParam(v) && fa.pinHolds(v, s)
 	case *ast.SelectorExpr:
 		if sel := fa.info.Selections[e]; sel != nil && sel.Kind() == types.FieldVal {
-			if isPointer(fa.info.TypeOf(e.X)) {
+			if astq.IsPointer(fa.info.TypeOf(e.X)) {
 				// Through a pointer: only the new object itself, not one
 				// its pointer fields lead to.
 				_, isIdent := ast.Unparen(e.X).(*ast.Ident)
@@ -1311,13 +1299,5 @@ func isArray(t types.Type) bool {
 		return false
 	}
 	_, ok := t.Underlying().(*types.Array)
-	return ok
-}
-
-func isPointer(t types.Type) bool {
-	if t == nil {
-		return false
-	}
-	_, ok := t.Underlying().(*types.Pointer)
 	return ok
 }

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 )
@@ -158,7 +159,7 @@ func (fa *funcAnalysis) addrRoot(e ast.Expr) *types.Var {
 			if sel := fa.info.Selections[x]; sel == nil || sel.Kind() != types.FieldVal {
 				return nil
 			}
-			if _, isIdent := ast.Unparen(x.X).(*ast.Ident); isPointer(fa.info.TypeOf(x.X)) && !isIdent {
+			if _, isIdent := ast.Unparen(x.X).(*ast.Ident); astq.IsPointer(fa.info.TypeOf(x.X)) && !isIdent {
 				return nil
 			}
 			e = x.X
@@ -206,7 +207,7 @@ func (fa *funcAnalysis) freshRoot(lhs ast.Expr, s *State) *types.Var {
 			if sel := fa.info.Selections[e]; sel == nil || sel.Kind() != types.FieldVal {
 				return nil
 			}
-			if isPointer(fa.info.TypeOf(e.X)) {
+			if astq.IsPointer(fa.info.TypeOf(e.X)) {
 				if _, ok := ast.Unparen(e.X).(*ast.Ident); !ok {
 					return nil
 				}

@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/flowgraph"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
@@ -618,7 +619,7 @@ func exportedPtrMethod(fn *types.Func) bool {
 		return false
 	}
 	r := fn.Type().(*types.Signature).Recv()
-	if r == nil || !isPointer(r.Type()) {
+	if r == nil || !astq.IsPointer(r.Type()) {
 		return false
 	}
 	n, ok := types.Unalias(r.Type().(*types.Pointer).Elem()).(*types.Named)

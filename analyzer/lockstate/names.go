@@ -111,22 +111,3 @@ func ParamIndex(sig *types.Signature) map[types.Object]int {
 	}
 	return params
 }
-
-// Parents maps every node under root to its parent, for rules that look
-// at the statement or expression around a recorded event.
-func Parents(root ast.Node) map[ast.Node]ast.Node {
-	parents := map[ast.Node]ast.Node{}
-	var stack []ast.Node
-	ast.Inspect(root, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		if len(stack) > 0 {
-			parents[n] = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
-		return true
-	})
-	return parents
-}

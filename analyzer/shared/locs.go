@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 )
 
 // A loc is a place in memory that an access reaches from its variable,
@@ -214,23 +216,12 @@ type callUse struct {
 	keysOnly bool
 }
 
-func up(n ast.Node, parents map[ast.Node]ast.Node) (ast.Node, ast.Node) {
-	p := parents[n]
-	for {
-		pe, ok := p.(*ast.ParenExpr)
-		if !ok {
-			return n, p
-		}
-		n, p = pe, parents[pe]
-	}
-}
-
 func (c *checker) useOf(top ast.Expr, parents map[ast.Node]ast.Node) callUse {
 	info := c.pass.TypesInfo
-	node, p := up(top, parents)
+	p, node := astq.Up(parents, top)
 	addr := false
 	if u, ok := p.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		node, p = up(u, parents)
+		p, node = astq.Up(parents, u)
 		addr = true
 	}
 	switch p := p.(type) {
@@ -261,7 +252,7 @@ func (c *checker) useOf(top ast.Expr, parents map[ast.Node]ast.Node) callUse {
 		if addr || p.X != node || sel == nil || sel.Kind() != types.MethodVal {
 			break
 		}
-		_, cp := up(p, parents)
+		cp, _ := astq.Up(parents, p)
 		call, ok := cp.(*ast.CallExpr)
 		if !ok || ast.Unparen(call.Fun) != p || goOrDefer(call, parents) {
 			break

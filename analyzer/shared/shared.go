@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
@@ -430,12 +431,12 @@ func (c *checker) classify(a *access, parents map[ast.Node]ast.Node) bool {
 // atomicWrite reports whether &top is handed to a sync/atomic function
 // that writes (anything but Load); false when not known.
 func (c *checker) atomicWrite(top ast.Expr, parents map[ast.Node]ast.Node) bool {
-	_, p := up(top, parents)
+	p, _ := astq.Up(parents, top)
 	u, ok := p.(*ast.UnaryExpr)
 	if !ok || u.Op != token.AND {
 		return false
 	}
-	_, p = up(u, parents)
+	p, _ = astq.Up(parents, u)
 	call, ok := p.(*ast.CallExpr)
 	if !ok || !isAtomicCall(c.pass.TypesInfo, call) {
 		return false

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -480,7 +481,7 @@ func (c *checker) packageByPath(path string) *types.Package {
 func (c *checker) parentsOf(fd *ast.FuncDecl) map[ast.Node]ast.Node {
 	p, ok := c.parentMaps[fd]
 	if !ok {
-		p = lockstate.Parents(fd)
+		p = astq.Parents(fd)
 		c.parentMaps[fd] = p
 	}
 	return p

@@ -14,9 +14,11 @@ import (
 	"github.com/guardvet/guardvet/analyzer/escape"
 	"github.com/guardvet/guardvet/analyzer/guardedby"
 	"github.com/guardvet/guardvet/analyzer/guardinfer"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/lockorder"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 	"github.com/guardvet/guardvet/analyzer/noblock"
@@ -84,19 +86,18 @@ func extent(pass *analysis.Pass, pos token.Pos) (token.Pos, token.Pos) {
 		}
 	}
 	tf := pass.Fset.File(pos)
-	src, err := pass.ReadFile(tf.Name())
-	if err != nil {
+	before, ok := srcpos.LinePrefix(pass.Fset, pass.ReadFile, pos)
+	if !ok {
 		return pos, end
 	}
 	lineStart := tf.LineStart(tf.Line(pos))
-	before := src[tf.Offset(lineStart):tf.Offset(pos)]
-	if strings.TrimSpace(string(before)) == "" {
+	if strings.TrimSpace(before) == "" {
 		if line := tf.Line(pos); line < tf.LineCount() {
 			return lineStart, tf.LineStart(line + 1)
 		}
 		return lineStart, end
 	}
-	trimmed := strings.TrimRight(string(before), " \t")
+	trimmed := strings.TrimRight(before, " \t")
 	return lineStart + token.Pos(len(trimmed)), end
 }
 
@@ -110,13 +111,7 @@ func inferenceMightUse(pass *analysis.Pass, dirs *directives.Result, ig *directi
 	if *weighed == nil {
 		*weighed = weighedFields(pass)
 	}
-	covers := func(n ast.Node) bool {
-		if ig.From.IsValid() {
-			return ig.From <= n.Pos() && n.Pos() < ig.To
-		}
-		p := pass.Fset.Position(n.Pos())
-		return p.Line == ig.Line && p.Filename == ig.File
-	}
+	covers := func(n ast.Node) bool { return ig.Covers(pass.Fset, n.Pos()) }
 	might := false
 	for _, f := range pass.Files {
 		if f.FileStart > ig.Pos || ig.Pos > f.FileEnd {
@@ -174,17 +169,17 @@ func weighedFields(pass *analysis.Pass) map[*types.Var]bool {
 					if name := sel.Sel.Name; name == "Lock" || name == "RLock" {
 						if inner, ok := ast.Unparen(sel.X).(*ast.SelectorExpr); ok {
 							if is := pass.TypesInfo.Selections[inner]; is != nil && is.Kind() == types.FieldVal {
-								locked[ownerType(is)] = true
+								locked[astq.Holder(is)] = true
 							}
 						} else if rs := s.Recv(); rs != nil {
-							locked[deref(rs)] = true // an embedded lock: c.Lock()
+							locked[astq.Deref(rs)] = true // an embedded lock: c.Lock()
 						}
 					}
 				}
 				return true
 			})
 			for _, s := range fields {
-				if locked[ownerType(s)] {
+				if locked[astq.Holder(s)] {
 					out[s.Obj().(*types.Var)] = true
 				}
 			}
@@ -193,39 +188,12 @@ func weighedFields(pass *analysis.Pass) map[*types.Var]bool {
 	return out
 }
 
-// ownerType is the (named) type whose struct declares the selected field.
-func ownerType(s *types.Selection) types.Type {
-	t := deref(s.Recv())
-	idx := s.Index()
-	for _, i := range idx[:len(idx)-1] {
-		st, ok := t.Underlying().(*types.Struct)
-		if !ok {
-			break
-		}
-		t = deref(st.Field(i).Type())
-	}
-	return t
-}
-
-func deref(t types.Type) types.Type {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		return p.Elem()
-	}
-	return t
-}
-
 // sharedMightUse reports whether the shared rule, off in this run, could
 // have a finding under ig: it covers a use, inside a goroutine's closure,
 // of a variable the closure shares (package-level, or declared outside
 // it). The rule reports there.
 func sharedMightUse(pass *analysis.Pass, ig *directives.Ignore) bool {
-	covers := func(n ast.Node) bool {
-		if ig.From.IsValid() {
-			return ig.From <= n.Pos() && n.Pos() < ig.To
-		}
-		p := pass.Fset.Position(n.Pos())
-		return p.Line == ig.Line && p.Filename == ig.File
-	}
+	covers := func(n ast.Node) bool { return ig.Covers(pass.Fset, n.Pos()) }
 	for _, f := range pass.Files {
 		if f.FileStart > ig.Pos || ig.Pos > f.FileEnd {
 			continue

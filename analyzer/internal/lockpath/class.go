@@ -4,6 +4,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 )
 
@@ -59,7 +60,7 @@ func LockVar(p Path) *types.Var {
 func lockField(t types.Type, segs []string) (*types.Named, *types.Var) {
 	for _, seg := range segs {
 		if strings.HasPrefix(seg, "[") {
-			switch u := deref(t).Underlying().(type) {
+			switch u := astq.Deref(t).Underlying().(type) {
 			case *types.Slice:
 				t = u.Elem()
 			case *types.Array:
@@ -71,8 +72,8 @@ func lockField(t types.Type, segs []string) (*types.Named, *types.Var) {
 			}
 			continue
 		}
-		owner, _ := types.Unalias(deref(t)).(*types.Named)
-		st, isStruct := deref(t).Underlying().(*types.Struct)
+		owner, _ := types.Unalias(astq.Deref(t)).(*types.Named)
+		st, isStruct := astq.Deref(t).Underlying().(*types.Struct)
 		if !isStruct {
 			return nil, nil
 		}
@@ -91,13 +92,6 @@ func lockField(t types.Type, segs []string) (*types.Named, *types.Var) {
 		t = field.Type()
 	}
 	return nil, nil
-}
-
-func deref(t types.Type) types.Type {
-	if p, ok := t.Underlying().(*types.Pointer); ok {
-		return p.Elem()
-	}
-	return t
 }
 
 // splitSel splits ".a.b[0].c" into "a", "b", "[0]", "c".
@@ -178,7 +172,7 @@ func Canonical(p Path, rewrites func(types.Type) []Rewrite) Path {
 // or "[i]" for an element), or nil.
 func step(t types.Type, seg string) types.Type {
 	if strings.HasPrefix(seg, "[") {
-		switch u := deref(t).Underlying().(type) {
+		switch u := astq.Deref(t).Underlying().(type) {
 		case *types.Slice:
 			return u.Elem()
 		case *types.Array:
@@ -188,7 +182,7 @@ func step(t types.Type, seg string) types.Type {
 		}
 		return nil
 	}
-	st, ok := deref(t).Underlying().(*types.Struct)
+	st, ok := astq.Deref(t).Underlying().(*types.Struct)
 	if !ok {
 		return nil
 	}

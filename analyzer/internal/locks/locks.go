@@ -7,6 +7,8 @@ package locks
 import (
 	"go/ast"
 	"go/types"
+
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 )
 
 // Op is an operation on a lock.
@@ -162,17 +164,11 @@ func EmbeddedPath(t types.Type, pkg *types.Package) []string {
 	return fieldNames(t, index[:len(index)-1])
 }
 
-// fieldNames turns a selection index path into field names.
+// fieldNames names the fields of an index path from t (see astq.Fields).
 func fieldNames(t types.Type, index []int) []string {
 	var names []string
-	for _, i := range index {
-		st := structOf(t)
-		if st == nil || i >= st.NumFields() {
-			return names
-		}
-		f := st.Field(i)
+	for _, f := range astq.Fields(t, index) {
 		names = append(names, f.Name())
-		t = f.Type()
 	}
 	return names
 }
@@ -180,24 +176,12 @@ func fieldNames(t types.Type, index []int) []string {
 // ImplicitFields returns the names of embedded fields that a selection walks
 // through implicitly (all but the last index).
 func ImplicitFields(sel *types.Selection) []string {
-	idx := sel.Index()
-	if len(idx) < 2 {
-		return nil
+	steps, _ := astq.Implicit(sel)
+	var names []string
+	for _, f := range steps {
+		names = append(names, f.Name())
 	}
-	return fieldNames(sel.Recv(), idx[:len(idx)-1])
-}
-
-func structOf(t types.Type) *types.Struct {
-	for {
-		switch u := t.Underlying().(type) {
-		case *types.Pointer:
-			t = u.Elem()
-		case *types.Struct:
-			return u
-		default:
-			return nil
-		}
-	}
+	return names
 }
 
 // Call describes a call to a lock method, x.Lock() and friends.

@@ -95,15 +95,8 @@ func (r *Reporter) Reportf(pos token.Pos, related []analysis.RelatedInformation,
 }
 
 func (r *Reporter) ignoreAt(pos token.Pos) *directives.Ignore {
-	p := r.pass.Fset.Position(pos)
 	for _, ig := range r.dirs.Ignores {
-		if ig.From.IsValid() {
-			if ig.From <= pos && pos < ig.To {
-				return ig
-			}
-			continue
-		}
-		if ig.Line == p.Line && ig.File == p.Filename {
+		if ig.Covers(r.pass.Fset, pos) {
 			return ig
 		}
 	}

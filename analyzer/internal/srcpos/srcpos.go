@@ -21,3 +21,22 @@ func Less(fset *token.FileSet, a, b token.Pos) bool {
 	}
 	return a < b
 }
+
+// LinePrefix returns the source text from the start of pos's line to pos,
+// read with readFile (a pass's ReadFile), and false when the file cannot
+// be read.
+func LinePrefix(fset *token.FileSet, readFile func(string) ([]byte, error), pos token.Pos) (string, bool) {
+	tf := fset.File(pos)
+	if tf == nil {
+		return "", false
+	}
+	src, err := readFile(tf.Name())
+	if err != nil {
+		return "", false
+	}
+	start, end := tf.Offset(tf.LineStart(tf.Line(pos))), tf.Offset(pos)
+	if start < 0 || end > len(src) || start > end {
+		return "", false
+	}
+	return string(src[start:end]), true
+}

@@ -1,6 +1,7 @@
 package srcpos_test
 
 import (
+	"fmt"
 	"go/token"
 	"testing"
 
@@ -18,5 +19,28 @@ func TestLessIgnoresFileSetOrder(t *testing.T) {
 	}
 	if !srcpos.Less(fset, a.Pos(1), a.Pos(2)) || srcpos.Less(fset, a.Pos(2), a.Pos(1)) {
 		t.Errorf("within a file, by offset")
+	}
+}
+
+func TestLinePrefix(t *testing.T) {
+	fset := token.NewFileSet()
+	src := "package p\n\tx := 1 // c\n"
+	f := fset.AddFile("p.go", -1, len(src))
+	f.SetLinesForContent([]byte(src))
+	read := func(name string) ([]byte, error) {
+		if name != "p.go" {
+			return nil, fmt.Errorf("no file %s", name)
+		}
+		return []byte(src), nil
+	}
+	pos := f.Pos(len("package p\n\tx := 1 "))
+	if got, ok := srcpos.LinePrefix(fset, read, pos); !ok || got != "\tx := 1 " {
+		t.Errorf("LinePrefix = %q, %v; want %q", got, ok, "\tx := 1 ")
+	}
+	if got, ok := srcpos.LinePrefix(fset, read, f.Pos(0)); !ok || got != "" {
+		t.Errorf("LinePrefix at the start = %q, %v", got, ok)
+	}
+	if _, ok := srcpos.LinePrefix(fset, func(string) ([]byte, error) { return nil, fmt.Errorf("gone") }, pos); ok {
+		t.Error("LinePrefix of an unreadable file is ok")
 	}
 }

@@ -1,0 +1,104 @@
+// Package astq holds the queries on syntax and types that the engine and
+// the rules share: a node's parent, a pointer's element, the struct a
+// selection reaches through embedded fields. Each is written once here.
+package astq
+
+import (
+	"go/ast"
+	"go/types"
+)
+
+// Parents maps every node under root to its parent.
+func Parents(root ast.Node) map[ast.Node]ast.Node {
+	parents := map[ast.Node]ast.Node{}
+	var stack []ast.Node
+	ast.Inspect(root, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		if len(stack) > 0 {
+			parents[n] = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return parents
+}
+
+// Up returns the parent of n, looking through parentheses, and the child
+// under it: n itself, or the outermost parenthesis around it.
+func Up(parents map[ast.Node]ast.Node, n ast.Node) (parent, child ast.Node) {
+	p := parents[n]
+	for {
+		pe, ok := p.(*ast.ParenExpr)
+		if !ok {
+			return p, n
+		}
+		n, p = pe, parents[pe]
+	}
+}
+
+// Deref returns the element type of a pointer type, and t itself
+// otherwise.
+func Deref(t types.Type) types.Type {
+	if p, ok := t.Underlying().(*types.Pointer); ok {
+		return p.Elem()
+	}
+	return t
+}
+
+// IsPointer reports whether t is a pointer type (false for nil).
+func IsPointer(t types.Type) bool {
+	if t == nil {
+		return false
+	}
+	_, ok := t.Underlying().(*types.Pointer)
+	return ok
+}
+
+// StructOf returns the struct type t is, or points to.
+func StructOf(t types.Type) (*types.Struct, bool) {
+	st, ok := Deref(t).Underlying().(*types.Struct)
+	return st, ok
+}
+
+// Fields returns the struct fields an index path (a selection's
+// types.Selection.Index) goes through from type t, following pointers
+// between them. It returns nil if a step does not reach a struct.
+func Fields(t types.Type, index []int) []*types.Var {
+	var out []*types.Var
+	for _, i := range index {
+		st, ok := StructOf(t)
+		if !ok || i >= st.NumFields() {
+			return nil
+		}
+		f := st.Field(i)
+		out = append(out, f)
+		t = f.Type()
+	}
+	return out
+}
+
+// Implicit returns the embedded fields a field or method selection goes
+// through implicitly (all its steps but the last), and false if the
+// selection does not go through structs.
+func Implicit(sel *types.Selection) ([]*types.Var, bool) {
+	idx := sel.Index()
+	steps := Fields(sel.Recv(), idx[:len(idx)-1])
+	return steps, steps != nil || len(idx) == 1
+}
+
+// Holder returns the type whose struct declares the selected field or
+// method: the receiver, or the last embedded field on the way, with any
+// pointer taken off. It is nil if the way does not go through structs.
+func Holder(sel *types.Selection) types.Type {
+	steps, ok := Implicit(sel)
+	if !ok {
+		return nil
+	}
+	if len(steps) == 0 {
+		return Deref(sel.Recv())
+	}
+	return Deref(steps[len(steps)-1].Type())
+}

@@ -1,0 +1,136 @@
+package astq
+
+import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"testing"
+)
+
+const src = `package p
+
+type Inner struct{ n int }
+
+type Mid struct {
+	*Inner
+	m int
+}
+
+type Outer struct {
+	Mid
+	o int
+}
+
+func f(x *Outer) int { return ((x.n)) + x.m + x.o }
+`
+
+func check(t *testing.T) (*token.FileSet, *ast.File, *types.Info) {
+	t.Helper()
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "p.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Selections: map[*ast.SelectorExpr]*types.Selection{}, Types: map[ast.Expr]types.TypeAndValue{}}
+	if _, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{file}, info); err != nil {
+		t.Fatal(err)
+	}
+	return fset, file, info
+}
+
+func selections(file *ast.File, info *types.Info) map[string]*types.Selection {
+	out := map[string]*types.Selection{}
+	ast.Inspect(file, func(n ast.Node) bool {
+		if se, ok := n.(*ast.SelectorExpr); ok {
+			out[types.ExprString(se)] = info.Selections[se]
+		}
+		return true
+	})
+	return out
+}
+
+func TestImplicitAndHolder(t *testing.T) {
+	_, file, info := check(t)
+	sels := selections(file, info)
+	for _, tc := range []struct {
+		sel     string
+		implied []string
+		holder  string
+	}{
+		{"x.n", []string{"Mid", "Inner"}, "p.Inner"},
+		{"x.m", []string{"Mid"}, "p.Mid"},
+		{"x.o", nil, "p.Outer"},
+	} {
+		sel := sels[tc.sel]
+		if sel == nil {
+			t.Fatalf("no selection %s", tc.sel)
+		}
+		steps, ok := Implicit(sel)
+		if !ok {
+			t.Fatalf("Implicit(%s) not ok", tc.sel)
+		}
+		var names []string
+		for _, f := range steps {
+			names = append(names, f.Name())
+		}
+		if len(names) != len(tc.implied) {
+			t.Fatalf("Implicit(%s) = %v, want %v", tc.sel, names, tc.implied)
+		}
+		for i := range names {
+			if names[i] != tc.implied[i] {
+				t.Errorf("Implicit(%s) = %v, want %v", tc.sel, names, tc.implied)
+			}
+		}
+		if got := types.TypeString(Holder(sel), nil); got != tc.holder {
+			t.Errorf("Holder(%s) = %s, want %s", tc.sel, got, tc.holder)
+		}
+	}
+	// *Inner is reached through a pointer: Fields follows it.
+	if steps, _ := Implicit(sels["x.n"]); !IsPointer(steps[1].Type()) {
+		t.Errorf("the Inner step of x.n should be a pointer field")
+	}
+}
+
+func TestUpAndParents(t *testing.T) {
+	_, file, _ := check(t)
+	parents := Parents(file)
+	var xn ast.Node
+	ast.Inspect(file, func(n ast.Node) bool {
+		if se, ok := n.(*ast.SelectorExpr); ok && types.ExprString(se) == "x.n" {
+			xn = se
+		}
+		return true
+	})
+	p, child := Up(parents, xn)
+	if _, ok := p.(*ast.BinaryExpr); !ok {
+		t.Fatalf("Up(x.n) = %T, want the + around ((x.n))", p)
+	}
+	if _, ok := child.(*ast.ParenExpr); !ok {
+		t.Errorf("Up(x.n) child = %T, want the outer parenthesis", child)
+	}
+	if parents[file] != nil {
+		t.Errorf("the root has a parent")
+	}
+}
+
+func TestDerefAndStructOf(t *testing.T) {
+	st := types.NewStruct(nil, nil)
+	ptr := types.NewPointer(st)
+	if Deref(ptr) != types.Type(st) || Deref(st) != types.Type(st) {
+		t.Error("Deref")
+	}
+	if _, ok := StructOf(ptr); !ok {
+		t.Error("StructOf(*struct{})")
+	}
+	if _, ok := StructOf(types.Typ[types.Int]); ok {
+		t.Error("StructOf(int)")
+	}
+	if IsPointer(nil) || IsPointer(st) || !IsPointer(ptr) {
+		t.Error("IsPointer")
+	}
+	if Fields(types.Typ[types.Int], []int{0}) != nil {
+		t.Error("Fields through a non-struct")
+	}
+}
