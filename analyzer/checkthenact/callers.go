@@ -8,6 +8,8 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
@@ -132,7 +134,7 @@ type callSite struct {
 // locksAtCall maps the locks held at a call (heldAt), inside its receiver
 // or arguments, into the callee's terms.
 func (c *checker) locksAtCall(f *lockstate.Func, call *lockstate.Call, sig *types.Signature) held {
-	recv, sel, args := lockstate.CallOperands(c.pass.TypesInfo, call.Node)
+	recv, sel, args := astq.CallOperands(c.pass.TypesInfo, call.Node)
 	type operand struct {
 		param *types.Var
 		base  lockpath.Path
@@ -242,7 +244,7 @@ func (c *checker) writersExcluded(field string, base lockpath.Path, locks held) 
 	excluded := func(f *lockstate.Func, s *lockstate.State, at lockpath.Path) bool {
 		if v, ok := at.Root.(*types.Var); ok {
 			if s.Fresh(v) {
-				if _, isParam := lockstate.ParamIndex(f.Obj.Type().(*types.Signature))[v]; !isParam {
+				if _, isParam := directives.ParamIndex(f.Obj.Type().(*types.Signature))[v]; !isParam {
 					return true // a new object, not yet published
 				}
 			}
@@ -276,7 +278,7 @@ func (c *checker) writersExcluded(field string, base lockpath.Path, locks held) 
 		}
 		for _, call := range f.Calls {
 			op, ok := atomicOpOf(f, call)
-			if ok && op.store && atomicKey(c.pass.TypesInfo, op) == field && !excluded(f, call.State, lockstate.Owner(op.target)) {
+			if ok && op.store && atomicKey(c.pass.TypesInfo, op) == field && !excluded(f, call.State, op.target.Owner()) {
 				return false, writer{call.Node.Pos(), f.Obj}
 			}
 		}
@@ -308,7 +310,7 @@ func (c *checker) constructed(f *lockstate.Func, v *types.Var) bool {
 		if id, ok := ast.Unparen(r).(*ast.Ident); ok {
 			r = decl.Resolver.Def(id)
 		}
-		return r != nil && lockstate.NewObject(c.pass.TypesInfo, r)
+		return r != nil && astq.NewObject(c.pass.TypesInfo, r)
 	})
 	c.ctors[fn] = ctor
 	return ctor
@@ -369,6 +371,6 @@ func atomicField(info *types.Info, op atomicOp) *types.Var {
 // atomicOrdered reports whether a lock held across an atomic load and a
 // store of the same variable keeps every other store out.
 func (c *checker) atomicOrdered(f *lockstate.Func, load, store atomicOp) bool {
-	ok, _ := c.writersExcluded(atomicKey(c.pass.TypesInfo, store), lockstate.Owner(store.target), c.across(f, load.call.State, store.call.State))
+	ok, _ := c.writersExcluded(atomicKey(c.pass.TypesInfo, store), store.target.Owner(), c.across(f, load.call.State, store.call.State))
 	return ok
 }

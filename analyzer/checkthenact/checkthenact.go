@@ -20,6 +20,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
+	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -120,7 +121,7 @@ type checker struct {
 	ls    *lockstate.Result
 	rep   *report.Reporter
 	funcs map[*types.Func][]*lockstate.Func
-	ops   *lockstate.Summaries[FieldOps, *FieldOps]
+	ops   *summaries.Memo[FieldOps, *FieldOps]
 	parts map[*types.Func]*recvParts
 	// parents memoizes astq.Parents per body: several checks of one
 	// function look up the statements around its events.
@@ -164,7 +165,7 @@ func run(pass *analysis.Pass) (any, error) {
 		parents: map[ast.Node]map[ast.Node]ast.Node{},
 		defs:    map[*ast.BlockStmt]map[*types.Var][]multiDef{}, rets: map[*ast.BlockStmt][]*ast.ReturnStmt{},
 		flows: map[*lockstate.Func]*flowGraph{}, callers: map[*types.Func]held{}, ctors: map[*types.Func]bool{}, ignoredFns: map[*types.Func]bool{}, taints: map[taintKey]*taint{}}
-	c.ops = lockstate.NewSummaries(pass, c.computeOps)
+	c.ops = summaries.New(pass, c.computeOps)
 	if !ls.Dirs.Active() {
 		return c.rep.Flush(), nil
 	}
@@ -245,7 +246,7 @@ func (c *checker) events(f *lockstate.Func) []event {
 			// it (e.mu guarding e.mu.state), that the helper requires
 			// held: every write through this helper holds it.
 			for _, l := range contract {
-				if o := lockstate.Owner(l); o == base || insideByValue(o, base) {
+				if o := l.Owner(); o == base || insideByValue(o, base) {
 					ev.requires = append(ev.requires, l)
 				}
 			}
@@ -319,7 +320,7 @@ func (c *checker) computeOps(fn *types.Func) *FieldOps {
 		return nil
 	}
 	sig := fn.Type().(*types.Signature)
-	params := lockstate.ParamIndex(sig)
+	params := directives.ParamIndex(sig)
 	entry := c.funcs[fn][0].Entry
 	ops := &FieldOps{}
 	seen := map[string]bool{}
@@ -491,7 +492,7 @@ func (c *checker) heldAcross(f *lockstate.Func, r, w event) bool {
 		}
 	}
 	for _, p := range w.state.Held() {
-		if o := lockstate.Owner(p); p != w.lock && (o == w.base || insideByValue(o, w.base)) && exclusive(p) {
+		if o := p.Owner(); p != w.lock && (o == w.base || insideByValue(o, w.base)) && exclusive(p) {
 			return true
 		}
 	}

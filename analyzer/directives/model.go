@@ -204,3 +204,16 @@ func (o *Orders) String() string {
 	}
 	return "orders(" + strings.Join(parts, "; ") + ")"
 }
+
+// ParamIndex maps a signature's receiver and parameters to the index used
+// by directives.LockRef (Receiver for the receiver).
+func ParamIndex(sig *types.Signature) map[types.Object]int {
+	params := map[types.Object]int{}
+	if sig.Recv() != nil {
+		params[sig.Recv()] = Receiver
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		params[sig.Params().At(i)] = i
+	}
+	return params
+}

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
@@ -71,7 +72,7 @@ func returned(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, f
 				acc = f.AccessAt(inner)
 			}
 			t := pass.TypesInfo.TypeOf(e)
-			if acc == nil || (!addr && !lockstate.IsContainer(t)) {
+			if acc == nil || (!addr && !astq.IsContainer(t)) {
 				continue
 			}
 			for _, ref := range acc.Guard.By {

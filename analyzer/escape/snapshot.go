@@ -130,7 +130,7 @@ func (sn *snapshots) unshared(field *types.Var) bool {
 	r := false
 	// An exported field can be written by other packages; so can one of a
 	// type declared elsewhere.
-	if field.Pkg() == sn.pass.Pkg && !field.Exported() && lockstate.IsContainer(field.Type()) {
+	if field.Pkg() == sn.pass.Pkg && !field.Exported() && astq.IsContainer(field.Type()) {
 		sn.index()
 		sn.visited = map[types.Object]bool{}
 		r = sn.readOnly(field)

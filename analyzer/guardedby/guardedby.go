@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
@@ -431,7 +432,7 @@ func (c *checker) shownAtCall(ref directives.LockRef, call *ast.CallExpr) string
 	if i := strings.IndexByte(ref.Text, '.'); i >= 0 {
 		rest = ref.Text[i:]
 	}
-	recv, _, args := lockstate.CallOperands(c.pass.TypesInfo, call)
+	recv, _, args := astq.CallOperands(c.pass.TypesInfo, call)
 	base := recv
 	if ref.Param != directives.Receiver {
 		base = nil

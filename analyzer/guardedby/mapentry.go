@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
@@ -305,7 +306,7 @@ func (mc *mapEntryChecker) originsOf(decl *ast.FuncDecl) *origins {
 		var got entry
 		ok, allocs := true, false
 		for _, val := range vals {
-			if lockstate.NewObject(info, val) {
+			if astq.NewObject(info, val) {
 				allocs = true
 				continue
 			}

@@ -245,7 +245,7 @@ func (cs *contexts) findAllocs(fd *ast.FuncDecl) map[*types.Var]bool {
 }
 
 func (cs *contexts) isAlloc(e ast.Expr) bool {
-	if lockstate.NewObject(cs.info, e) {
+	if astq.NewObject(cs.info, e) {
 		return true
 	}
 	switch e := ast.Unparen(e).(type) {

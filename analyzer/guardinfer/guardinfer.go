@@ -432,7 +432,7 @@ type parent struct {
 func (r *inference) parentOf(a *lockstate.Access) (parent, bool) {
 	se, ok := a.Node.(*ast.SelectorExpr)
 	f := r.funcOf[a]
-	if !ok || f == nil || !lockstate.ParentHasLock(r.pass.TypesInfo, se) {
+	if !ok || f == nil || !locks.ParentHasLock(r.pass.TypesInfo, se) {
 		return parent{}, false
 	}
 	in := ast.Unparen(se.X).(*ast.SelectorExpr)

@@ -19,6 +19,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
+	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -103,7 +104,7 @@ type checker struct {
 	ls       *lockstate.Result
 	rep      *report.Reporter
 	funcs    map[*types.Func][]*lockstate.Func // declaration -> its body and inline closures
-	acquired *lockstate.Summaries[Acquired, *Acquired]
+	acquired *summaries.Memo[Acquired, *Acquired]
 	edges    []localEdge
 	// decrements caches which functions return a just-decremented count
 	// (see lastref.go).
@@ -120,7 +121,7 @@ func run(pass *analysis.Pass) (any, error) {
 	defer ls.Done()
 	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
 		funcs: map[*types.Func][]*lockstate.Func{}, decrements: map[*types.Func]bool{}}
-	c.acquired = lockstate.NewSummaries(pass, c.computeAcquired)
+	c.acquired = summaries.New(pass, c.computeAcquired)
 	if !ls.Dirs.Active() && !ls.Dirs.Config.UnannotatedOrder() {
 		return c.rep.Flush(), nil
 	}
@@ -257,7 +258,7 @@ func (c *checker) computeAcquired(fn *types.Func) *Acquired {
 		return nil
 	}
 	sig := fn.Type().(*types.Signature)
-	params := lockstate.ParamIndex(sig)
+	params := directives.ParamIndex(sig)
 	a := &Acquired{}
 	seenRef, seenClass := map[string]int{}, map[string]int{}
 	var refReleased, classReleased [][]directives.LockRef

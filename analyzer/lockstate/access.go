@@ -5,13 +5,13 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
+	"github.com/guardvet/guardvet/analyzer/internal/facttable"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 )
@@ -487,20 +487,12 @@ func (s *AccessSummary) any() bool {
 	return s != nil && len(s.ReadOnly)+len(s.AtomicRead)+len(s.AtomicWrite) > 0
 }
 
-// Accesses is the package fact carrying the access summaries of a
-// package's methods and functions that have something to say (a pointer
-// parameter only read through, or only accessed atomically), keyed by
-// accessKey. One fact per package, not one per function: facts are copied
-// into every importing package, and most methods of most packages have a
-// summary.
+// Accesses is the package fact (a facttable) carrying the access
+// summaries of a package's methods and functions that have something to
+// say (a pointer parameter only read through, or only accessed
+// atomically), keyed by LocalKey.
 type Accesses struct {
-	Funcs []AccessEntry // sorted by Key: facts must encode deterministically
-}
-
-// AccessEntry is one function's summary in an Accesses fact.
-type AccessEntry struct {
-	Key string
-	AccessSummary
+	facttable.Table[AccessSummary]
 }
 
 func (*Accesses) AFact() {}
@@ -516,7 +508,7 @@ func (f *Accesses) String() string {
 		for _, l := range []struct {
 			name string
 			idx  []int
-		}{{"readonly", sum.ReadOnly}, {"atomicread", sum.AtomicRead}, {"atomicwrite", sum.AtomicWrite}} {
+		}{{"readonly", sum.Value.ReadOnly}, {"atomicread", sum.Value.AtomicRead}, {"atomicwrite", sum.Value.AtomicWrite}} {
 			if len(l.idx) > 0 {
 				fmt.Fprintf(&b, " %s%v", l.name, l.idx)
 			}
@@ -526,60 +518,27 @@ func (f *Accesses) String() string {
 	return b.String()
 }
 
-// accessKey names a package-level function or a method within its
-// package: F, or T.M.
-func accessKey(fn *types.Func) string {
-	if r := fn.Type().(*types.Signature).Recv(); r != nil {
-		t := r.Type()
-		if p, ok := t.(*types.Pointer); ok {
-			t = p.Elem()
-		}
-		if n, ok := types.Unalias(t).(*types.Named); ok {
-			return n.Obj().Name() + "." + fn.Name()
-		}
-		return ""
-	}
-	return fn.Name()
-}
-
 func (a *packageAnalysis) importedAccess(fn *types.Func) *AccessSummary {
-	if fn.Pkg() == nil {
-		return nil
-	}
-	index, ok := a.importedAcc[fn.Pkg()]
-	if !ok {
-		var f Accesses
-		if a.pass.ImportPackageFact(fn.Pkg(), &f) {
-			index = make(map[string]*AccessSummary, len(f.Funcs))
-			for i := range f.Funcs {
-				index[f.Funcs[i].Key] = &f.Funcs[i].AccessSummary
-			}
-		}
-		a.importedAcc[fn.Pkg()] = index
-	}
-	return index[accessKey(fn)]
+	return a.importedAcc.Lookup(fn.Pkg(), LocalKey(fn))
 }
 
 func (a *packageAnalysis) exportAccesses() {
 	f := &Accesses{}
 	for fn, s := range a.summaries {
 		if s.access.any() && fn.Exported() {
-			if k := accessKey(fn); k != "" {
-				f.Funcs = append(f.Funcs, AccessEntry{Key: k, AccessSummary: *s.access})
+			if k := LocalKey(fn); k != "" {
+				f.Add(k, *s.access)
 			}
 		}
 	}
 	for fn, sum := range a.asmAccess {
 		if sum.any() && fn.Exported() {
-			if k := accessKey(fn); k != "" {
-				f.Funcs = append(f.Funcs, AccessEntry{Key: k, AccessSummary: *sum})
+			if k := LocalKey(fn); k != "" {
+				f.Add(k, *sum)
 			}
 		}
 	}
-	sort.Slice(f.Funcs, func(i, j int) bool { return f.Funcs[i].Key < f.Funcs[j].Key })
-	if len(f.Funcs) > 0 {
-		a.pass.ExportPackageFact(f)
-	}
+	f.Export(a.pass, f)
 }
 
 // quickAccess decides a method's access summary from its syntax when that
@@ -731,7 +690,20 @@ func (fa *funcAnalysis) walkStmt(st ast.Stmt, s *State) {
 	}
 }
 
-// FuncKey names a package-level function or a method within its package
-// (F, or T.M), as the keys of the engine's package facts do; "" for a
-// method of a type with no name.
-func FuncKey(fn *types.Func) string { return accessKey(fn) }
+// LocalKey names a package-level function or a method within its
+// package (F, or T.M), as the keys of the engine's package facts do; ""
+// for a method of a type with no name. (directives.FuncKey is the key
+// across packages: pkg/path.T.M.)
+func LocalKey(fn *types.Func) string {
+	if r := fn.Type().(*types.Signature).Recv(); r != nil {
+		t := r.Type()
+		if p, ok := t.(*types.Pointer); ok {
+			t = p.Elem()
+		}
+		if n, ok := types.Unalias(t).(*types.Named); ok {
+			return n.Obj().Name() + "." + fn.Name()
+		}
+		return ""
+	}
+	return fn.Name()
+}

@@ -935,7 +935,7 @@ func (fa *funcAnalysis) rawRefAtCall(r directives.LockRef, call *ast.CallExpr, c
 		}
 	case directives.Param:
 		var base lockpath.Path
-		recv, sel, args := CallOperands(fa.info, call)
+		recv, sel, args := astq.CallOperands(fa.info, call)
 		if r.Param == directives.Receiver {
 			if recv == nil {
 				return lockpath.Path{}
@@ -955,25 +955,6 @@ func (fa *funcAnalysis) rawRefAtCall(r directives.LockRef, call *ast.CallExpr, c
 		}
 	}
 	return lockpath.Path{}
-}
-
-// CallOperands returns the receiver and the arguments of a call as the
-// callee sees them: x and (a) for x.m(a), and also for the method
-// expression call (*T).m(x, a), whose first argument is the receiver. sel
-// is the method's selection; recv and sel are nil when the call is not a
-// method call.
-func CallOperands(info *types.Info, call *ast.CallExpr) (recv ast.Expr, sel *types.Selection, args []ast.Expr) {
-	if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-		if sel := info.Selections[se]; sel != nil {
-			switch {
-			case sel.Kind() == types.MethodVal:
-				return se.X, sel, call.Args
-			case sel.Kind() == types.MethodExpr && len(call.Args) > 0:
-				return call.Args[0], sel, call.Args[1:]
-			}
-		}
-	}
-	return nil, nil, call.Args
 }
 
 // RefAtCall is refAtCall for rules: it resolves a callee's contract path at
@@ -1144,7 +1125,7 @@ func netChanges(exits []*State, entry *State, keep func(lockpath.Path) bool) map
 // effects turns a declared function's net changes into a Contract whose
 // paths are rooted at its receiver, parameters or package-level variables.
 func (fa *funcAnalysis) effects(exits []*State) *directives.Contract {
-	params := ParamIndex(fa.sig)
+	params := directives.ParamIndex(fa.sig)
 	keep := fa.effectKeep()
 	implied := fa.impliedEntry(fa.entry)
 	changes := netChanges(exits, implied, keep)
@@ -1189,7 +1170,7 @@ func (fa *funcAnalysis) effects(exits []*State) *directives.Contract {
 // rooted at a parameter it never reassigns (c = c.parent no longer names
 // the caller's argument) or at a package-level variable.
 func (fa *funcAnalysis) effectKeep() func(lockpath.Path) bool {
-	params := ParamIndex(fa.sig)
+	params := directives.ParamIndex(fa.sig)
 	return func(p lockpath.Path) bool {
 		_, isParam := params[p.Root]
 		v, isVar := p.Root.(*types.Var)
@@ -1203,7 +1184,7 @@ func (fa *funcAnalysis) retakes(exits []*State) []directives.LockRef {
 	if len(exits) == 0 {
 		return nil
 	}
-	params := ParamIndex(fa.sig)
+	params := directives.ParamIndex(fa.sig)
 	var out []directives.LockRef
 	for p, v := range fa.assumed {
 		if !v.Mode.Held() {
@@ -1253,7 +1234,7 @@ func (fa *funcAnalysis) applyRetakes(call *ast.CallExpr, callee *types.Func, s *
 			return
 		}
 		for _, p := range s.Held() {
-			if p.Root == cond.Root && (p.Sel == cond.Sel+".L" || Owner(p) == Owner(cond)) {
+			if p.Root == cond.Root && (p.Sel == cond.Sel+".L" || p.Owner() == cond.Owner()) {
 				s.set(p, LockVal{Mode: s.Lock(p).Mode, Site: call.Lparen})
 			}
 		}
@@ -1269,15 +1250,6 @@ func (fa *funcAnalysis) applyRetakes(call *ast.CallExpr, callee *types.Func, s *
 // isCondWait reports whether fn is (*sync.Cond).Wait.
 func isCondWait(fn *types.Func) bool {
 	return fn != nil && fn.Name() == "Wait" && locks.MethodOf(fn, "sync", "Cond")
-}
-
-// Owner is the object a lock or field path belongs to: c for c.mu, c.in
-// for c.in.mu.
-func Owner(p lockpath.Path) lockpath.Path {
-	if i := strings.LastIndexAny(p.Sel, ".["); i >= 0 {
-		p.Sel = p.Sel[:i]
-	}
-	return p
 }
 
 func sortRefs(refs []directives.LockRef) {

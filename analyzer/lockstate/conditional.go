@@ -248,7 +248,7 @@ func (fa *funcAnalysis) condEffects(keep func(lockpath.Path) bool) (acq, racq []
 			}
 		}
 	}
-	params := ParamIndex(fa.sig)
+	params := directives.ParamIndex(fa.sig)
 	for p := range seen {
 		if !keep(p) || implied.Lock(p).Mode.Held() {
 			continue

@@ -131,22 +131,12 @@ func (fa *funcAnalysis) scanReferences() {
 			if g := fa.a.dirs.Guard(field); g == nil || len(g.By) == 0 {
 				continue
 			}
-			if addr || IsContainer(field.Type()) {
+			if addr || astq.IsContainer(field.Type()) {
 				fa.watched[v] = sel
 			}
 		}
 		return true
 	})
-}
-
-// IsContainer reports whether values of t share their contents when copied:
-// maps and slices, whose elements a field's guard covers.
-func IsContainer(t types.Type) bool {
-	switch t.Underlying().(type) {
-	case *types.Map, *types.Slice:
-		return true
-	}
-	return false
 }
 
 // scanLocalLits finds closures bound to a local variable that is never
@@ -633,32 +623,10 @@ func isStructValue(t types.Type) bool {
 	return ok
 }
 
-// NewObject reports whether e makes a new object by itself: &T{...},
-// new(T), or a struct value T{...}. (A call of a constructor is a new
-// object too where its summary says so; see isAlloc.)
-func NewObject(info *types.Info, e ast.Expr) bool {
-	switch e := ast.Unparen(e).(type) {
-	case *ast.UnaryExpr:
-		if e.Op == token.AND {
-			_, ok := ast.Unparen(e.X).(*ast.CompositeLit)
-			return ok
-		}
-	case *ast.CompositeLit:
-		return isStructValue(info.TypeOf(e))
-	case *ast.CallExpr:
-		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok {
-			if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "new" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // isAlloc reports whether e makes a new object: NewObject, or a call of
 // a constructor that returns a new object it has not published.
 func (fa *funcAnalysis) isAlloc(e ast.Expr) bool {
-	if NewObject(fa.info, e) {
+	if astq.NewObject(fa.info, e) {
 		return true
 	}
 	call, ok := ast.Unparen(e).(*ast.CallExpr)
@@ -960,7 +928,7 @@ func (a *packageAnalysis) refParams(fd *ast.FuncDecl) map[*types.Var]bool {
 		}
 		for _, f := range fl.List {
 			for _, name := range f.Names {
-				if v, ok := a.pass.TypesInfo.Defs[name].(*types.Var); ok && IsRef(v.Type()) {
+				if v, ok := a.pass.TypesInfo.Defs[name].(*types.Var); ok && astq.IsRef(v.Type()) {
 					p[v] = true
 				}
 			}
@@ -968,16 +936,6 @@ func (a *packageAnalysis) refParams(fd *ast.FuncDecl) map[*types.Var]bool {
 	}
 	a.paramVars[fd] = p
 	return p
-}
-
-// IsRef reports whether a value of type t refers to memory it does not
-// hold: a pointer, slice or map.
-func IsRef(t types.Type) bool {
-	switch t.Underlying().(type) {
-	case *types.Pointer, *types.Slice, *types.Map:
-		return true
-	}
-	return false
 }
 
 // captured returns the locals of a declaration that one of its closures
@@ -1081,7 +1039,7 @@ func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s
 	g := fa.a.dirs.Guard(field)
 	candidate := false
 	if !g.Guards() {
-		if !fa.a.dirs.Config.Infer() || g != nil || !(OwnerHasLock(sel) || ParentHasLock(fa.info, e) || fa.a.hasPackageLock()) || !fa.final || fa.rec == nil {
+		if !fa.a.dirs.Config.Infer() || g != nil || !(locks.HolderHasLock(sel) || locks.ParentHasLock(fa.info, e) || fa.a.hasPackageLock()) || !fa.final || fa.rec == nil {
 			return
 		}
 		candidate = true
@@ -1140,30 +1098,6 @@ func (a *packageAnalysis) hasPackageLock() bool {
 		}
 	}
 	return a.pkgLock > 0
-}
-
-// OwnerHasLock reports whether the struct that declares the selected
-// field has a lock field (named or embedded): its fields are what guard
-// inference weighs.
-func OwnerHasLock(sel *types.Selection) bool {
-	h := astq.Holder(sel)
-	if h == nil {
-		return false
-	}
-	st, _ := astq.StructOf(h)
-	return locks.HasLockField(st)
-}
-
-// ParentHasLock reports whether a field access x.p.f reaches f's object
-// through a field p of a struct that has a lock: the parent object, whose
-// lock may guard f (guard inference).
-func ParentHasLock(info *types.Info, e *ast.SelectorExpr) bool {
-	in, ok := ast.Unparen(e.X).(*ast.SelectorExpr)
-	if !ok {
-		return false
-	}
-	sel := info.Selections[in]
-	return sel != nil && sel.Kind() == types.FieldVal && OwnerHasLock(sel)
 }
 
 func (fa *funcAnalysis) record(acc *Access, s *State) {

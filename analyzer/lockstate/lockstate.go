@@ -8,7 +8,6 @@ import (
 	"go/types"
 	"reflect"
 	"slices"
-	"sort"
 	"strings"
 	"sync/atomic"
 
@@ -19,6 +18,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
+	"github.com/guardvet/guardvet/analyzer/internal/facttable"
 	"github.com/guardvet/guardvet/analyzer/internal/flowgraph"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
@@ -41,20 +41,11 @@ var Analyzer = &analysis.Analyzer{
 	FactTypes:  []analysis.Fact{(*EffectsTable)(nil), (*Accesses)(nil)},
 }
 
-// EffectsTable is a package fact: the Effects of the package's functions
-// that other packages can call (exported names), keyed like Accesses (F,
-// or T.M) and sorted by key. One fact per package rather than one per
-// function: the driver copies every fact of every dependency into each
-// package's pass, so per-function facts grow with the square of a
-// program's size, and -infer summarises every function.
+// EffectsTable is a package fact (a facttable): the Effects of the
+// package's functions that other packages can call (exported names), keyed
+// like Accesses (F, or T.M).
 type EffectsTable struct {
-	Funcs []EffectsEntry
-}
-
-// EffectsEntry is one function's Effects in an EffectsTable.
-type EffectsEntry struct {
-	Key string
-	Effects
+	facttable.Table[Effects]
 }
 
 func (*EffectsTable) AFact() {}
@@ -66,7 +57,7 @@ func (t *EffectsTable) String() string {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		b.WriteString(e.Key + ": " + e.Effects.String())
+		b.WriteString(e.Key + ": " + e.Value.String())
 	}
 	b.WriteString(")")
 	return b.String()
@@ -439,10 +430,10 @@ type packageAnalysis struct {
 	decls     map[*types.Func]*ast.FuncDecl
 	order     []*ast.FuncDecl
 	summaries map[*types.Func]*summary
-	// importedEff indexes the EffectsTable of each dependency (nil: none).
-	importedEff map[*types.Package]map[string]*Effects
-	// importedAcc indexes the Accesses fact of each dependency (nil: none).
-	importedAcc map[*types.Package]map[string]*AccessSummary
+	// importedEff and importedAcc index the EffectsTable and Accesses
+	// facts of the dependencies.
+	importedEff *facttable.Index[Effects]
+	importedAcc *facttable.Index[AccessSummary]
 	funcs       []*Func
 	// fresh enables fresh-object tracking and parameter escape summaries.
 	// Only packages with directives need them; elsewhere they would cost a
@@ -494,15 +485,21 @@ type summary struct {
 
 func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAnalysis {
 	a := &packageAnalysis{
-		pass:        pass,
-		dirs:        dirs,
-		decls:       map[*types.Func]*ast.FuncDecl{},
-		summaries:   map[*types.Func]*summary{},
-		importedEff: map[*types.Package]map[string]*Effects{},
+		pass:      pass,
+		dirs:      dirs,
+		decls:     map[*types.Func]*ast.FuncDecl{},
+		summaries: map[*types.Func]*summary{},
+		importedEff: facttable.NewIndex(pass, func() (analysis.Fact, *facttable.Table[Effects]) {
+			f := &EffectsTable{}
+			return f, &f.Table
+		}),
 
-		importedAcc: map[*types.Package]map[string]*AccessSummary{},
-		bodyless:    map[*types.Func]*ast.FuncDecl{},
-		asmAccess:   map[*types.Func]*AccessSummary{},
+		importedAcc: facttable.NewIndex(pass, func() (analysis.Fact, *facttable.Table[AccessSummary]) {
+			f := &Accesses{}
+			return f, &f.Table
+		}),
+		bodyless:  map[*types.Func]*ast.FuncDecl{},
+		asmAccess: map[*types.Func]*AccessSummary{},
 	}
 	for _, file := range pass.Files {
 		for _, d := range file.Decls {
@@ -769,14 +766,11 @@ func (a *packageAnalysis) exportEffects() map[*types.Func]*Effects {
 			e.Unconditional = true
 		}
 		all[fn] = e
-		if key := accessKey(fn); key != "" && fn.Exported() { // else other packages cannot call it
-			t.Funcs = append(t.Funcs, EffectsEntry{Key: key, Effects: *e})
+		if key := LocalKey(fn); key != "" && fn.Exported() { // else other packages cannot call it
+			t.Add(key, *e)
 		}
 	}
-	sort.Slice(t.Funcs, func(i, j int) bool { return t.Funcs[i].Key < t.Funcs[j].Key })
-	if len(t.Funcs) > 0 {
-		a.pass.ExportPackageFact(t)
-	}
+	t.Export(a.pass, t)
 	return all
 }
 
@@ -787,18 +781,7 @@ func (a *packageAnalysis) importedEffects(fn *types.Func) *Effects {
 	if fn.Pkg() == nil || fn.Pkg() == a.pass.Pkg {
 		return nil
 	}
-	index, ok := a.importedEff[fn.Pkg()]
-	if !ok {
-		var t EffectsTable
-		if a.pass.ImportPackageFact(fn.Pkg(), &t) {
-			index = make(map[string]*Effects, len(t.Funcs))
-			for i := range t.Funcs {
-				index[t.Funcs[i].Key] = &t.Funcs[i].Effects
-			}
-		}
-		a.importedEff[fn.Pkg()] = index
-	}
-	return index[accessKey(fn)]
+	return a.importedEff.Lookup(fn.Pkg(), LocalKey(fn))
 }
 
 // CFG builds the go/cfg graph of the body, the one the dataflow ran over

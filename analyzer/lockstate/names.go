@@ -98,16 +98,3 @@ func EveryReturn(bodies []*Func, pred func(decl *Func, result ast.Expr) bool) bo
 	})
 	return found && all
 }
-
-// ParamIndex maps a signature's receiver and parameters to the index used
-// by directives.LockRef (directives.Receiver for the receiver).
-func ParamIndex(sig *types.Signature) map[types.Object]int {
-	params := map[types.Object]int{}
-	if sig.Recv() != nil {
-		params[sig.Recv()] = directives.Receiver
-	}
-	for i := 0; i < sig.Params().Len(); i++ {
-		params[sig.Params().At(i)] = i
-	}
-	return params
-}

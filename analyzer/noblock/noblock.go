@@ -15,6 +15,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
+	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -57,7 +58,7 @@ type checker struct {
 	ls     *lockstate.Result
 	rep    *report.Reporter
 	funcs  map[*types.Func][]*lockstate.Func
-	blocks *lockstate.Summaries[Blocks, *Blocks]
+	blocks *summaries.Memo[Blocks, *Blocks]
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -65,7 +66,7 @@ func run(pass *analysis.Pass) (any, error) {
 	defer ls.Done()
 	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
 		funcs: map[*types.Func][]*lockstate.Func{}}
-	c.blocks = lockstate.NewSummaries(pass, c.computeBlocks)
+	c.blocks = summaries.New(pass, c.computeBlocks)
 	if !ls.Dirs.Active() {
 		return c.rep.Flush(), nil
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
+	"github.com/guardvet/guardvet/analyzer/internal/facttable"
 	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
@@ -75,7 +76,7 @@ type checker struct {
 	ctxOf   map[*ast.FuncLit]lockstate.Context
 	// Summaries: this package's, and the Tables of dependencies.
 	sums       map[*types.Func]*summaryState
-	tables     map[*types.Package]map[string][]Use
+	tables     *facttable.Index[[]Use]
 	varsByKey  map[string]*types.Var
 	pkgs       map[string]*types.Package
 	parentMaps map[*ast.FuncDecl]map[ast.Node]ast.Node
@@ -90,7 +91,10 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c := &checker{pass: pass, dirs: ls.Dirs, rep: rep, seen: map[string]bool{},
 		funcsOf: map[*types.Func][]*lockstate.Func{}, ctxOf: map[*ast.FuncLit]lockstate.Context{},
-		sums: map[*types.Func]*summaryState{}, tables: map[*types.Package]map[string][]Use{},
+		sums: map[*types.Func]*summaryState{}, tables: facttable.NewIndex(pass, func() (analysis.Fact, *facttable.Table[[]Use]) {
+			t := &Table{}
+			return t, &t.Table
+		}),
 		varsByKey: map[string]*types.Var{}, parentMaps: map[*ast.FuncDecl]map[ast.Node]ast.Node{}}
 	byDecl := map[*ast.FuncDecl][]*lockstate.Func{}
 	var decls []*ast.FuncDecl

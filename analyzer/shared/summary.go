@@ -11,6 +11,7 @@ import (
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
+	"github.com/guardvet/guardvet/analyzer/internal/facttable"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -40,17 +41,11 @@ type Use struct {
 }
 
 // Table is the package fact of the shared rule: the Uses of the
-// package's exported functions and methods, keyed by lockstate.FuncKey
+// package's exported functions and methods, keyed by lockstate.LocalKey
 // and sorted. One fact per package, as the engine's EffectsTable: object
 // facts of every dependency are copied into every package's pass.
 type Table struct {
-	Funcs []TableEntry
-}
-
-// TableEntry is one function's Uses in a Table.
-type TableEntry struct {
-	Key  string
-	Uses []Use
+	facttable.Table[[]Use]
 }
 
 func (*Table) AFact() {}
@@ -63,7 +58,7 @@ func (t *Table) String() string {
 			b.WriteString("; ")
 		}
 		b.WriteString(e.Key + ":")
-		for _, u := range e.Uses {
+		for _, u := range e.Value {
 			b.WriteString(" " + u.String())
 		}
 	}
@@ -144,18 +139,10 @@ func (c *checker) usesOf(fn *types.Func) []Use {
 }
 
 func (c *checker) imported(fn *types.Func) []Use {
-	index, ok := c.tables[fn.Pkg()]
-	if !ok {
-		var t Table
-		if c.pass.ImportPackageFact(fn.Pkg(), &t) {
-			index = make(map[string][]Use, len(t.Funcs))
-			for _, e := range t.Funcs {
-				index[e.Key] = e.Uses
-			}
-		}
-		c.tables[fn.Pkg()] = index
+	if uses := c.tables.Lookup(fn.Pkg(), lockstate.LocalKey(fn)); uses != nil {
+		return *uses
 	}
-	return index[lockstate.FuncKey(fn)]
+	return nil
 }
 
 // summarise computes what fn's body does with no lock held, in its
@@ -494,7 +481,7 @@ func (c *checker) exportTable() {
 		if !fn.Exported() {
 			continue
 		}
-		k := lockstate.FuncKey(fn)
+		k := lockstate.LocalKey(fn)
 		if k == "" {
 			continue
 		}
@@ -508,13 +495,10 @@ func (c *checker) exportTable() {
 			}
 		}
 		if len(uses) > 0 {
-			t.Funcs = append(t.Funcs, TableEntry{Key: k, Uses: uses})
+			t.Add(k, uses)
 		}
 	}
-	sort.Slice(t.Funcs, func(i, j int) bool { return t.Funcs[i].Key < t.Funcs[j].Key })
-	if len(t.Funcs) > 0 {
-		c.pass.ExportPackageFact(t)
-	}
+	t.Export(c.pass, t)
 }
 
 // calleeLocs maps what a call does through one of its parameters onto the
@@ -557,7 +541,7 @@ func (c *checker) calleeLocs(a *access, cu callUse, path string) bool {
 }
 
 func (c *checker) funcName(fn *types.Func) string {
-	k := lockstate.FuncKey(fn)
+	k := lockstate.LocalKey(fn)
 	if k == "" {
 		k = fn.Name()
 	}

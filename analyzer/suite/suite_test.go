@@ -10,6 +10,7 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/checkthenact"
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/facttable"
 	"github.com/guardvet/guardvet/analyzer/lockorder"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 	"github.com/guardvet/guardvet/analyzer/noblock"
@@ -56,9 +57,9 @@ func TestNogoReady(t *testing.T) {
 		reflect.TypeFor[*lockorder.Edges]():        &lockorder.Edges{List: []lockorder.Edge{{From: "p.T.a", To: "p.T.b", FromShow: "T.a", ToShow: "T.b", Site: "t.go:3"}}},
 		reflect.TypeFor[*noblock.Blocks]():         &noblock.Blocks{Chain: []string{"s.flush", "channel receive"}},
 		reflect.TypeFor[*checkthenact.FieldOps]():  &checkthenact.FieldOps{Ops: []checkthenact.FieldOp{{Field: "p.ptmx@*os.File", Name: "ptmx", Base: ref, Write: true, Rechecked: true}}},
-		reflect.TypeFor[*lockstate.EffectsTable](): &lockstate.EffectsTable{Funcs: []lockstate.EffectsEntry{{Key: "T.Lock", Effects: lockstate.Effects{Contract: directives.Contract{Acquires: []directives.LockRef{ref}}, NoEscape: []int{directives.Receiver, 0}, IntoResult: []int{1}, FreshResult: true, Retakes: []directives.LockRef{ref}}}}},
-		reflect.TypeFor[*shared.Table]():           &shared.Table{Funcs: []shared.TableEntry{{Key: "T.Add", Uses: []shared.Use{{Param: -1, Path: "*.n", Write: true, Index: -1}, {Param: 0, Path: "[]", Index: 1}, {Param: -2, Var: "p.Level", Atomic: true, Index: -1}}}}},
-		reflect.TypeFor[*lockstate.Accesses]():     &lockstate.Accesses{Funcs: []lockstate.AccessEntry{{Key: "T.Get", AccessSummary: lockstate.AccessSummary{ReadOnly: []int{directives.Receiver}, AtomicRead: []int{0}, AtomicWrite: []int{1}}}}},
+		reflect.TypeFor[*lockstate.EffectsTable](): &lockstate.EffectsTable{Table: facttable.Table[lockstate.Effects]{Funcs: []facttable.Entry[lockstate.Effects]{{Key: "T.Lock", Value: lockstate.Effects{Contract: directives.Contract{Acquires: []directives.LockRef{ref}, Downgrades: []directives.LockRef{ref}}, NoEscape: []int{directives.Receiver, 0}, IntoResult: []int{1}, FreshResult: true, Retakes: []directives.LockRef{ref}, CondAcquires: []directives.LockRef{ref}}}}}},
+		reflect.TypeFor[*shared.Table]():           &shared.Table{Table: facttable.Table[[]shared.Use]{Funcs: []facttable.Entry[[]shared.Use]{{Key: "T.Add", Value: []shared.Use{{Param: -1, Path: "*.n", Write: true, Index: -1}, {Param: 0, Path: "[]", Index: 1}, {Param: -2, Var: "p.Level", Atomic: true, Index: -1}}}}}},
+		reflect.TypeFor[*lockstate.Accesses]():     &lockstate.Accesses{Table: facttable.Table[lockstate.AccessSummary]{Funcs: []facttable.Entry[lockstate.AccessSummary]{{Key: "T.Get", Value: lockstate.AccessSummary{ReadOnly: []int{directives.Receiver}, AtomicRead: []int{0}, AtomicWrite: []int{1}}}}}},
 	}
 	for _, f := range facts {
 		sample, ok := samples[reflect.TypeOf(f)]

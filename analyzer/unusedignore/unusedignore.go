@@ -17,10 +17,10 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
+	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/lockorder"
-	"github.com/guardvet/guardvet/analyzer/lockstate"
 	"github.com/guardvet/guardvet/analyzer/noblock"
 	"github.com/guardvet/guardvet/analyzer/shared"
 )
@@ -28,7 +28,9 @@ import (
 //go:embed doc.go
 var docFile string
 
-// Rules are the analyzers whose diagnostics //guard:ignore can suppress.
+// Rules are guardvet's rules, the analyzers whose diagnostics
+// //guard:ignore can suppress, in the order guardvet lists them; the
+// suite is built from this list.
 var Rules = []*analysis.Analyzer{guardedby.Analyzer, lockorder.Analyzer, noblock.Analyzer, escape.Analyzer, checkthenact.Analyzer, guardinfer.Analyzer, shared.Analyzer}
 
 // Analyzer is the unusedignore rule.
@@ -162,7 +164,7 @@ func weighedFields(pass *analysis.Pass) map[*types.Var]bool {
 				}
 				switch s.Kind() {
 				case types.FieldVal:
-					if lockstate.OwnerHasLock(s) {
+					if locks.HolderHasLock(s) {
 						fields = append(fields, s)
 					}
 				case types.MethodVal:

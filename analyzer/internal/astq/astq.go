@@ -5,6 +5,7 @@ package astq
 
 import (
 	"go/ast"
+	"go/token"
 	"go/types"
 )
 
@@ -101,4 +102,70 @@ func Holder(sel *types.Selection) types.Type {
 		return Deref(sel.Recv())
 	}
 	return Deref(steps[len(steps)-1].Type())
+}
+
+// CallOperands returns the receiver and the arguments of a call as the
+// callee sees them: x and (a) for x.m(a), and also for the method
+// expression call (*T).m(x, a), whose first argument is the receiver. sel
+// is the method's selection; recv and sel are nil when the call is not a
+// method call.
+func CallOperands(info *types.Info, call *ast.CallExpr) (recv ast.Expr, sel *types.Selection, args []ast.Expr) {
+	if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if sel := info.Selections[se]; sel != nil {
+			switch {
+			case sel.Kind() == types.MethodVal:
+				return se.X, sel, call.Args
+			case sel.Kind() == types.MethodExpr && len(call.Args) > 0:
+				return call.Args[0], sel, call.Args[1:]
+			}
+		}
+	}
+	return nil, nil, call.Args
+}
+
+// IsContainer reports whether values of t share their contents when copied:
+// maps and slices, whose elements a field's guard covers.
+func IsContainer(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Map, *types.Slice:
+		return true
+	}
+	return false
+}
+
+// NewObject reports whether e makes a new object by itself: &T{...},
+// new(T), or a struct value T{...}. (A call of a constructor is a new
+// object too where its summary says so; see isAlloc.)
+func NewObject(info *types.Info, e ast.Expr) bool {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			_, ok := ast.Unparen(e.X).(*ast.CompositeLit)
+			return ok
+		}
+	case *ast.CompositeLit:
+		return isStruct(info.TypeOf(e))
+	case *ast.CallExpr:
+		if id, ok := ast.Unparen(e.Fun).(*ast.Ident); ok {
+			if b, ok := info.Uses[id].(*types.Builtin); ok && b.Name() == "new" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// IsRef reports whether a value of type t refers to memory it does not
+// hold: a pointer, slice or map.
+func IsRef(t types.Type) bool {
+	switch t.Underlying().(type) {
+	case *types.Pointer, *types.Slice, *types.Map:
+		return true
+	}
+	return false
+}
+
+func isStruct(t types.Type) bool {
+	_, ok := t.Underlying().(*types.Struct)
+	return ok
 }

@@ -429,3 +429,12 @@ func (r *Resolver) LockOf(c locks.Call) Path {
 	}
 	return p.Field(c.Implicit...)
 }
+
+// Owner is the object a lock or field path belongs to: c for c.mu, c.in
+// for c.in.mu.
+func (p Path) Owner() Path {
+	if i := strings.LastIndexAny(p.Sel, ".["); i >= 0 {
+		p.Sel = p.Sel[:i]
+	}
+	return p
+}

@@ -252,3 +252,27 @@ func PackageLocks(pkg *types.Package) []*types.Var {
 	}
 	return out
 }
+
+// HolderHasLock reports whether the struct that declares the selected
+// field has a lock field (named or embedded): its fields are what guard
+// inference weighs.
+func HolderHasLock(sel *types.Selection) bool {
+	h := astq.Holder(sel)
+	if h == nil {
+		return false
+	}
+	st, _ := astq.StructOf(h)
+	return HasLockField(st)
+}
+
+// ParentHasLock reports whether a field access x.p.f reaches f's object
+// through a field p of a struct that has a lock: the parent object, whose
+// lock may guard f (guard inference).
+func ParentHasLock(info *types.Info, e *ast.SelectorExpr) bool {
+	in, ok := ast.Unparen(e.X).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	sel := info.Selections[in]
+	return sel != nil && sel.Kind() == types.FieldVal && HolderHasLock(sel)
+}

@@ -1,4 +1,6 @@
-package lockstate
+// Package summaries memoises a rule's per-function summary: computed from
+// the package's own bodies, read from facts for other packages' functions.
+package summaries
 
 import (
 	"go/types"
@@ -6,11 +8,11 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-// Summaries memoises a rule's per-function summary: computed from this
+// Memo memoises a rule's per-function summary: computed from this
 // package's bodies, imported as a fact for other packages' functions, and
 // empty (nil) for a function reached again while it is being computed
 // (recursion). lockorder, noblock and checkthenact each keep one.
-type Summaries[F any, PF interface {
+type Memo[F any, PF interface {
 	*F
 	analysis.Fact
 }] struct {
@@ -20,16 +22,16 @@ type Summaries[F any, PF interface {
 	active  map[*types.Func]bool
 }
 
-// NewSummaries returns a memo whose local summaries come from compute.
-func NewSummaries[F any, PF interface {
+// New returns a memo whose local summaries come from compute.
+func New[F any, PF interface {
 	*F
 	analysis.Fact
-}](pass *analysis.Pass, compute func(*types.Func) PF) *Summaries[F, PF] {
-	return &Summaries[F, PF]{pass: pass, compute: compute, memo: map[*types.Func]PF{}, active: map[*types.Func]bool{}}
+}](pass *analysis.Pass, compute func(*types.Func) PF) *Memo[F, PF] {
+	return &Memo[F, PF]{pass: pass, compute: compute, memo: map[*types.Func]PF{}, active: map[*types.Func]bool{}}
 }
 
 // Of returns fn's summary, or nil.
-func (s *Summaries[F, PF]) Of(fn *types.Func) PF {
+func (s *Memo[F, PF]) Of(fn *types.Func) PF {
 	if fn == nil {
 		return nil
 	}
