@@ -59,8 +59,8 @@ func Current() *Config {
 	return &c
 }
 
-// Config is the options of one run. Its zero value is the default
-// configuration except for the inference conventions, which are off.
+// Config is the options of one run, as the flags set them (their defaults
+// are in flags: the zero Config is not the default configuration).
 type Config struct {
 	infer, suggest, locked, prose, unannotated, allrules, summaries bool
 	shared, explain                                                 bool
@@ -152,8 +152,10 @@ func SetRoots(pkgs []*types.Package) (restore func()) {
 }
 
 // Set sets one option by its flag name, as the command line would, and
-// returns a function that restores its previous value. Tests use it to run
-// analyzers under a configuration and leave the default behind.
+// returns a function that restores its previous value. The standalone
+// driver sets the options a run derives from what it loaded this way (see
+// lockstate.ReleaseEarly); tests use it to run analyzers under a
+// configuration and leave the default behind.
 func Set(name, value string) (restore func(), err error) {
 	f := Analyzer.Flags.Lookup(name)
 	if f == nil {
@@ -163,5 +165,5 @@ func Set(name, value string) (restore func(), err error) {
 	if err := f.Value.Set(value); err != nil {
 		return nil, err
 	}
-	return func() { _ = f.Value.Set(old) }, nil
+	return func() { _ = f.Value.Set(old) }, nil // old is this flag's own value: setting it back cannot fail
 }

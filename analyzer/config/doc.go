@@ -30,6 +30,14 @@ one another:
   - -config.allrules: in packages with no directives of their own that
     import annotated ones, every rule runs, not only the checks of the
     imported contracts.
+  - -config.shared: the shared rule runs (guardvet -shared runs it alone).
+  - -config.summaries: packages without directives compute the lock
+    summaries annotated importers read (default true; the standalone
+    driver turns it off when nothing it loaded has a directive).
+  - -config.readers, -config.readers.deps, and the packages a run checks
+    (SetRoots): internal, set by the standalone driver through
+    lockstate.ReleaseEarly, so that the engine drops each package's
+    per-function records when the last rule reading them is done.
 
 Each run of the analyzer returns a Config built from the flags as they
 were parsed; the value is not changed afterwards.

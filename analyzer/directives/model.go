@@ -101,7 +101,8 @@ func (a *Aliases) String() string {
 }
 
 // Contract is what a function promises and requires about locks, either
-// declared by directives or (Inferred) summarised from its body.
+// declared by directives or summarised from its body (lockstate's
+// Effects embed one).
 type Contract struct {
 	Holds     []LockRef // caller holds in write mode, still held on return
 	RHolds    []LockRef // caller holds in at least read mode

@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -15,6 +16,7 @@ import (
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
@@ -64,8 +66,9 @@ func (t *EffectsTable) String() string {
 }
 
 // Effects is the inferred lock effect of an unannotated function, such as
-// func (c *C) lock() { c.mu.Lock() }. Only Acquires/RAcquires and
-// Releases/RReleases are ever set.
+// func (c *C) lock() { c.mu.Lock() }. Of its Contract only Acquires,
+// RAcquires, Releases, RReleases, Excludes (locks it takes and leaves
+// free) and Downgrades are ever set.
 type Effects struct {
 	directives.Contract
 	// NoEscape lists the parameters (directives.Receiver for the receiver)
@@ -155,14 +158,38 @@ func (r *Result) Done() {
 	}
 }
 
+// ReleaseEarly prepares the next run of analyzers on the packages roots
+// (and their dependencies) to drop the engine's per-function records of
+// each package as soon as the last rule that reads them is done
+// (Result.Done), instead of keeping them until the run ends: it sets the
+// options that count those rules (-config.readers, -config.readers.deps)
+// and names the packages checked (config.SetRoots). It returns the
+// function that restores the options. A driver that does not call it
+// (go vet, golangci-lint, nogo) keeps every record to the end.
+func ReleaseEarly(analyzers []*analysis.Analyzer, roots []*types.Package) (restore func(), err error) {
+	inPkgs, inDeps := Readers(analyzers)
+	undoReaders, err := config.Set("readers", strconv.Itoa(inPkgs))
+	if err != nil {
+		return nil, err
+	}
+	undoDeps, err := config.Set("readers.deps", strconv.Itoa(inDeps))
+	if err != nil {
+		undoReaders()
+		return nil, err
+	}
+	undoRoots := config.SetRoots(roots)
+	return func() {
+		undoRoots()
+		undoDeps()
+		undoReaders()
+	}, nil
+}
+
 // Readers counts the analyzers that a run of analyzers (and of what they
 // require) executes and that read this engine's result, those that
 // require Analyzer directly: in each package the run checks (inPkgs), and
 // in the dependencies it analyses for their facts (inDeps), where only
-// analyzers with facts run, with what they require. A driver sets
-// -config.readers and -config.readers.deps to them, and tells the options
-// which packages it checks (config.SetRoots), so that Result.Done can drop
-// what the last of them has read.
+// analyzers with facts run, with what they require (see ReleaseEarly).
 func Readers(analyzers []*analysis.Analyzer) (inPkgs, inDeps int) {
 	closure := func(from []*analysis.Analyzer) map[*analysis.Analyzer]bool {
 		seen := map[*analysis.Analyzer]bool{}

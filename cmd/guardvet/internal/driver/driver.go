@@ -121,17 +121,28 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		}
 	}
 	if opts.cpuprofile != "" {
-		if f, err := os.Create(opts.cpuprofile); err == nil {
-			pprof.StartCPUProfile(f)
-			defer pprof.StopCPUProfile()
+		f, err := os.Create(opts.cpuprofile)
+		if err == nil {
+			err = pprof.StartCPUProfile(f)
 		}
+		if err != nil {
+			fmt.Fprintf(stderr, "guardvet: -cpuprofile: %v\n", err)
+			return ExitError
+		}
+		defer pprof.StopCPUProfile()
 	}
 	if opts.memprofile != "" {
 		defer func() {
-			if f, err := os.Create(opts.memprofile); err == nil {
+			f, err := os.Create(opts.memprofile)
+			if err == nil {
 				runtime.GC()
-				pprof.WriteHeapProfile(f)
-				f.Close()
+				err = pprof.WriteHeapProfile(f)
+				if cerr := f.Close(); err == nil {
+					err = cerr
+				}
+			}
+			if err != nil {
+				fmt.Fprintf(stderr, "guardvet: -memprofile: %v\n", err)
 			}
 		}()
 	}
@@ -163,29 +174,15 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		if printErrors(stderr, pkgs) > 0 { // load and type errors, to stderr
 			code = ExitError
 		}
-		restore := func() {}
-		if !annotated(pkgs) {
-			// Nothing loaded has a directive: the summaries that only
-			// annotated packages read would be computed for nobody.
-			restore, _ = config.Set("summaries", "false")
+		restore, err := runOptions(enabled, pkgs)
+		if err != nil {
+			fmt.Fprintf(stderr, "guardvet: %v\n", err)
+			return ExitError
 		}
-		// The engine drops each package's per-function results once the
-		// rules that read them are done, instead of when the run ends.
-		inPkgs, inDeps := lockstate.Readers(enabled)
-		restoreReaders, _ := config.Set("readers", fmt.Sprint(inPkgs))
-		restoreDeps, _ := config.Set("readers.deps", fmt.Sprint(inDeps))
-		var roots []*types.Package
-		for _, p := range pkgs {
-			roots = append(roots, p.Types)
-		}
-		restoreRoots := config.SetRoots(roots)
 		if config.Current().AnalyseUnannotated() {
 			heapCeiling() // every body is analysed: much garbage (memory.go)
 		}
 		graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
-		restoreRoots()
-		restoreDeps()
-		restoreReaders()
 		restore()
 		if err != nil {
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
@@ -272,7 +269,7 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 // help RULE) to stdout.
 func help(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		opts, _, _ := parseFlags(nil, analyzers, io.Discard)
+		opts, _, _ := parseFlags(nil, analyzers, io.Discard) // no arguments: nothing to fail on; only the flag set is wanted
 		usage(opts.flags, analyzers, stdout)
 		return ExitClean
 	}
@@ -389,10 +386,10 @@ func inferenceFlags(fs *flag.FlagSet, o *options, stderr io.Writer) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if t := o.enable["guardinfer"]; t != nil && t.set && t.value && !set["infer"] && !set["config.infer"] {
-		_ = config.Analyzer.Flags.Set("infer", "true")
+		mustSetConfig("infer", "true")
 	}
 	if t := o.enable["shared"]; t != nil && t.set && t.value && !set["config.shared"] {
-		_ = config.Analyzer.Flags.Set("shared", "true")
+		mustSetConfig("shared", "true")
 	}
 	on := func(name string) bool { return config.Analyzer.Flags.Lookup(name).Value.String() == "true" }
 	if on("infer") || on("infer.suggest") {
@@ -555,4 +552,39 @@ func annotated(pkgs []*packages.Package) bool {
 		}
 	})
 	return found
+}
+
+// runOptions sets the options a run derives from what it loaded, and
+// returns the function that restores them: no summaries for annotated
+// importers when nothing loaded has a directive (they would be computed
+// for nobody), and the engine's early release of its records
+// (lockstate.ReleaseEarly).
+func runOptions(enabled []*analysis.Analyzer, pkgs []*packages.Package) (restore func(), err error) {
+	undoSummaries := func() {}
+	if !annotated(pkgs) {
+		if undoSummaries, err = config.Set("summaries", "false"); err != nil {
+			return nil, err
+		}
+	}
+	var roots []*types.Package
+	for _, p := range pkgs {
+		roots = append(roots, p.Types)
+	}
+	undoRelease, err := lockstate.ReleaseEarly(enabled, roots)
+	if err != nil {
+		undoSummaries()
+		return nil, err
+	}
+	return func() {
+		undoRelease()
+		undoSummaries()
+	}, nil
+}
+
+// mustSetConfig sets a boolean option of the config analyzer that exists:
+// a failure is a bug in guardvet, not a user's mistake.
+func mustSetConfig(name, value string) {
+	if err := config.Analyzer.Flags.Set(name, value); err != nil {
+		panic(fmt.Sprintf("guardvet: setting -config.%s=%s: %v", name, value, err))
+	}
 }

@@ -55,9 +55,13 @@ func applyFixes(findings []Finding, diff bool, stdout io.Writer) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("%s: %v", relPath(name), err)
 		}
-		if formatted, err := format.Source(out); err == nil {
-			out = formatted
+		// A fix must not break code: if the edited file does not parse,
+		// nothing is written.
+		formatted, err := format.Source(out)
+		if err != nil {
+			return 0, fmt.Errorf("%s: the suggested fixes would leave the file unparsable, so none was applied: %v", relPath(name), err)
 		}
+		out = formatted
 		results[name] = out
 		if diff {
 			ud := difflib.UnifiedDiff{

@@ -31,7 +31,7 @@ type loadGroup struct {
 // gets two loads. Package patterns load from the working directory. The
 // working directory's load comes first, then the other modules by path.
 func groupPatterns(patterns []string) []loadGroup {
-	wd, _ := os.Getwd()
+	wd, _ := os.Getwd() // without it, every file counts as of another module: loaded from its own directory, which still works
 	home := moduleDir(wd)
 	byDir := map[string]*loadGroup{"": {}}
 	for _, p := range patterns {

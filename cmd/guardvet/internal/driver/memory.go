@@ -8,11 +8,8 @@ import (
 )
 
 // ceilingPercent is the heap ceiling, in percent of the heap the loaded
-// packages take. Twice (the goal the collector itself sets after a
-// collection there) left std -infer at 4.3-4.4 GB, 1.2-1.3 times the
-// default run's peak, which varies between 3.4 and 3.7 GB from run to
-// run; 185% keeps it near 4.1 GB for about 2 s more (33 s against 31 s),
-// and 175% near 3.9 GB for 5 s more.
+// packages take: a little under the twice the collector's own pacing
+// allows (docs/speed.md has the measurements that chose it).
 const ceilingPercent = 185
 
 // heapCeiling sets a soft memory limit for the analysis of loaded
@@ -28,10 +25,9 @@ const ceilingPercent = 185
 // cycle, so a run that analyses every body took half as much memory again
 // as the default run, which analyses only annotated packages, for
 // garbage. With the ceiling the collector runs more often instead, as the
-// heap nears it: on std, -infer peaks at 4.1 GB instead of 5.4-5.8 GB for
-// about 7% more time. A default run is left to the default pacing: on
-// gVisor's annotated tcpip, the same ceiling cost 19% more wall time to
-// save 18% of its peak. The limit is soft: if live data outgrows it, the
+// heap nears it. A default run is left to the default pacing, where the
+// ceiling cost more time than the memory it saved (docs/speed.md). The
+// limit is soft: if live data outgrows it, the
 // collector caps its own CPU share and the heap grows past it.
 // GOMEMLIMIT, when set, wins.
 func heapCeiling() {

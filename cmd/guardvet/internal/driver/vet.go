@@ -49,7 +49,7 @@ func SetupVet(args []string, stdout, stderr io.Writer) {
 		if err := config.Analyzer.Flags.Set("infer.suggest", s); err != nil {
 			return err
 		}
-		if on, _ := strconv.ParseBool(s); on {
+		if on, _ := strconv.ParseBool(s); on { // s parsed as a bool just above
 			// As standalone: suggestions come from guard inference alone.
 			return fs.Set("guardinfer", "true")
 		}
@@ -61,6 +61,9 @@ func SetupVet(args []string, stdout, stderr io.Writer) {
 			if vetxOnly(args) {
 				return nil // a dependency, analysed for facts: say it once per package asked for
 			}
+			// Exit here rather than return an error: flag.CommandLine
+			// would print the error with its whole usage after it, and
+			// the one line is what helps.
 			fmt.Fprintf(stderr, "guardvet: -%s works only standalone, not under go vet: %s\n", name, instead)
 			os.Exit(ExitError)
 			return nil
@@ -72,12 +75,12 @@ func SetupVet(args []string, stdout, stderr io.Writer) {
 		}
 	}
 	if ruleNamed(args, "shared") {
-		_ = config.Analyzer.Flags.Set("shared", "true") // as standalone: naming the rule turns it on
+		mustSetConfig("shared", "true") // as standalone: naming the rule turns it on
 	}
 	if guardinferAlone(args) {
 		// -guardinfer alone turns inference on, as standalone does. Set
 		// before parsing, so an explicit -infer=false still wins.
-		_ = config.Analyzer.Flags.Set("infer", "true")
+		mustSetConfig("infer", "true")
 	}
 }
 
@@ -117,7 +120,7 @@ func ruleNamed(args []string, rule string) bool {
 		}
 		on = true
 		if hasValue {
-			on, _ = strconv.ParseBool(value)
+			on, _ = strconv.ParseBool(value) // not a bool: the flag parser reports it; not on
 		}
 	}
 	return on
