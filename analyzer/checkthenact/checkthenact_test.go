@@ -1,16 +1,16 @@
 package checkthenact_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/guardvet/guardvet/analyzer/checkthenact"
+	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 )
 
 func TestCheckThenAct(t *testing.T) {
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, checkthenact.Analyzer, "checkthenact", "ctasections")
 }
 
@@ -18,13 +18,13 @@ func TestCheckThenAct(t *testing.T) {
 // object's own lock held for writing, and an atomic load and store that
 // every store of the field and every caller make under one lock.
 func TestOuterSection(t *testing.T) {
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, checkthenact.Analyzer, "ctaouter")
 }
 
 // TestComputedValues: the value read reaches the write through compound
 // assignments, derived locals, loops and reassignments.
 func TestComputedValues(t *testing.T) {
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, checkthenact.Analyzer, "ctacompute")
 }

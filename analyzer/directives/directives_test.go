@@ -2,21 +2,21 @@ package directives_test
 
 import (
 	"go/ast"
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 )
 
 func TestMalformedDirectives(t *testing.T) {
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, directives.Analyzer, "baddirectives")
 }
 
 func TestChecklocksDialectValidation(t *testing.T) {
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, directives.Analyzer, "checklocksbad")
 }
 
@@ -24,14 +24,14 @@ func TestChecklocksDialectValidation(t *testing.T) {
 // annotations draw no diagnostic, near-misses of checklocks names do, and
 // the ignore, force and atomic annotations accept a reason after a colon.
 func TestChecklocksForeignAndReasons(t *testing.T) {
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, directives.Analyzer, "checklocksforeign")
 }
 
 // TestCrossPackageLockPaths: a lock path through an embedded field into
 // another package's unexported lock resolves.
 func TestCrossPackageLockPaths(t *testing.T) {
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, directives.Analyzer, "checklocksreal/stackdirs")
 }
 

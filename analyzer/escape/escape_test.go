@@ -1,15 +1,15 @@
 package escape_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/guardvet/guardvet/analyzer/escape"
+	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 )
 
 func TestEscape(t *testing.T) {
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, escape.Analyzer, "escape", "escapesnap")
 }

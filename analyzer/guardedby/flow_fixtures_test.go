@@ -1,22 +1,15 @@
 package guardedby_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/guardvet/guardvet/analyzer/guardedby"
+	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 )
 
-func flowTestdata(t *testing.T) string {
-	t.Helper()
-	dir, err := filepath.Abs("../../testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
+func flowTestdata(t *testing.T) string { return testdir.Path(t) }
 
 func TestClosures(t *testing.T) {
 	analysistest.Run(t, flowTestdata(t), guardedby.Analyzer, "closures")

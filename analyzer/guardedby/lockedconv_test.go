@@ -1,13 +1,13 @@
 package guardedby_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/guardedby"
+	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 )
 
 // TestLockedConvention checks, with guard inference on, the calls of
@@ -20,9 +20,6 @@ func TestLockedConvention(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(restore)
-	testdata, err := filepath.Abs("../../testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, guardedby.Analyzer, "lockedconv")
 }

@@ -1,13 +1,13 @@
 package guardinfer_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/guardinfer"
+	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 )
 
 func TestGuardInfer(t *testing.T) {
@@ -16,7 +16,7 @@ func TestGuardInfer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer restore()
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.RunWithSuggestedFixes(t, testdata, guardinfer.Analyzer, "guardinfer")
 }
 
@@ -28,7 +28,7 @@ func TestGuardInferTestFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer restore()
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, guardinfer.Analyzer, "guardinfertests")
 }
 
@@ -43,7 +43,7 @@ func TestSuggest(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer restore()
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.RunWithSuggestedFixes(t, testdata, guardinfer.Analyzer, "guardinfersuggest")
 }
 
@@ -57,6 +57,6 @@ func TestExplain(t *testing.T) {
 		}
 		defer restore()
 	}
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, guardinfer.Analyzer, "guardinferexplain")
 }

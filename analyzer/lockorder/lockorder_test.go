@@ -1,33 +1,33 @@
 package lockorder_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
+	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 	"github.com/guardvet/guardvet/analyzer/lockorder"
 )
 
 func TestLockOrder(t *testing.T) {
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, lockorder.Analyzer, "lockorder/a", "lockorder/b", "lockretake")
 }
 
 func TestRetakeOrder(t *testing.T) {
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, lockorder.Analyzer, "retakeorder")
 }
 
 // TestSameLockOrder: one lock named by two paths invents no order edge.
 func TestSameLockOrder(t *testing.T) {
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, lockorder.Analyzer, "samelock/order")
 }
 
 // TestLastReference: what a DecRef takes only when the count it released
 // reaches zero makes no order edge at its callers; other conditions do.
 func TestLastReference(t *testing.T) {
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, lockorder.Analyzer, "lastref")
 }

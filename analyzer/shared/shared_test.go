@@ -1,12 +1,12 @@
 package shared_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 	"github.com/guardvet/guardvet/analyzer/shared"
 )
 
@@ -16,15 +16,23 @@ func TestShared(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer restore()
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, shared.Analyzer, "shared")
 }
 
-// TestOffByDefault: without -config.shared the rule reports nothing.
+// TestOffByDefault: without -config.shared the rule reports nothing. The
+// fixture's wants are unmet on purpose (quiet swallows those), but the
+// analysis itself must run: an error, or no result, fails.
 func TestOffByDefault(t *testing.T) {
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	res := analysistest.Run(&quiet{T: t}, testdata, shared.Analyzer, "shared")
+	if len(res) == 0 {
+		t.Fatal("no result: the analysis did not run")
+	}
 	for _, r := range res {
+		if r.Err != nil {
+			t.Errorf("%s: %v", r.Pass.Pkg.Path(), r.Err)
+		}
 		if len(r.Diagnostics) > 0 {
 			t.Errorf("%d diagnostics with the rule off", len(r.Diagnostics))
 		}

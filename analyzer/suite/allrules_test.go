@@ -18,6 +18,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 	"github.com/guardvet/guardvet/analyzer/suite"
 )
 
@@ -61,10 +62,7 @@ func TestSharedFixturesWithEveryRule(t *testing.T) {
 
 func checkWithEveryRule(t *testing.T, fixtures []string) {
 	t.Helper()
-	testdata, err := filepath.Abs("../../testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
+	testdata := testdir.Path(t)
 	pkgs, res := analyzeFixtures(t, testdata, fixtures)
 	type key struct {
 		file string

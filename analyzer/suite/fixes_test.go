@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/go/analysis/checker"
+
+	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 )
 
 // TestSuggestedFixesAddNoDiagnostic applies every fix the suite offers on
@@ -19,10 +21,7 @@ import (
 // A fix that trades one finding for another (a getter that locks a lock
 // held at the site) fails here.
 func TestSuggestedFixesAddNoDiagnostic(t *testing.T) {
-	testdata, err := filepath.Abs("../../testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
+	testdata := testdir.Path(t)
 	_, before := analyzeFixtures(t, testdata, fixturesWithEveryRule)
 
 	type edit struct {
@@ -75,7 +74,7 @@ func TestSuggestedFixesAddNoDiagnostic(t *testing.T) {
 
 	// A copy of the fixture tree with the fixes applied.
 	tmp := t.TempDir()
-	err = filepath.Walk(filepath.Join(testdata, "src"), func(path string, info os.FileInfo, err error) error {
+	err := filepath.Walk(filepath.Join(testdata, "src"), func(path string, info os.FileInfo, err error) error {
 		if err != nil {
 			return err
 		}

@@ -3,7 +3,6 @@ package suite_test
 import (
 	"fmt"
 	"go/types"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -12,6 +11,7 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 
 	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 	"github.com/guardvet/guardvet/analyzer/suite"
 )
@@ -35,10 +35,7 @@ func TestEngineResultsReleased(t *testing.T) {
 	if n, deps := lockstate.Readers(suite.Analyzers()); n != 7 || deps != 4 {
 		t.Errorf("lockstate.Readers(suite.Analyzers()) = %d, %d; want the 7 rules that read the engine, 4 of them with facts", n, deps)
 	}
-	testdata, err := filepath.Abs("../../testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
+	testdata := testdir.Path(t)
 	pkgs := loadFixtures(t, testdata, append(slices.Clone(fixturesWithEveryRule), "guardinfer/...", "lockedconv/...", "shared/..."))
 	var roots []*types.Package
 	for _, p := range pkgs {

@@ -13,6 +13,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/escape"
 	"github.com/guardvet/guardvet/analyzer/guardedby"
+	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 	"github.com/guardvet/guardvet/analyzer/lockorder"
 	"github.com/guardvet/guardvet/analyzer/noblock"
 )
@@ -29,7 +30,7 @@ var importers = []string{"importers/blank", "importers/use"}
 // diagnostics as "file:line: message".
 func messages(t *testing.T, a *analysis.Analyzer) []string {
 	t.Helper()
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	var out []string
 	for _, r := range analysistest.Run(discard{}, testdata, a, importers...) {
 		if r.Err != nil {
@@ -47,7 +48,7 @@ func messages(t *testing.T, a *analysis.Analyzer) []string {
 // ones are checked against the imported contracts (guardedby, whose
 // // want comments are in the fixture) and by no other rule.
 func TestImportersScope(t *testing.T) {
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, guardedby.Analyzer, importers...)
 	for _, a := range []*analysis.Analyzer{lockorder.Analyzer, noblock.Analyzer, escape.Analyzer, checkthenact.Analyzer} {
 		for _, m := range messages(t, a) {

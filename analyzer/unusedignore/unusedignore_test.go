@@ -1,17 +1,17 @@
 package unusedignore_test
 
 import (
-	"path/filepath"
 	"testing"
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 	"github.com/guardvet/guardvet/analyzer/unusedignore"
 )
 
 func TestUnusedIgnore(t *testing.T) {
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.RunWithSuggestedFixes(t, testdata, unusedignore.Analyzer, "ignores")
 }
 
@@ -20,7 +20,7 @@ func TestUnusedIgnore(t *testing.T) {
 // under -config.infer (it suppresses inference's findings). In both runs
 // the ignore no rule could use is reported, by the same want.
 func TestIgnoreForInference(t *testing.T) {
-	testdata, _ := filepath.Abs("../../testdata")
+	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, unusedignore.Analyzer, "ignoresinfer")
 	restore, err := config.Set("infer", "true")
 	if err != nil {
