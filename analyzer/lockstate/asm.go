@@ -6,7 +6,6 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
-	"os"
 	"strconv"
 	"strings"
 
@@ -92,6 +91,7 @@ func (a *packageAnalysis) bodylessAccess(fn *types.Func) *AccessSummary {
 // fallbackIndex holds the names of the functions the package's ignored Go
 // files declare, and those files parsed on demand.
 type fallbackIndex struct {
+	read  func(string) ([]byte, error) // the pass's ReadFile
 	fset  *token.FileSet
 	names map[string][]string  // function or method name -> files
 	files map[string]*ast.File // nil: unreadable or unparsable
@@ -100,13 +100,13 @@ type fallbackIndex struct {
 // newFallbackIndex reads each ignored Go file once, for the names after
 // "func" at the start of a line: a cheap scan, where parsing every file
 // (syscall has hundreds for other platforms) would not be.
-func newFallbackIndex(ignored []string) *fallbackIndex {
-	idx := &fallbackIndex{fset: token.NewFileSet(), names: map[string][]string{}, files: map[string]*ast.File{}}
+func newFallbackIndex(read func(string) ([]byte, error), ignored []string) *fallbackIndex {
+	idx := &fallbackIndex{read: read, fset: token.NewFileSet(), names: map[string][]string{}, files: map[string]*ast.File{}}
 	for _, name := range ignored {
 		if !strings.HasSuffix(name, ".go") {
 			continue
 		}
-		src, err := os.ReadFile(name)
+		src, err := read(name)
 		if err != nil {
 			continue
 		}
@@ -140,7 +140,7 @@ func (a *packageAnalysis) fallbackKind(fn *types.Func, i int, t types.Type) para
 		return kindWrite
 	}
 	if a.fallbacks == nil {
-		a.fallbacks = newFallbackIndex(a.pass.IgnoredFiles)
+		a.fallbacks = newFallbackIndex(a.pass.ReadFile, a.pass.IgnoredFiles)
 	}
 	idx := a.fallbacks
 	sig := fn.Type().(*types.Signature)
@@ -148,9 +148,11 @@ func (a *packageAnalysis) fallbackKind(fn *types.Func, i int, t types.Type) para
 	for _, name := range idx.names[fn.Name()] {
 		f, ok := idx.files[name]
 		if !ok {
-			var err error
-			if f, err = parser.ParseFile(idx.fset, name, nil, 0); err != nil {
-				f = nil
+			f = nil
+			if src, err := idx.read(name); err == nil {
+				if pf, err := parser.ParseFile(idx.fset, name, src, parser.SkipObjectResolution); err == nil {
+					f = pf
+				}
 			}
 			idx.files[name] = f
 		}
@@ -164,8 +166,8 @@ func (a *packageAnalysis) fallbackKind(fn *types.Func, i int, t types.Type) para
 				continue
 			}
 			param := fallbackParam(fd, sig, i)
-			if param == nil {
-				return kindWrite
+			if param == "" || shadowed(fd.Body, param) || (atomicName != "" && shadowed(fd.Body, atomicName)) {
+				return kindWrite // no name, or one the body declares again: not followed
 			}
 			ok, w := a.atomicOnly(fd.Body, param, t, atomicName)
 			if !ok {
@@ -236,8 +238,8 @@ func sameRecv(fd *ast.FuncDecl, sig *types.Signature) bool {
 	return ok && id.Name == named.Obj().Name()
 }
 
-// fallbackParam returns the object of fd's parameter i (or receiver).
-func fallbackParam(fd *ast.FuncDecl, sig *types.Signature, i int) *ast.Object {
+// fallbackParam returns the name of fd's parameter i (or receiver), or "".
+func fallbackParam(fd *ast.FuncDecl, sig *types.Signature, i int) string {
 	var id *ast.Ident
 	if i == directives.Receiver {
 		if names := fd.Recv.List[0].Names; len(names) == 1 {
@@ -254,16 +256,65 @@ func fallbackParam(fd *ast.FuncDecl, sig *types.Signature, i int) *ast.Object {
 			}
 		}
 	}
-	if id == nil || id.Obj == nil || id.Name == "_" {
-		return nil
+	if id == nil || id.Name == "_" {
+		return ""
 	}
-	return id.Obj
+	return id.Name
+}
+
+// shadowed reports whether body declares name anywhere (a definition, a
+// var, a closure's parameter or a range variable): the file is parsed but
+// not type-checked, so an identifier is the parameter (or the sync/atomic
+// import) by its name only when nothing in the body declares that name.
+func shadowed(body *ast.BlockStmt, name string) bool {
+	found := false
+	declares := func(ids ...*ast.Ident) {
+		for _, id := range ids {
+			found = found || (id != nil && id.Name == name)
+		}
+	}
+	fields := func(fl *ast.FieldList) {
+		if fl != nil {
+			for _, f := range fl.List {
+				declares(f.Names...)
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Tok == token.DEFINE {
+				for _, l := range n.Lhs {
+					id, _ := l.(*ast.Ident)
+					declares(id)
+				}
+			}
+		case *ast.ValueSpec:
+			declares(n.Names...)
+		case *ast.FuncLit:
+			fields(n.Type.Params)
+			fields(n.Type.Results)
+		case *ast.RangeStmt:
+			if n.Tok == token.DEFINE {
+				k, _ := n.Key.(*ast.Ident)
+				v, _ := n.Value.(*ast.Ident)
+				declares(k, v)
+			}
+		case *ast.TypeSwitchStmt:
+			if as, ok := n.Assign.(*ast.AssignStmt); ok && len(as.Lhs) == 1 {
+				id, _ := as.Lhs[0].(*ast.Ident)
+				declares(id)
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // atomicOnly reports whether body, parsed but not type-checked, uses the
 // pointer parameter param (of type t) only atomically and at least once,
 // and whether it writes through it.
-func (a *packageAnalysis) atomicOnly(body *ast.BlockStmt, param *ast.Object, t types.Type, atomicName string) (ok, write bool) {
+func (a *packageAnalysis) atomicOnly(body *ast.BlockStmt, param string, t types.Type, atomicName string) (ok, write bool) {
 	allowed := map[*ast.Ident]bool{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
@@ -279,12 +330,12 @@ func (a *packageAnalysis) atomicOnly(body *ast.BlockStmt, param *ast.Object, t t
 			return true
 		}
 		switch {
-		case x.Obj == nil && atomicName != "" && x.Name == atomicName && isAtomicFunc(se.Sel.Name) && len(call.Args) > 0:
+		case atomicName != "" && x.Name == atomicName && isAtomicFunc(se.Sel.Name) && len(call.Args) > 0:
 			if id := a.fallbackTarget(call.Args[0], param, t); id != nil {
 				allowed[id] = true
 				write = write || !strings.HasPrefix(se.Sel.Name, "Load")
 			}
-		case x.Obj == param:
+		case x.Name == param:
 			m, index, _ := types.LookupFieldOrMethod(t, true, a.pass.Pkg, se.Sel.Name)
 			if m, ok := m.(*types.Func); ok && len(index) == 1 { // not promoted through an embedded field
 				switch a.paramKindOf(m, directives.Receiver) {
@@ -301,8 +352,12 @@ func (a *packageAnalysis) atomicOnly(body *ast.BlockStmt, param *ast.Object, t t
 		return false, false
 	}
 	ok = true
+	sels := map[*ast.Ident]bool{} // x.name: a field or method, not the parameter
 	ast.Inspect(body, func(n ast.Node) bool {
-		if id, isID := n.(*ast.Ident); isID && id.Obj == param && !allowed[id] {
+		if se, isSel := n.(*ast.SelectorExpr); isSel {
+			sels[se.Sel] = true
+		}
+		if id, isID := n.(*ast.Ident); isID && id.Name == param && !allowed[id] && !sels[id] {
 			ok = false
 		}
 		return ok
@@ -327,10 +382,10 @@ func isAtomicFunc(name string) bool {
 // fallbackTarget returns the identifier of param when e is param itself or
 // &param.f.g..., a field (of a field...) of the value param points to,
 // checked against param's type t.
-func (a *packageAnalysis) fallbackTarget(e ast.Expr, param *ast.Object, t types.Type) *ast.Ident {
+func (a *packageAnalysis) fallbackTarget(e ast.Expr, param string, t types.Type) *ast.Ident {
 	e = ast.Unparen(e)
 	if id, ok := e.(*ast.Ident); ok {
-		if id.Obj == param {
+		if id.Name == param {
 			return id
 		}
 		return nil
@@ -350,7 +405,7 @@ func (a *packageAnalysis) fallbackTarget(e ast.Expr, param *ast.Object, t types.
 		x = ast.Unparen(sel.X)
 	}
 	id, ok := x.(*ast.Ident)
-	if !ok || id.Obj != param || len(names) == 0 {
+	if !ok || id.Name != param || len(names) == 0 {
 		return nil
 	}
 	cur := t.(*types.Pointer).Elem()
