@@ -14,6 +14,7 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
+	"github.com/guardvet/guardvet/analyzer/internal/ignore"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
@@ -132,26 +133,8 @@ func (r *Result) ForcedAt(fset *token.FileSet, pos token.Pos) bool {
 	return r.Forced(fset.Position(pos))
 }
 
-// Ignore is a //guard:ignore directive. A line ignore covers one line of one
-// file; a function ignore covers the function's whole extent.
-type Ignore struct {
-	Pos      token.Pos // the comment
-	Reason   string
-	File     string
-	Line     int       // line ignores
-	From, To token.Pos // function ignores
-	Dialect  bool      // a dialect ignore: not reported when unused
-}
-
-// Covers reports whether the ignore applies at pos: inside the function
-// it is on, or on its line.
-func (ig *Ignore) Covers(fset *token.FileSet, pos token.Pos) bool {
-	if ig.From.IsValid() {
-		return ig.From <= pos && pos < ig.To
-	}
-	p := fset.Position(pos)
-	return ig.Line == p.Line && ig.File == p.Filename
-}
+// Ignore is a //guard:ignore directive (see package ignore).
+type Ignore = ignore.Ignore
 
 type typeAliases struct {
 	tn    *types.TypeName

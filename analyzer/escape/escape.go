@@ -33,7 +33,7 @@ const Category = "escape"
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	defer ls.Done()
-	rep := report.New(pass, ls.Dirs, Category)
+	rep := report.New(pass, ls.Dirs.Ignores, Category)
 	if !ls.Dirs.Full() {
 		return rep.Flush(), nil // no directives here: not in this rule's scope
 	}

@@ -51,7 +51,7 @@ type checker struct {
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	defer ls.Done()
-	c := &checker{pass: pass, ls: ls, dirs: ls.Dirs, rep: report.New(pass, ls.Dirs, Category)}
+	c := &checker{pass: pass, ls: ls, dirs: ls.Dirs, rep: report.New(pass, ls.Dirs.Ignores, Category)}
 	if !ls.Dirs.Active() {
 		// No directives here or below: the engine ran for guard inference,
 		// and the only contracts are ...Locked names. Check their calls and

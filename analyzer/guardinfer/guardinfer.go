@@ -41,7 +41,7 @@ const Category = "guardinfer"
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	defer ls.Done()
-	rep := report.New(pass, ls.Dirs, Category)
+	rep := report.New(pass, ls.Dirs.Ignores, Category)
 	cfg := ls.Dirs.Config
 	if !cfg.Infer() {
 		return rep.Flush(), nil

@@ -119,7 +119,7 @@ type localEdge struct {
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	defer ls.Done()
-	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
+	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs.Ignores, Category),
 		funcs: map[*types.Func][]*lockstate.Func{}, decrements: map[*types.Func]bool{}}
 	c.acquired = summaries.New(pass, c.computeAcquired)
 	if !ls.Dirs.Active() && !ls.Dirs.Config.UnannotatedOrder() {

@@ -64,7 +64,7 @@ type checker struct {
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	defer ls.Done()
-	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs, Category),
+	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs.Ignores, Category),
 		funcs: map[*types.Func][]*lockstate.Func{}}
 	c.blocks = summaries.New(pass, c.computeBlocks)
 	if !ls.Dirs.Active() {

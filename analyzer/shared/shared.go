@@ -85,7 +85,7 @@ type checker struct {
 func run(pass *analysis.Pass) (any, error) {
 	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
 	defer ls.Done()
-	rep := report.New(pass, ls.Dirs, Category)
+	rep := report.New(pass, ls.Dirs.Ignores, Category)
 	if !ls.Dirs.Config.Shared() {
 		return rep.Flush(), nil
 	}

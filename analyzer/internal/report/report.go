@@ -11,7 +11,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/ignore"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 )
 
@@ -25,7 +25,7 @@ var UsedType = reflect.TypeFor[Used]()
 // Reporter reports a rule's diagnostics in one package.
 type Reporter struct {
 	pass     *analysis.Pass
-	dirs     *directives.Result
+	ignores  []*ignore.Ignore
 	category string
 	used     Used
 	pending  []analysis.Diagnostic
@@ -37,9 +37,10 @@ type Reporter struct {
 // scope (directives.Result.Full).
 func (r *Reporter) Silence() { r.silent = true }
 
-// New returns a Reporter for a rule whose diagnostics carry category.
-func New(pass *analysis.Pass, dirs *directives.Result, category string) *Reporter {
-	return &Reporter{pass: pass, dirs: dirs, category: category, used: Used{}}
+// New returns a Reporter for a rule whose diagnostics carry category,
+// applying the package's ignores (directives.Result.Ignores).
+func New(pass *analysis.Pass, ignores []*ignore.Ignore, category string) *Reporter {
+	return &Reporter{pass: pass, ignores: ignores, category: category, used: Used{}}
 }
 
 // Report files d unless a //guard:ignore covers its position.
@@ -94,8 +95,8 @@ func (r *Reporter) Reportf(pos token.Pos, related []analysis.RelatedInformation,
 	r.Report(analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...), Related: related})
 }
 
-func (r *Reporter) ignoreAt(pos token.Pos) *directives.Ignore {
-	for _, ig := range r.dirs.Ignores {
+func (r *Reporter) ignoreAt(pos token.Pos) *ignore.Ignore {
+	for _, ig := range r.ignores {
 		if ig.Covers(r.pass.Fset, pos) {
 			return ig
 		}
