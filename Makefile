@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := $(CURDIR)/bin
 GUARDVET := $(BIN)/guardvet
 
-.PHONY: all build demo test fmtcheck vet selfcheck gotest std corpus bench checklocks-bench infer-precision golangci clean
+.PHONY: all build demo test fmtcheck vet selfcheck gotest fuzzshort fuzz std corpus bench checklocks-bench infer-precision golangci clean
 
 all: build
 
@@ -23,9 +23,10 @@ demo: build
 	$(GUARDVET) ./sessionref ./testdata/src/ptysession/after ./...
 	@echo "clean: no findings"
 
-# test: what CI runs. Formatting, go vet, guardvet on itself, then the tests
-# under the race detector.
-test: fmtcheck vet selfcheck gotest
+# test: what CI runs. Formatting, go vet, guardvet on itself, the tests
+# under the race detector (the fuzz targets' seeds included), then a short
+# run of the directive grammars' fuzz targets.
+test: fmtcheck vet selfcheck gotest fuzzshort
 
 fmtcheck:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
@@ -39,6 +40,19 @@ selfcheck: build
 
 gotest:
 	$(GO) test -race ./...
+
+# fuzzshort: the directive grammars' fuzz targets, briefly. fuzz: every
+# fuzz target for FUZZTIME each (the engine's, on generated programs, is
+# slow: each input is a package loaded and analysed).
+FUZZTIME ?= 60s
+fuzzshort:
+	$(GO) test -run '^$$' -fuzz '^FuzzGuardDirective$$' -fuzztime 5s ./analyzer/directives
+	$(GO) test -run '^$$' -fuzz '^FuzzChecklocksAnnotation$$' -fuzztime 5s ./analyzer/directives
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzGuardDirective$$' -fuzztime $(FUZZTIME) ./analyzer/directives
+	$(GO) test -run '^$$' -fuzz '^FuzzChecklocksAnnotation$$' -fuzztime $(FUZZTIME) ./analyzer/directives
+	$(GO) test -run '^$$' -fuzz '^FuzzEngineOnGeneratedCode$$' -fuzztime $(FUZZTIME) ./analyzer/lockstate
 
 # std: guardvet over the whole standard library, tests included. It must not
 # panic and, since std has no directives, must report nothing.
