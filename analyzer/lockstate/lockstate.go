@@ -4,7 +4,6 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
-	"go/token"
 	"go/types"
 	"reflect"
 	"slices"
@@ -13,7 +12,6 @@ import (
 	"sync/atomic"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
 	"github.com/guardvet/guardvet/analyzer/config"
@@ -21,8 +19,6 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/facttable"
-	"github.com/guardvet/guardvet/analyzer/internal/flowgraph"
-	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 )
 
@@ -225,179 +221,6 @@ func Readers(analyzers []*analysis.Analyzer) (inPkgs, inDeps int) {
 		}
 	}
 	return count(all), count(closure(withFacts))
-}
-
-// Context says how a function body is entered.
-type Context uint8
-
-const (
-	Declared  Context = iota // a function or method declaration
-	Inline                   // a closure called where it is written, or by a synchronous callback
-	Deferred                 // a deferred closure
-	Goroutine                // a closure started with go
-	Escaping                 // a closure stored, returned or passed on: runs later, no locks held
-)
-
-// Func is one analysed body, with its events in source order.
-type Func struct {
-	Decl    *ast.FuncDecl // the enclosing declaration (also for closures)
-	Lit     *ast.FuncLit  // the closure, or nil for the declaration itself
-	Obj     *types.Func   // the declared function
-	Context Context
-	Entry   *State
-	// Implied is Entry with what the body shows about the locks it does
-	// not mention: a lock it releases first is held by its caller (a
-	// helper that steps out of its caller's lock), one it takes first is
-	// not. Balance is measured against it.
-	Implied  *State
-	Accesses []*Access
-	Calls    []*Call
-	LockOps  []*LockOp
-	Returns  []*Return
-	Gos      []*Go
-	ChanOps  []*ChanOp
-	Uses     []*Use
-	// Vars are the reads and writes of package-level variables, of
-	// locals some closure of the declaration captures, and of the
-	// declaration's pointer, slice and map parameters, with the locks held
-	// there. Recorded only when the configuration asks for them
-	// (config.Config.RecordVars, the shared rule).
-	Vars []*VarAccess
-	// MapEntries are the deletes and stores of entries of maps whose
-	// values are or hold locks (a map of per-key locks).
-	MapEntries []*MapEntry
-	// Candidates are accesses to fields without directives whose struct
-	// holds a lock (Guard is nil), recorded only for guard inference.
-	Candidates []*Access
-	Resolver   *lockpath.Resolver
-	// Unconverged is set when the dataflow hit its visit budget before
-	// reaching a fixpoint. The function's events are dropped (nothing is
-	// reported from states that are not final) and guardedby reports the
-	// function as not checked.
-	Unconverged bool
-}
-
-// Access is a read or write of a field or package-level variable that has
-// directives.
-type Access struct {
-	Node   ast.Expr   // the selector (x.f) or identifier
-	Pos    token.Pos  // of the field or variable name
-	Var    *types.Var // the field or variable
-	Guard  *directives.FieldGuard
-	Base   lockpath.Path // the struct holding a field (x, or x.Embedded); invalid for variables
-	Write  bool
-	Atomic bool // through a sync/atomic function or type
-	Fresh  bool // on an object allocated here and not yet published
-	// Through is set for a write through a local that points into the
-	// field (p := &x.f; *p = v): Node is where the address was taken, Pos
-	// where it is used.
-	Through bool
-	State   *State
-}
-
-// Call is a static call, with the callee's declared contract and inferred
-// effects (either may be nil).
-type Call struct {
-	Node     *ast.CallExpr
-	Callee   *types.Func
-	Contract *directives.Contract // declared
-	Effects  *directives.Contract // inferred, may be nil
-	State    *State               // before the call; for a deferred call, at the returns it runs at
-	Deferred bool
-	// Forced: the call is on a +checklocksforce line, so the locks its
-	// contract needs were taken as held (State has them) and its other
-	// lock requirements are not to be reported.
-	Forced bool
-}
-
-// LockOp is x.Lock(), x.Unlock() and friends.
-type LockOp struct {
-	Node   *ast.CallExpr
-	Op     locks.Op
-	Lock   lockpath.Path
-	Before LockVal
-	State  *State
-	// Forced: on a +checklocksforce line, which says the lock state there
-	// is what the code needs; rules do not report the operation.
-	Forced bool
-}
-
-// Return is a return point (explicit, or the end of the body) with the state
-// after deferred calls have run.
-type Return struct {
-	Pos  token.Pos
-	Node *ast.ReturnStmt // nil for the end of the body
-	Exit *State
-}
-
-// Use is a use of a local that holds a reference into a guarded field
-// (p := &x.f, or m := x.m for a map or slice), with the locks held there.
-type Use struct {
-	Var    *types.Var
-	Node   ast.Expr
-	Source ast.Expr // the x.f it was taken from
-	State  *State
-}
-
-// VarUse says how a VarAccess uses its variable.
-type VarUse uint8
-
-const (
-	VarRead        VarUse = iota // the value is read (or the variable is a selector base)
-	VarWrite                     // the variable is assigned, or its address escapes
-	VarDeref                     // the pointee is written (p.f = v): not the variable
-	VarAtomic                    // through sync/atomic
-	VarAddrCompare               // &x compared or read through, not written
-)
-
-// VarAccess is a use of a package-level variable, or of a local that a
-// closure of the same declaration captures.
-type VarAccess struct {
-	Node  *ast.Ident
-	Var   *types.Var
-	Use   VarUse
-	State *State
-}
-
-// ChanKind is the kind of a channel operation.
-type ChanKind uint8
-
-const (
-	Send ChanKind = iota
-	Receive
-	RangeReceive // for v := range ch
-	Select       // a select statement (its cases are not recorded separately)
-)
-
-// ChanOp is a channel operation, or a select, with the locks held there.
-type ChanOp struct {
-	Node        ast.Node // *ast.SendStmt, *ast.UnaryExpr (<-ch), *ast.RangeStmt or *ast.SelectStmt
-	Kind        ChanKind
-	NonBlocking bool // a select with a default case
-	State       *State
-}
-
-// MapEntry is delete(m, k), or a store m[k] = v, on a map whose values
-// are locks or hold one (map[string]*sync.Mutex, map[K]*entry with a mutex
-// field), with the locks held just before it.
-type MapEntry struct {
-	Node  ast.Node // the delete call, or the assignment
-	Map   ast.Expr // m
-	Key   ast.Expr // k
-	Value ast.Expr // v; nil for delete
-	State *State
-}
-
-// Go is a go statement calling a function with a contract that needs
-// locks held, which the new goroutine does not hold.
-type Go struct {
-	Node     *ast.GoStmt
-	Callee   *types.Func
-	Contract *directives.Contract
-	// Needs are the contract's locks the goroutine needs held and was not
-	// handed: a lock the starter holds and the callee releases (by its
-	// contract or its inferred effect) is handed off to the goroutine.
-	Needs []directives.LockRef
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -809,21 +632,4 @@ func (a *packageAnalysis) importedEffects(fn *types.Func) *Effects {
 		return nil
 	}
 	return a.importedEff.Lookup(fn.Pkg(), LocalKey(fn))
-}
-
-// CFG builds the go/cfg graph of the body, the one the dataflow ran over
-// (the same calls end a path: panic, os.Exit, t.Fatal...), for rules that
-// need control flow: post-dominance, paths between two nodes. It is built
-// again on each call rather than kept: a graph for every function of
-// every package, kept until the run ends, costs more memory than building
-// the few that are asked for.
-func (f *Func) CFG() *cfg.CFG {
-	body := f.Decl.Body
-	if f.Lit != nil {
-		body = f.Lit.Body
-	}
-	if body == nil || f.Resolver == nil {
-		return nil
-	}
-	return flowgraph.New(f.Resolver.Info, body)
 }
