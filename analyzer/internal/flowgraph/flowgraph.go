@@ -9,7 +9,6 @@ package flowgraph
 import (
 	"go/ast"
 	"go/types"
-	"strings"
 
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
@@ -37,8 +36,11 @@ func MayReturn(info *types.Info, call *ast.CallExpr) bool {
 	case "os.Exit", "runtime.Goexit", "log.Fatal", "log.Fatalf", "log.Fatalln", "log.Panic", "log.Panicf", "log.Panicln":
 		return false
 	}
-	if fn.Pkg().Path() == "testing" && (strings.HasPrefix(fn.Name(), "Fatal") || fn.Name() == "FailNow" || strings.HasPrefix(fn.Name(), "Skip")) {
-		return false
+	if fn.Pkg().Path() == "testing" {
+		switch fn.Name() {
+		case "Fatal", "Fatalf", "FailNow", "Skip", "Skipf", "SkipNow":
+			return false // Skipped, a query, returns
+		}
 	}
 	return true
 }

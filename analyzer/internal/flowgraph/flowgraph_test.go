@@ -39,6 +39,7 @@ func calls(t *testing.T, b *testing.B, tb testing.TB, f func()) {
 	t.Skip("x")
 	t.Skipf("x")
 	t.SkipNow()
+	_ = t.Skipped()
 	b.Fatal("x")
 	tb.FailNow()
 	t.Error("x")
@@ -136,6 +137,7 @@ func TestMayReturn(t *testing.T) {
 		{`t.Skip("x")`, false},
 		{`t.Skipf("x")`, false},
 		{"t.SkipNow()", false},
+		{"t.Skipped()", true}, // a query: it returns
 		{`b.Fatal("x")`, false},
 		{"tb.FailNow()", false},
 		{`t.Error("x")`, true},

@@ -108,7 +108,7 @@ func splitSel(sel string) []string {
 			out = append(out, sel[:end])
 			sel = sel[end:]
 		case '[':
-			end := strings.IndexByte(sel, ']')
+			end := indexEnd(sel)
 			if end < 0 {
 				return out
 			}
@@ -119,6 +119,27 @@ func splitSel(sel string) []string {
 		}
 	}
 	return out
+}
+
+// indexEnd returns the position of the ']' that closes the index step at
+// the start of sel ("[k]", "[0]", or a quoted constant such as
+// ["a.b]"], whose dots and brackets are the key's), or -1.
+func indexEnd(sel string) int {
+	if len(sel) > 1 && sel[1] == '"' {
+		for i := 2; i < len(sel); i++ {
+			switch sel[i] {
+			case '\\':
+				i++ // an escaped character
+			case '"':
+				if i+1 < len(sel) && sel[i+1] == ']' {
+					return i + 1
+				}
+				return -1
+			}
+		}
+		return -1
+	}
+	return strings.IndexByte(sel, ']')
 }
 
 // Rewrite is one lock equation of a struct type (+checklocksalias): for

@@ -35,7 +35,7 @@ const MaxParts = 12
 
 // Parts counts p's selector parts: fields and indexes.
 func (p Path) Parts() int {
-	return strings.Count(p.Sel, ".") + strings.Count(p.Sel, "[")
+	return len(splitSel(p.Sel))
 }
 
 // Field extends p by field names.
@@ -189,8 +189,10 @@ func (r *Resolver) TupleDef(id *ast.Ident) (*ast.AssignStmt, int) {
 }
 
 // Stable reports whether v always holds the value it was first given in
-// this function (a parameter never assigned, or a local defined once), so
-// a path rooted at it names one instance throughout.
+// this function, so a path rooted at it names one instance throughout: a
+// parameter never assigned, or a local defined once from one expression
+// (v := e, var v = e). A local defined by a multi-value assignment
+// (x, err := f()) or declared without a value is not (see TupleDef).
 func (r *Resolver) Stable(v *types.Var) bool { return r.stable(v) }
 
 // stable reports whether v always holds the value it was first given in
@@ -433,8 +435,15 @@ func (r *Resolver) LockOf(c locks.Call) Path {
 // Owner is the object a lock or field path belongs to: c for c.mu, c.in
 // for c.in.mu.
 func (p Path) Owner() Path {
-	if i := strings.LastIndexAny(p.Sel, ".["); i >= 0 {
-		p.Sel = p.Sel[:i]
+	segs := splitSel(p.Sel)
+	if len(segs) == 0 {
+		return p
 	}
+	last := segs[len(segs)-1]
+	cut := len(last)
+	if !strings.HasPrefix(last, "[") {
+		cut++ // and its dot
+	}
+	p.Sel = p.Sel[:len(p.Sel)-cut]
 	return p
 }

@@ -786,3 +786,28 @@ func TestCanonical(t *testing.T) {
 		t.Errorf("Canonical(zero) = %s, want invalid", got)
 	}
 }
+
+// TestPathOwnerAndPartsWithQuotedKeys: a constant map key is one step,
+// whatever dots or brackets are inside its quotes.
+func TestPathOwnerAndPartsWithQuotedKeys(t *testing.T) {
+	root := types.NewVar(token.NoPos, nil, "c", types.Typ[types.Int])
+	for _, tc := range []struct {
+		sel, owner string
+		parts      int
+	}{
+		{`.locks["a.b"]`, `.locks`, 2},
+		{`.locks["a]b"].mu`, `.locks["a]b"]`, 3},
+		{`.m[k].mu`, `.m[k]`, 3},
+		{`.mu`, ``, 1},
+		{`.in.mu`, `.in`, 2},
+		{`.locks["a\"].b"]`, `.locks`, 2},
+	} {
+		p := lockpath.Path{Root: root, Sel: tc.sel}
+		if got := p.Owner().Sel; got != tc.owner {
+			t.Errorf("Owner(c%s) = c%s, want c%s", tc.sel, got, tc.owner)
+		}
+		if got := p.Parts(); got != tc.parts {
+			t.Errorf("Parts(c%s) = %d, want %d", tc.sel, got, tc.parts)
+		}
+	}
+}
