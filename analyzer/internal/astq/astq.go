@@ -81,6 +81,15 @@ func Fields(t types.Type, index []int) []*types.Var {
 	return out
 }
 
+// FieldNames names the fields of an index path from t (see Fields).
+func FieldNames(t types.Type, index []int) []string {
+	var names []string
+	for _, f := range Fields(t, index) {
+		names = append(names, f.Name())
+	}
+	return names
+}
+
 // Implicit returns the embedded fields a field or method selection goes
 // through implicitly (all its steps but the last), and false if the
 // selection does not go through structs.

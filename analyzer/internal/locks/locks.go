@@ -161,16 +161,7 @@ func EmbeddedPath(t types.Type, pkg *types.Package) []string {
 	if obj == nil || len(index) < 2 {
 		return nil
 	}
-	return fieldNames(t, index[:len(index)-1])
-}
-
-// fieldNames names the fields of an index path from t (see astq.Fields).
-func fieldNames(t types.Type, index []int) []string {
-	var names []string
-	for _, f := range astq.Fields(t, index) {
-		names = append(names, f.Name())
-	}
-	return names
+	return astq.FieldNames(t, index[:len(index)-1])
 }
 
 // ImplicitFields returns the names of embedded fields that a selection walks

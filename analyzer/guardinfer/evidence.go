@@ -1,0 +1,233 @@
+package guardinfer
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/guardvet/guardvet/analyzer/lockstate"
+)
+
+// Evidence for an inferred guard: the points that score it, the
+// explanation a finding ends with, and the comments that explain an
+// unlocked access.
+
+// evidence is how often one lock is held at a field's accesses.
+type evidence struct {
+	lock    string // the lock, as a //guard:by argument
+	ref     guardRef
+	held    int
+	example token.Pos // an access that holds it
+	misses  []*lockstate.Access
+}
+
+func (r *inference) count(accs []*lockstate.Access, lock string, ref guardRef) evidence {
+	e := evidence{lock: lock, ref: ref}
+	for _, a := range accs {
+		if r.heldAt(a, ref) {
+			e.held++
+			if !e.example.IsValid() {
+				e.example = a.Pos
+			}
+		} else {
+			e.misses = append(e.misses, a)
+		}
+	}
+	return e
+}
+
+// explained reports whether a comment says why an access runs safely
+// without the lock, as a //guard:ignore would: a comment of the function
+// it is in, its doc or one above it in the body, that says
+//
+//   - the code is meant to run without the lock: a sentence with "without"
+//     the lock ("without the lock", "without holding mu", "without
+//     cc.mu") and "called", "must", "needs to" or "safe"; or it "safely
+//     unlock"s and goes on;
+//   - "the world is stopped" (nothing else runs);
+//   - callers "must serialize" the calls, or keep an order: it "must
+//     not be called until" (or "before") something, "must only be called
+//     after" it;
+//   - the memory order the access relies on: "load-acquire",
+//     "load-consume", "store-release" (also in the comment at the end of
+//     the access's line).
+//
+// Inference reads prose to find guards ("guarded by mu"); it reads it for
+// the exceptions too. The vocabulary is in docs/rules/guardinfer.md.
+func (r *inference) explained(a *lockstate.Access, lock string) bool {
+	f := r.funcOf[a]
+	if f == nil || f.Decl == nil {
+		return false
+	}
+	var file *ast.File
+	for _, fl := range r.pass.Files {
+		if fl.Pos() <= f.Decl.Pos() && f.Decl.Pos() < fl.End() {
+			file = fl
+			break
+		}
+	}
+	if file == nil {
+		return false
+	}
+	line := r.pass.Fset.Position(a.Pos).Line
+	for _, cg := range file.Comments {
+		if cg.End() > a.Pos && (cg.Pos() < a.Pos || r.pass.Fset.Position(cg.Pos()).Line != line) {
+			break // past the access, and not the comment at the end of its line
+		}
+		if cg.Pos() < f.Decl.Pos() && (f.Decl.Doc == nil || cg != f.Decl.Doc) {
+			continue
+		}
+		if explainsUnlocked(strings.ToLower(cg.Text()), strings.ToLower(lock)) {
+			return true
+		}
+	}
+	return false
+}
+
+func explainsUnlocked(text, lock string) bool {
+	text = strings.Join(strings.Fields(text), " ")
+	if strings.Contains(text, "world is stopped") || strings.Contains(text, "world stopped") ||
+		strings.Contains(text, "must serialize") || strings.Contains(text, "must serialise") {
+		return true
+	}
+	// A call order the callers keep: "must not be called until after
+	// WriteHeader", "must only be called after Close".
+	for _, order := range []string{"must not be called until", "must only be called after", "must not be called before"} {
+		if strings.Contains(text, order) {
+			return true
+		}
+	}
+	if strings.Contains(text, "safely unlock") {
+		return true
+	}
+	// A memory order named at the access: the read is ordered by an
+	// atomic operation elsewhere (x := p.local // load-consume).
+	for _, order := range []string{"load-acquire", "load-consume", "store-release"} {
+		if strings.Contains(text, order) {
+			return true
+		}
+	}
+	// "without the lock" alone only says what the code does ("reads n
+	// without mu"); the sentence must say it is meant: "called", "must",
+	// "needs to", "safe" or "safely".
+	for _, sentence := range strings.FieldsFunc(strings.NewReplacer(". ", "\n", ": ", "\n", "; ", "\n").Replace(text), func(r rune) bool { return r == '\n' }) {
+		if !withoutLock(sentence, lock) {
+			continue
+		}
+		for _, meant := range []string{"called", "must", "needs to", "safe"} {
+			if strings.Contains(sentence, meant) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// withoutLock reports whether a sentence says "without" the lock: "without
+// the lock", "without locking", "without cc.mu", "without holding mu".
+func withoutLock(sentence, lock string) bool {
+	for rest := sentence; ; {
+		i := strings.Index(rest, "without ")
+		if i < 0 {
+			return false
+		}
+		rest = rest[i+len("without "):]
+		words := strings.Fields(rest)
+		for _, w := range words[:min(len(words), 3)] {
+			w = strings.Trim(w, ",()'\"`")
+			if w == "lock" || w == "locking" || (lock != "" && (w == lock || strings.HasSuffix(w, "."+lock))) {
+				return true
+			}
+		}
+	}
+}
+
+// score is the evidence that a lock guards a field: the writes made with
+// it held, and the functions that hold it at an access. Each counts up to
+// maxPoints; -config.infer.score sets the total a guard needs. Many reads
+// under a lock in one function are not evidence that the lock is the
+// field's guard; writes under it in several functions are.
+type score struct {
+	writes     int
+	firstWrite token.Pos
+	holders    []string // function names, in the order met
+}
+
+func (s score) points() int {
+	return min(s.writes, maxPoints) + min(len(s.holders), maxPoints)
+}
+
+func (r *inference) score(accs []*lockstate.Access, ref guardRef) score {
+	var sc score
+	seen := map[*types.Func]bool{}
+	for _, b := range accs {
+		if !r.heldAt(b, ref) {
+			continue
+		}
+		if b.Write && !b.Atomic {
+			if sc.writes == 0 {
+				sc.firstWrite = b.Pos
+			}
+			sc.writes++
+		}
+		if f := r.funcOf[b]; f != nil && !seen[f.Obj] {
+			seen[f.Obj] = true
+			sc.holders = append(sc.holders, f.Obj.Name())
+		}
+	}
+	return sc
+}
+
+// explain is the evidence behind a finding at a, under
+// -config.infer.explain: the writes made with the lock held, the functions
+// that hold it, and where a runs.
+func (r *inference) explain(accs []*lockstate.Access, ref guardRef, a *lockstate.Access, scored bool) string {
+	if !r.explainOn {
+		return ""
+	}
+	sc := r.score(accs, ref)
+	var parts []string
+	if sc.writes > 0 {
+		parts = append(parts, fmt.Sprintf("%d %s with the lock held (first at %s)", sc.writes, plural(sc.writes, "write", "writes"), r.site(sc.firstWrite)))
+	} else {
+		parts = append(parts, "no write with the lock held")
+	}
+	if n := len(sc.holders); n > 0 {
+		shown := sc.holders
+		if n > 3 {
+			shown = sc.holders[:3]
+		}
+		list := strings.Join(shown, ", ")
+		if n > 3 {
+			list += ", ..."
+		}
+		parts = append(parts, fmt.Sprintf("the lock held in %d %s (%s)", n, plural(n, "function", "functions"), list))
+	}
+	if f := r.funcOf[a]; f != nil {
+		where := f.Obj.Name()
+		switch {
+		case strings.HasSuffix(r.pass.Fset.File(a.Pos).Name(), "_test.go"):
+			where = "test " + where + ", while a goroutine it started with the object runs"
+		case f.Context == lockstate.Goroutine:
+			where = "a goroutine started in " + where
+		case f.Lit != nil:
+			where = "a closure in " + where
+		case f.Obj.Exported():
+			where = "exported " + where + ", which callers outside the package can call from any goroutine"
+		}
+		parts = append(parts, "this access is in "+where)
+	}
+	if scored {
+		parts = append(parts, fmt.Sprintf("score %d (-config.infer.score %d needed)", sc.points(), r.minScore))
+	}
+	return "; evidence: " + strings.Join(parts, "; ")
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
