@@ -54,63 +54,11 @@ var (
 
 // proseGuards reads the prose guards of one struct type.
 func (c *collector) proseGuards(st *ast.StructType) {
-	strct, _ := c.pass.TypesInfo.Types[st].Type.(*types.Struct)
-	if strct == nil {
+	ps := c.newProseScan(st)
+	if ps == nil {
 		return
-	}
-	lockNames := map[string]bool{}
-	var onlyLock string
-	for i := 0; i < strct.NumFields(); i++ {
-		if ok, _ := locks.IsLock(strct.Field(i).Type()); ok {
-			lockNames[strct.Field(i).Name()] = true
-			onlyLock = strct.Field(i).Name()
-		}
-	}
-	if len(lockNames) == 0 {
-		return
-	}
-	if len(lockNames) > 1 {
-		onlyLock = ""
-	}
-	resolve := func(word string) string {
-		if i := strings.LastIndexByte(word, '.'); i >= 0 {
-			word = word[i+1:]
-		}
-		if lockNames[word] {
-			return word
-		}
-		if genericLock[strings.ToLower(word)] {
-			return onlyLock
-		}
-		return ""
-	}
-	fields := map[string][]*types.Var{}
-	varsOf := func(f *ast.Field) []*types.Var {
-		var vs []*types.Var
-		for _, name := range f.Names {
-			if v, ok := c.pass.TypesInfo.Defs[name].(*types.Var); ok {
-				vs = append(vs, v)
-			}
-		}
-		return vs
-	}
-	for _, f := range st.Fields.List {
-		for _, v := range varsOf(f) {
-			fields[v.Name()] = append(fields[v.Name()], v)
-		}
-	}
-	set := func(v *types.Var, lock string, cm *ast.Comment, quote string) {
-		if c.res.fields[v] != nil || c.res.prose[v] != nil {
-			return // a directive, or a more specific comment, wins
-		}
-		if ok, _ := locks.IsLock(v.Type()); ok {
-			return
-		}
-		c.res.prose[v] = &ProseGuard{Lock: lock, Comment: cm.Slash, Quote: strings.TrimSpace(quote)}
 	}
 	tf := c.pass.Fset.File(st.Pos())
-	var carry *ProseGuard // "the following fields": applies until a blank line
-	var carryCm *ast.Comment
 	prevEnd := 0
 	for _, f := range st.Fields.List {
 		start := f.Pos()
@@ -118,7 +66,7 @@ func (c *collector) proseGuards(st *ast.StructType) {
 			start = f.Doc.Pos()
 		}
 		if prevEnd > 0 && tf.Line(start) > prevEnd+1 {
-			carry = nil
+			ps.carry = nil // a blank line ends "the following fields"
 		}
 		prevEnd = tf.Line(f.End())
 		isLock := false
@@ -127,60 +75,151 @@ func (c *collector) proseGuards(st *ast.StructType) {
 		}
 		text, cm := commentText(f.Doc, f.Comment)
 		if isLock {
-			carry = nil
-			m := hatPhrase.FindStringSubmatch(text)
-			if m == nil || qualified.MatchString(text) {
-				continue
-			}
-			name := ""
-			if len(f.Names) == 1 {
-				name = f.Names[0].Name
-			} else if len(f.Names) == 0 {
-				name = embeddedName(f.Type)
-			}
-			if name == "" {
-				continue
-			}
-			if following.MatchString(m[1]) {
-				carry, carryCm = &ProseGuard{Lock: name, Quote: strings.TrimSpace(m[0])}, cm
-				continue
-			}
-			for _, word := range strings.FieldsFunc(m[1], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '.' }) {
-				word = strings.Trim(word, ".")
-				if strings.Contains(word, ".") {
-					continue // "guards trInfo.tr": a field of what trInfo points to, not trInfo
-				}
-				for _, v := range fields[word] {
-					set(v, name, cm, m[0])
-				}
-			}
-			continue
+			ps.lockField(f, text, cm)
+		} else {
+			ps.field(f, text, cm)
 		}
-		if loc := fieldPhrase.FindStringIndex(text); loc != nil && negated.MatchString(text[:loc[0]]) {
-			if f.Doc != nil {
-				carry = nil
-			}
-			continue
+	}
+}
+
+// proseScan reads one struct's comments for the locks they say guard its
+// fields.
+type proseScan struct {
+	c         *collector
+	lockNames map[string]bool
+	onlyLock  string // the struct's one lock, if it has one
+	fields    map[string][]*types.Var
+	// carry is a "the following fields" guard: it applies to the fields
+	// after it until a blank line or a new section.
+	carry   *ProseGuard
+	carryCm *ast.Comment
+}
+
+// newProseScan returns the scan of a struct with at least one lock field,
+// or nil.
+func (c *collector) newProseScan(st *ast.StructType) *proseScan {
+	strct, _ := c.pass.TypesInfo.Types[st].Type.(*types.Struct)
+	if strct == nil {
+		return nil
+	}
+	ps := &proseScan{c: c, lockNames: map[string]bool{}, fields: map[string][]*types.Var{}}
+	for i := 0; i < strct.NumFields(); i++ {
+		if ok, _ := locks.IsLock(strct.Field(i).Type()); ok {
+			ps.lockNames[strct.Field(i).Name()] = true
+			ps.onlyLock = strct.Field(i).Name()
 		}
-		if m := fieldPhrase.FindStringSubmatch(text); m != nil && !qualified.MatchString(text) {
-			word := m[1] + m[2] + m[3]
-			if lock := resolve(word); lock != "" {
-				for _, v := range varsOf(f) {
-					set(v, lock, cm, m[0])
-				}
-				if following.MatchString(text) {
-					carry, carryCm = &ProseGuard{Lock: lock, Quote: strings.TrimSpace(m[0])}, cm
-				}
-				continue
-			}
+	}
+	if len(ps.lockNames) == 0 {
+		return nil
+	}
+	if len(ps.lockNames) > 1 {
+		ps.onlyLock = ""
+	}
+	for _, f := range st.Fields.List {
+		for _, v := range ps.varsOf(f) {
+			ps.fields[v.Name()] = append(ps.fields[v.Name()], v)
 		}
+	}
+	return ps
+}
+
+// resolve names the lock field a word of a comment means: the field
+// itself, or the struct's only lock for a generic word ("the mutex").
+func (ps *proseScan) resolve(word string) string {
+	if i := strings.LastIndexByte(word, '.'); i >= 0 {
+		word = word[i+1:]
+	}
+	if ps.lockNames[word] {
+		return word
+	}
+	if genericLock[strings.ToLower(word)] {
+		return ps.onlyLock
+	}
+	return ""
+}
+
+func (ps *proseScan) varsOf(f *ast.Field) []*types.Var {
+	var vs []*types.Var
+	for _, name := range f.Names {
+		if v, ok := ps.c.pass.TypesInfo.Defs[name].(*types.Var); ok {
+			vs = append(vs, v)
+		}
+	}
+	return vs
+}
+
+// set records that a comment says lock guards v, unless a directive or a
+// more specific comment already said something, or v is a lock itself.
+func (ps *proseScan) set(v *types.Var, lock string, cm *ast.Comment, quote string) {
+	if ps.c.res.fields[v] != nil || ps.c.res.prose[v] != nil {
+		return
+	}
+	if ok, _ := locks.IsLock(v.Type()); ok {
+		return
+	}
+	ps.c.res.prose[v] = &ProseGuard{Lock: lock, Comment: cm.Slash, Quote: strings.TrimSpace(quote)}
+}
+
+// lockField reads a lock field's comment: "mu guards a and b", or "mu
+// guards the following fields".
+func (ps *proseScan) lockField(f *ast.Field, text string, cm *ast.Comment) {
+	ps.carry = nil
+	m := hatPhrase.FindStringSubmatch(text)
+	if m == nil || qualified.MatchString(text) {
+		return
+	}
+	name := ""
+	if len(f.Names) == 1 {
+		name = f.Names[0].Name
+	} else if len(f.Names) == 0 {
+		name = embeddedName(f.Type)
+	}
+	if name == "" {
+		return
+	}
+	if following.MatchString(m[1]) {
+		ps.carry, ps.carryCm = &ProseGuard{Lock: name, Quote: strings.TrimSpace(m[0])}, cm
+		return
+	}
+	for _, word := range strings.FieldsFunc(m[1], func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '_' && r != '.' }) {
+		word = strings.Trim(word, ".")
+		if strings.Contains(word, ".") {
+			continue // "guards trInfo.tr": a field of what trInfo points to, not trInfo
+		}
+		for _, v := range ps.fields[word] {
+			ps.set(v, name, cm, m[0])
+		}
+	}
+}
+
+// field reads another field's comment: "guarded by mu" (perhaps for the
+// following fields too), a negation, or nothing, when the carried guard
+// applies.
+func (ps *proseScan) field(f *ast.Field, text string, cm *ast.Comment) {
+	if loc := fieldPhrase.FindStringIndex(text); loc != nil && negated.MatchString(text[:loc[0]]) {
 		if f.Doc != nil {
-			carry = nil // a comment above a field starts a new section
+			ps.carry = nil
 		}
-		if carry != nil && !qualified.MatchString(text) {
-			for _, v := range varsOf(f) {
-				set(v, carry.Lock, carryCm, carry.Quote)
+		return
+	}
+	if m := fieldPhrase.FindStringSubmatch(text); m != nil && !qualified.MatchString(text) {
+		word := m[1] + m[2] + m[3]
+		if lock := ps.resolve(word); lock != "" {
+			for _, v := range ps.varsOf(f) {
+				ps.set(v, lock, cm, m[0])
 			}
+			if following.MatchString(text) {
+				ps.carry, ps.carryCm = &ProseGuard{Lock: lock, Quote: strings.TrimSpace(m[0])}, cm
+			}
+			return
+		}
+	}
+	if f.Doc != nil {
+		ps.carry = nil // a comment above a field starts a new section
+	}
+	if ps.carry != nil && !qualified.MatchString(text) {
+		for _, v := range ps.varsOf(f) {
+			ps.set(v, ps.carry.Lock, ps.carryCm, ps.carry.Quote)
 		}
 	}
 }

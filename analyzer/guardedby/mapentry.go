@@ -218,6 +218,59 @@ func (mc *mapEntryChecker) originsOf(decl *ast.FuncDecl) *origins {
 	if res == nil || decl.Body == nil {
 		return o
 	}
+	vals := mc.localValues(decl, res)
+	info := mc.c.pass.TypesInfo
+	from, bad, storedAt := vals.from, vals.bad, vals.storedAt
+	for v, vals := range from {
+		if bad[v] {
+			continue
+		}
+		var got entry
+		ok, allocs := true, false
+		for _, val := range vals {
+			if astq.NewObject(info, val) {
+				allocs = true
+				continue
+			}
+			e, found := mc.valueEntry(res, val)
+			if !found || (got != entry{} && got != e) {
+				ok = false
+				break
+			}
+			got = e
+		}
+		if !ok {
+			continue
+		}
+		if allocs {
+			// A new lock counts only when it is stored into the entry
+			// the other values come from.
+			stores := storedAt[v]
+			if got == (entry{}) && len(stores) > 0 {
+				got = stores[0]
+			}
+			if got == (entry{}) || !contains(stores, got) {
+				continue
+			}
+		}
+		if got != (entry{}) {
+			o.of[v] = got
+		}
+	}
+	return o
+}
+
+// localValues is what a declaration assigns to its locals: the values of
+// each (from), the locals whose values cannot all be known (bad: a tuple
+// assignment, an address taken, a declaration without a value), and the
+// map entries each is stored into (storedAt: m[k] = v).
+type localValues struct {
+	from     map[*types.Var][]ast.Expr
+	bad      map[*types.Var]bool
+	storedAt map[*types.Var][]entry
+}
+
+func (mc *mapEntryChecker) localValues(decl *ast.FuncDecl, res *lockpath.Resolver) localValues {
 	info := mc.c.pass.TypesInfo
 	from := map[*types.Var][]ast.Expr{} // the values assigned; nil: unknown
 	bad := map[*types.Var]bool{}
@@ -299,43 +352,7 @@ func (mc *mapEntryChecker) originsOf(decl *ast.FuncDecl) *origins {
 		}
 		return true
 	})
-	for v, vals := range from {
-		if bad[v] {
-			continue
-		}
-		var got entry
-		ok, allocs := true, false
-		for _, val := range vals {
-			if astq.NewObject(info, val) {
-				allocs = true
-				continue
-			}
-			e, found := mc.valueEntry(res, val)
-			if !found || (got != entry{} && got != e) {
-				ok = false
-				break
-			}
-			got = e
-		}
-		if !ok {
-			continue
-		}
-		if allocs {
-			// A new lock counts only when it is stored into the entry
-			// the other values come from.
-			stores := storedAt[v]
-			if got == (entry{}) && len(stores) > 0 {
-				got = stores[0]
-			}
-			if got == (entry{}) || !contains(stores, got) {
-				continue
-			}
-		}
-		if got != (entry{}) {
-			o.of[v] = got
-		}
-	}
-	return o
+	return localValues{from: from, bad: bad, storedAt: storedAt}
 }
 
 func contains(es []entry, e entry) bool {

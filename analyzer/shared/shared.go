@@ -139,24 +139,47 @@ func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func) {
 	}
 	parents := c.parentsOf(fd)
 	c.parents = parents
-	outer := func(n ast.Node) *ast.FuncLit { return outerLit(n, parents) }
-	byVar := map[*types.Var][]*access{}
-	var vars []*types.Var
-	add := func(a *access) {
-		if _, ok := byVar[a.va.Var]; !ok {
-			vars = append(vars, a.va.Var)
+	set := &accessSet{byVar: map[*types.Var][]*access{}}
+	c.bodyAccesses(fd, funcs, spawnOf, parents, set)
+	c.spawnedAccesses(spawns, parents, set)
+	c.resultAccesses(fd, set)
+	sort.Slice(set.vars, func(i, j int) bool { return srcpos.Less(c.pass.Fset, set.vars[i].Pos(), set.vars[j].Pos()) })
+	for _, v := range set.vars {
+		if skipType(v.Type()) {
+			continue
 		}
-		byVar[a.va.Var] = append(byVar[a.va.Var], a)
+		// A variable some code accesses with sync/atomic: only a plain
+		// access of the very place an atomic one reaches is reported.
+		c.variable(v, set.byVar[v], spawns, anyAtomic(set.byVar[v]))
 	}
+}
+
+// accessSet collects a declaration's accesses by variable, the variables
+// in the order first seen.
+type accessSet struct {
+	byVar map[*types.Var][]*access
+	vars  []*types.Var
+}
+
+func (s *accessSet) add(a *access) {
+	if _, ok := s.byVar[a.va.Var]; !ok {
+		s.vars = append(s.vars, a.va.Var)
+	}
+	s.byVar[a.va.Var] = append(s.byVar[a.va.Var], a)
+}
+
+// bodyAccesses adds the uses of variables in the declaration's bodies, and
+// of the package-level variables its callees use.
+func (c *checker) bodyAccesses(fd *ast.FuncDecl, funcs []*lockstate.Func, spawnOf map[*ast.FuncLit]*goroutines.Spawn, parents map[ast.Node]ast.Node, set *accessSet) {
+	outer := func(n ast.Node) *ast.FuncLit { return outerLit(n, parents) }
 	for _, f := range funcs {
 		for _, va := range f.Vars {
 			a := &access{va: va, pos: va.Node.Pos(), at: va.Node.Pos(), state: va.State}
 			if !c.place(a, f.Lit, fd, spawnOf, outer) || !c.classify(a, parents) {
 				continue
 			}
-			add(a)
+			set.add(a)
 		}
-		// The package-level variables its callees use.
 		for _, call := range f.Calls {
 			if call.Deferred || goOrDefer(call.Node, parents) {
 				continue
@@ -174,11 +197,16 @@ func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func) {
 					continue
 				}
 				c.useLoc(a, u, "", nil)
-				add(a)
+				set.add(a)
 			}
 		}
 	}
-	// go f(x), g.Go(f): what f does runs in the goroutine.
+}
+
+// spawnedAccesses adds what a function started as a goroutine (go f(x),
+// g.Go(f)) does, in the goroutine, through its arguments and to
+// package-level variables.
+func (c *checker) spawnedAccesses(spawns []*goroutines.Spawn, parents map[ast.Node]ast.Node, set *accessSet) {
 	for _, s := range spawns {
 		if s.Lit != nil || s.Callee == nil {
 			continue
@@ -196,58 +224,65 @@ func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func) {
 				}
 				a.va = &lockstate.VarAccess{Var: v}
 				c.useLoc(a, u, "", nil)
-				add(a)
+				set.add(a)
 				continue
 			}
-			if call == nil {
-				continue
-			}
-			var arg ast.Expr
-			switch {
-			case u.Param == recvParam:
-				if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-					if sel := c.pass.TypesInfo.Selections[se]; sel != nil && sel.Kind() == types.MethodVal && len(sel.Index()) == 1 {
-						arg = se.X
-					}
-				}
-			case u.Param < len(call.Args):
-				arg = call.Args[u.Param]
-			}
-			v, path, ok := c.argPlace(arg, parents)
-			if !ok {
-				continue
-			}
-			a.va = &lockstate.VarAccess{Var: v}
-			p, ok := normalize(path + u.Path)
-			if !ok {
-				continue
-			}
-			var index ast.Expr
-			if u.Index >= 0 && u.Index < len(call.Args) {
-				index = call.Args[u.Index]
-			}
-			c.useLoc(a, u, p, index)
-			// The argument itself, and what is read to reach it, is
-			// evaluated by the go statement, in the parent.
-			base := strings.TrimSuffix(path, "&")
-			kept := a.locs[:0]
-			for _, l := range a.locs {
-				if len(l.path) > len(base) || l.atomic {
-					kept = append(kept, l)
-				}
-			}
-			a.locs = kept
-			if len(a.locs) > 0 {
-				add(a)
+			if call != nil && c.spawnedArg(a, u, call, parents) {
+				set.add(a)
 			}
 		}
 	}
-	// Named results: the return writes them (or the caller reads them)
-	// while a goroutine that outlives it may still use them.
+}
+
+// spawnedArg fills a, the goroutine's use u of one of the go call's
+// arguments, and reports whether anything of it is the goroutine's: the
+// argument itself, and what is read to reach it, is evaluated by the go
+// statement, in the parent.
+func (c *checker) spawnedArg(a *access, u Use, call *ast.CallExpr, parents map[ast.Node]ast.Node) bool {
+	var arg ast.Expr
+	switch {
+	case u.Param == recvParam:
+		if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			if sel := c.pass.TypesInfo.Selections[se]; sel != nil && sel.Kind() == types.MethodVal && len(sel.Index()) == 1 {
+				arg = se.X
+			}
+		}
+	case u.Param < len(call.Args):
+		arg = call.Args[u.Param]
+	}
+	v, path, ok := c.argPlace(arg, parents)
+	if !ok {
+		return false
+	}
+	a.va = &lockstate.VarAccess{Var: v}
+	p, ok := normalize(path + u.Path)
+	if !ok {
+		return false
+	}
+	var index ast.Expr
+	if u.Index >= 0 && u.Index < len(call.Args) {
+		index = call.Args[u.Index]
+	}
+	c.useLoc(a, u, p, index)
+	base := strings.TrimSuffix(path, "&")
+	kept := a.locs[:0]
+	for _, l := range a.locs {
+		if len(l.path) > len(base) || l.atomic {
+			kept = append(kept, l)
+		}
+	}
+	a.locs = kept
+	return len(a.locs) > 0
+}
+
+// resultAccesses adds the returns of a declaration with named results
+// that some goroutine uses: the return writes them (or the caller reads
+// them) while a goroutine that outlives it may still use them.
+func (c *checker) resultAccesses(fd *ast.FuncDecl, set *accessSet) {
 	sig := c.pass.TypesInfo.Defs[fd.Name].(*types.Func).Type().(*types.Signature)
 	for i := range sig.Results().Len() {
 		r := sig.Results().At(i)
-		if r.Name() == "" || r.Name() == "_" || byVar[r] == nil {
+		if r.Name() == "" || r.Name() == "_" || set.byVar[r] == nil {
 			continue
 		}
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
@@ -257,19 +292,10 @@ func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func) {
 			case *ast.ReturnStmt:
 				a := &access{va: &lockstate.VarAccess{Var: r}, pos: n.Pos(), block: fd.Body, at: n.Pos(), ret: true}
 				a.addLoc("", len(n.Results) > 0, nil)
-				add(a)
+				set.add(a)
 			}
 			return true
 		})
-	}
-	sort.Slice(vars, func(i, j int) bool { return srcpos.Less(c.pass.Fset, vars[i].Pos(), vars[j].Pos()) })
-	for _, v := range vars {
-		if skipType(v.Type()) {
-			continue
-		}
-		// A variable some code accesses with sync/atomic: only a plain
-		// access of the very place an atomic one reaches is reported.
-		c.variable(v, byVar[v], spawns, anyAtomic(byVar[v]))
 	}
 }
 

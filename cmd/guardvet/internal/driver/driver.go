@@ -120,6 +120,23 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 			}
 		}
 	}
+	stop, ok := startProfiles(opts, stderr)
+	if !ok {
+		return ExitError
+	}
+	defer stop()
+	findings, graphs, code, ok := analyse(opts, enabled, patterns, stderr)
+	if !ok {
+		return ExitError
+	}
+	return output(opts, analyzers, findings, graphs, code, stdout, stderr)
+}
+
+// startProfiles starts -cpuprofile and arranges -memprofile; the function
+// it returns stops and writes them. ok is false when a profile cannot be
+// started, which it says.
+func startProfiles(opts *options, stderr io.Writer) (stop func(), ok bool) {
+	var stops []func()
 	if opts.cpuprofile != "" {
 		f, err := os.Create(opts.cpuprofile)
 		if err == nil {
@@ -127,12 +144,12 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "guardvet: -cpuprofile: %v\n", err)
-			return ExitError
+			return nil, false
 		}
-		defer pprof.StopCPUProfile()
+		stops = append(stops, pprof.StopCPUProfile)
 	}
 	if opts.memprofile != "" {
-		defer func() {
+		stops = append(stops, func() {
 			f, err := os.Create(opts.memprofile)
 			if err == nil {
 				runtime.GC()
@@ -144,9 +161,24 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 			if err != nil {
 				fmt.Fprintf(stderr, "guardvet: -memprofile: %v\n", err)
 			}
-		}()
+		})
 	}
+	return func() {
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
+		}
+	}, true
+}
 
+// analyse loads the packages the patterns name and runs the enabled
+// analyzers on them, each module from its own directory: Go files given
+// as arguments may belong to different modules of one repository (a
+// pre-commit hook passes the staged files), and go list loads one main
+// module at a time. It returns the findings in output order, the graphs
+// (for -json), and the exit code so far: ExitError when a package failed
+// to load or type-check (printed to stderr). ok is false when nothing
+// could be analysed at all.
+func analyse(opts *options, enabled []*analysis.Analyzer, patterns []string, stderr io.Writer) (findings []Finding, graphs []*checker.Graph, code int, ok bool) {
 	cfg := &packages.Config{ // Dir is set per module below
 		Mode:  packages.LoadAllSyntax | packages.NeedModule,
 		Tests: opts.tests,
@@ -154,13 +186,7 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 	if opts.tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + opts.tags}
 	}
-	// Each module is loaded from its own directory: Go files given as
-	// arguments may belong to different modules of one repository (a
-	// pre-commit hook passes the staged files), and go list loads one
-	// main module at a time.
-	code := ExitClean
-	var findings []Finding
-	var graphs []*checker.Graph
+	code = ExitClean
 	loaded := 0
 	for _, g := range groupPatterns(patterns) {
 		cfg.Dir = g.dir
@@ -177,7 +203,7 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		restore, err := runOptions(enabled, pkgs)
 		if err != nil {
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
-			return ExitError
+			return nil, nil, ExitError, false
 		}
 		if config.Current().AnalyseUnannotated() {
 			heapCeiling() // every body is analysed: much garbage (memory.go)
@@ -186,7 +212,7 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		restore()
 		if err != nil {
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
-			return ExitError
+			return nil, nil, ExitError, false
 		}
 		graphs = append(graphs, graph)
 		for _, act := range graph.Roots {
@@ -206,10 +232,14 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		if code == ExitClean {
 			fmt.Fprintf(stderr, "guardvet: %s matched no packages\n", strings.Join(patterns, " "))
 		}
-		return ExitError
+		return nil, nil, ExitError, false
 	}
-	findings = sortFindings(findings)
+	return sortFindings(findings), graphs, code, true
+}
 
+// output prints the findings in the format asked for (or applies their
+// fixes) and returns the exit code.
+func output(opts *options, analyzers []*analysis.Analyzer, findings []Finding, graphs []*checker.Graph, code int, stdout, stderr io.Writer) int {
 	switch {
 	case opts.fix || opts.diff:
 		fixed, err := applyFixes(findings, opts.diff, stdout)
