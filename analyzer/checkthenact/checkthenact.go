@@ -191,8 +191,18 @@ func run(pass *analysis.Pass) (any, error) {
 }
 
 // events lists the guarded reads and writes of a body, each tagged with
-// its critical section, in source order.
+// its critical section, in source order: its own accesses and what the
+// helpers it calls do, with the writes that re-check the field marked.
 func (c *checker) events(f *lockstate.Func) []event {
+	out := append(c.accessEvents(f), c.helperEvents(f)...)
+	sort.SliceStable(out, func(i, j int) bool { return out[i].node.Pos() < out[j].node.Pos() })
+	c.markRechecks(f, out)
+	return out
+}
+
+// accessEvents lists a body's own accesses made under one of the field's
+// guards.
+func (c *checker) accessEvents(f *lockstate.Func) []event {
 	var out []event
 	var parents map[ast.Node]ast.Node
 	for _, acc := range f.Accesses {
@@ -221,6 +231,14 @@ func (c *checker) events(f *lockstate.Func) []event {
 			break
 		}
 	}
+	return out
+}
+
+// helperEvents lists what the helpers a body calls read and write in
+// sections they open (or in the caller's, for a helper that expects its
+// lock held), rooted at the call's operands.
+func (c *checker) helperEvents(f *lockstate.Func) []event {
+	var out []event
 	for _, call := range f.Calls {
 		ops := c.opsOf(call.Callee)
 		if ops == nil {
@@ -261,16 +279,21 @@ func (c *checker) events(f *lockstate.Func) []event {
 			out = append(out, ev)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].node.Pos() < out[j].node.Pos() })
-	// A write after a read of the same field (the same part, the same map
-	// key) in the same critical section is a re-check under the lock that
-	// writes: setPTYTriple looks at ptmx again before it installs, and
-	// bails out. A read of some other field is not: it does not re-check
-	// what the decision was based on. The re-read must be on every path
-	// to the write, after the lock was last taken (or given up and taken
-	// back): one in a branch the write is not in does not count, wherever
-	// the branch is (a loop that looks only while busy, a case of a
-	// switch, one arm of an if).
+	return out
+}
+
+// markRechecks marks the writes that re-check what they act on. A write
+// after a read of the same field (the same part, the same map key) in
+// the same critical section is a re-check under the lock that
+// writes: setPTYTriple looks at ptmx again before it installs, and
+// bails out. A read of some other field is not: it does not re-check
+// what the decision was based on. The re-read must be on every path
+// to the write, after the lock was last taken (or given up and taken
+// back): one in a branch the write is not in does not count, wherever
+// the branch is (a loop that looks only while busy, a case of a
+// switch, one arm of an if).
+func (c *checker) markRechecks(f *lockstate.Func, out []event) {
+	var parents map[ast.Node]ast.Node
 	for i := range out {
 		w := out[i]
 		if !w.write {
@@ -306,7 +329,6 @@ func (c *checker) events(f *lockstate.Func) []event {
 			out[i].rechecked = true
 		}
 	}
-	return out
 }
 
 // opsOf summarises a function's guarded reads and writes in sections it

@@ -504,39 +504,46 @@ func (c *checker) lockOp(op *lockstate.LockOp, relocked map[lockpath.Path]bool) 
 	}
 }
 
+// exitContract is what a declared function's contract says of its locks at
+// its returns: for each lock, the directive that says it (for messages),
+// the modes it allows, and whether it is acquired. A ...Locked method
+// promises nothing about its exit: only the caller's side of the
+// convention is checked.
+func (c *checker) exitContract(fn *lockstate.Func) (declared map[lockpath.Path]string, want map[lockpath.Path]func(lockstate.Mode) bool, acquired map[lockpath.Path]bool) {
+	declared, want, acquired = map[lockpath.Path]string{}, map[lockpath.Path]func(lockstate.Mode) bool{}, map[lockpath.Path]bool{}
+	contract := c.dirs.Contract(fn.Obj)
+	if contract == nil || contract.Convention != "" {
+		return declared, want, acquired
+	}
+	for _, d := range []struct {
+		verb string
+		refs []directives.LockRef
+		ok   func(lockstate.Mode) bool
+	}{
+		{"holds", contract.Holds, func(m lockstate.Mode) bool { return m == lockstate.Exclusive }},
+		{"rholds", contract.RHolds, func(m lockstate.Mode) bool { return m.Held() }},
+		{"acquires", contract.Acquires, func(m lockstate.Mode) bool { return m == lockstate.Exclusive }},
+		{"racquires", contract.RAcquires, func(m lockstate.Mode) bool { return m == lockstate.Shared }},
+		{"releases", contract.Releases, func(m lockstate.Mode) bool { return m == lockstate.NotHeld }},
+		{"rreleases", contract.RReleases, func(m lockstate.Mode) bool { return m == lockstate.NotHeld }},
+	} {
+		for _, ref := range d.refs {
+			if p := lockstate.RefInBody(c.dirs, fn.Obj.Type().(*types.Signature), ref); p.Valid() {
+				declared[p] = d.verb + " " + ref.Text
+				want[p] = d.ok
+				acquired[p] = d.verb == "acquires" || d.verb == "racquires"
+			}
+		}
+	}
+	return declared, want, acquired
+}
+
 // returns checks lock balance at the returns of a declared function.
 func (c *checker) returns(fn *lockstate.Func) {
 	if fn.Context != lockstate.Declared || len(fn.Returns) == 0 {
 		return
 	}
-	contract := c.dirs.Contract(fn.Obj)
-	declared := map[lockpath.Path]string{} // lock -> verb it is declared with
-	want := map[lockpath.Path]func(lockstate.Mode) bool{}
-	acquired := map[lockpath.Path]bool{}
-	// A ...Locked method promises nothing about its exit: only the caller's
-	// side of the convention is checked.
-	if contract != nil && contract.Convention == "" {
-		for _, d := range []struct {
-			verb string
-			refs []directives.LockRef
-			ok   func(lockstate.Mode) bool
-		}{
-			{"holds", contract.Holds, func(m lockstate.Mode) bool { return m == lockstate.Exclusive }},
-			{"rholds", contract.RHolds, func(m lockstate.Mode) bool { return m.Held() }},
-			{"acquires", contract.Acquires, func(m lockstate.Mode) bool { return m == lockstate.Exclusive }},
-			{"racquires", contract.RAcquires, func(m lockstate.Mode) bool { return m == lockstate.Shared }},
-			{"releases", contract.Releases, func(m lockstate.Mode) bool { return m == lockstate.NotHeld }},
-			{"rreleases", contract.RReleases, func(m lockstate.Mode) bool { return m == lockstate.NotHeld }},
-		} {
-			for _, ref := range d.refs {
-				if p := lockstate.RefInBody(c.dirs, fn.Obj.Type().(*types.Signature), ref); p.Valid() {
-					declared[p] = d.verb + " " + ref.Text
-					want[p] = d.ok
-					acquired[p] = d.verb == "acquires" || d.verb == "racquires"
-				}
-			}
-		}
-	}
+	declared, want, acquired := c.exitContract(fn)
 	// A function that acquires its locks only when it succeeds (see
 	// lockstate.Conditional) is checked at each return by what the return
 	// reports: success with the locks, failure without them.

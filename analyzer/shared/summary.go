@@ -154,17 +154,34 @@ func (c *checker) summarise(fn *types.Func) []Use {
 		return nil
 	}
 	fd := funcs[0].Decl
-	parents := c.parentsOf(fd)
+	uc := &useCollector{c: c, fd: fd, parents: c.parentsOf(fd), params: c.stableParams(fd, fn.Type().(*types.Signature)),
+		seen: map[Use]bool{}, once: c.onceSections(fd.Body)}
+	for _, f := range funcs {
+		if !c.synchronous(f, fd, uc.parents) {
+			continue
+		}
+		uc.vars(f)
+		uc.calls(f)
+	}
+	out := uc.out
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	if len(out) > maxUses {
+		out = out[:maxUses]
+	}
+	return out
+}
+
+// stableParams indexes the receiver (recvParam) and parameters of fd that
+// the body never assigns: one assigned may name another object after the
+// assignment (t = &T{...}), so what is done through it is not followed.
+func (c *checker) stableParams(fd *ast.FuncDecl, sig *types.Signature) map[*types.Var]int {
 	params := map[*types.Var]int{}
-	sig := fn.Type().(*types.Signature)
 	if r := sig.Recv(); r != nil {
 		params[r] = recvParam
 	}
 	for i := range sig.Params().Len() {
 		params[sig.Params().At(i)] = i
 	}
-	// A parameter assigned in the body may name another object after the
-	// assignment (t = &T{...}): what is done through it is not followed.
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
 		var lhs []ast.Expr
 		switch n := n.(type) {
@@ -182,81 +199,94 @@ func (c *checker) summarise(fn *types.Func) []Use {
 		}
 		return true
 	})
-	seen := map[Use]bool{}
-	var out []Use
-	add := func(u Use) {
-		if len(steps(u.Path)) > maxSteps || seen[u] {
-			return
-		}
-		seen[u] = true
-		out = append(out, u)
+	return params
+}
+
+// useCollector gathers the Uses of one function's bodies.
+type useCollector struct {
+	c       *checker
+	fd      *ast.FuncDecl
+	parents map[ast.Node]ast.Node
+	params  map[*types.Var]int
+	once    []ast.Node // the parts that run at most once per object
+	seen    map[Use]bool
+	out     []Use
+}
+
+func (uc *useCollector) add(u Use) {
+	if len(steps(u.Path)) > maxSteps || uc.seen[u] {
+		return
 	}
-	paramOf := func(e ast.Expr) int {
-		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
-			if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok {
-				if i, ok := params[v]; ok && i >= 0 {
-					return i
-				}
+	uc.seen[u] = true
+	uc.out = append(uc.out, u)
+}
+
+// paramOf is the index of the parameter e names, or -1.
+func (uc *useCollector) paramOf(e ast.Expr) int {
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if v, ok := uc.c.pass.TypesInfo.Uses[id].(*types.Var); ok {
+			if i, ok := uc.params[v]; ok && i >= 0 {
+				return i
 			}
 		}
-		return -1
 	}
-	once := c.onceSections(fd.Body)
-	inOnce := func(pos token.Pos) bool {
-		for _, n := range once {
-			if n.Pos() <= pos && pos < n.End() {
-				return true
-			}
+	return -1
+}
+
+func (uc *useCollector) inOnce(pos token.Pos) bool {
+	for _, n := range uc.once {
+		if n.Pos() <= pos && pos < n.End() {
+			return true
 		}
-		return false
 	}
-	for _, f := range funcs {
-		if !c.synchronous(f, fd, parents) {
+	return false
+}
+
+// vars adds what a body does, with no lock held, to its parameters'
+// memory and to package-level variables.
+func (uc *useCollector) vars(f *lockstate.Func) {
+	for _, va := range f.Vars {
+		if len(va.State.Held()) > 0 {
 			continue
 		}
-		for _, va := range f.Vars {
-			if len(va.State.Held()) > 0 {
-				continue
-			}
-			p, isParam := params[va.Var]
-			pkgLevel := va.Var.Pkg() != nil && va.Var.Parent() == va.Var.Pkg().Scope()
-			if !isParam && !pkgLevel {
-				continue
-			}
-			a := &access{va: va, pos: va.Node.Pos()}
-			if !c.classify(a, parents) {
-				continue
-			}
-			must := mustRun(fd.Body, va.Node.Pos())
-			for _, l := range a.locs {
-				u := Use{Param: p, Path: l.path, Write: l.write && (must || l.atomic), Atomic: l.atomic, Index: paramOf(l.index), Once: l.once || inOnce(va.Node.Pos())}
-				if pkgLevel {
-					u.Param, u.Var = varParam, varKey(va.Var)
-				} else if st := steps(l.path); len(st) == 0 || !isDeref(st[0]) {
-					continue // the parameter itself: the callee's own variable
-				}
-				add(u)
-			}
+		p, isParam := uc.params[va.Var]
+		pkgLevel := va.Var.Pkg() != nil && va.Var.Parent() == va.Var.Pkg().Scope()
+		if !isParam && !pkgLevel {
+			continue
 		}
-		for _, call := range f.Calls {
-			if call.Deferred || len(call.State.Held()) > 0 || goOrDefer(call.Node, parents) {
-				continue
+		a := &access{va: va, pos: va.Node.Pos()}
+		if !uc.c.classify(a, uc.parents) {
+			continue
+		}
+		must := mustRun(uc.fd.Body, va.Node.Pos())
+		for _, l := range a.locs {
+			u := Use{Param: p, Path: l.path, Write: l.write && (must || l.atomic), Atomic: l.atomic, Index: uc.paramOf(l.index), Once: l.once || uc.inOnce(va.Node.Pos())}
+			if pkgLevel {
+				u.Param, u.Var = varParam, varKey(va.Var)
+			} else if st := steps(l.path); len(st) == 0 || !isDeref(st[0]) {
+				continue // the parameter itself: the callee's own variable
 			}
-			for _, u := range c.usesOf(call.Callee) {
-				if u.Param == varParam {
-					u.Index = -1
-					u.Once = u.Once || inOnce(call.Node.Pos())
-					u.Write = u.Write && (u.Atomic || mustRun(fd.Body, call.Node.Pos()))
-					add(u)
-				}
+			uc.add(u)
+		}
+	}
+}
+
+// calls adds the package-level variables the body's callees use with no
+// lock held.
+func (uc *useCollector) calls(f *lockstate.Func) {
+	for _, call := range f.Calls {
+		if call.Deferred || len(call.State.Held()) > 0 || goOrDefer(call.Node, uc.parents) {
+			continue
+		}
+		for _, u := range uc.c.usesOf(call.Callee) {
+			if u.Param == varParam {
+				u.Index = -1
+				u.Once = u.Once || uc.inOnce(call.Node.Pos())
+				u.Write = u.Write && (u.Atomic || mustRun(uc.fd.Body, call.Node.Pos()))
+				uc.add(u)
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
-	if len(out) > maxUses {
-		out = out[:maxUses]
-	}
-	return out
 }
 
 // onceSections returns the parts of a body that run at most once per
