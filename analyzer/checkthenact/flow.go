@@ -385,20 +385,12 @@ func (fg *flowGraph) reachesAvoiding(parents map[ast.Node]ast.Node, w ast.Node, 
 		return seen, false
 	}
 	// A forward walk over (block, seen) pairs: is w reached unseen?
-	visited := map[[2]int32]bool{}
 	type item struct {
 		b    int32
 		seen bool
 	}
 	work := []item{{0, false}}
-	key := func(it item) [2]int32 {
-		s := int32(0)
-		if it.seen {
-			s = 1
-		}
-		return [2]int32{it.b, s}
-	}
-	visited[key(work[0])] = true
+	visited := map[item]bool{work[0]: true}
 	for len(work) > 0 {
 		it := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -409,8 +401,8 @@ func (fg *flowGraph) reachesAvoiding(parents map[ast.Node]ast.Node, w ast.Node, 
 		}
 		for _, s := range b.Succs {
 			next := item{s.Index, out}
-			if !visited[key(next)] {
-				visited[key(next)] = true
+			if !visited[next] {
+				visited[next] = true
 				work = append(work, next)
 			}
 		}

@@ -178,26 +178,7 @@ var spaced = regexp.MustCompile(`^//\s+guard:[a-z]`)
 func parseComment(c *ast.Comment) (d Directive, ok bool, problem string) {
 	text := c.Text
 	if !strings.HasPrefix(text, prefix) {
-		if strings.HasPrefix(text, "//") {
-			rest := strings.TrimLeft(text[2:], " \t")
-			if strings.HasPrefix(rest, "+check") {
-				return parseDialect(c, rest)
-			}
-			if missingPlus.MatchString(rest) {
-				return Directive{Pos: c.Slash}, true, "checklocks annotation without its +, which would be ignored; write // +" + shorten(strings.Fields(rest)[0])
-			}
-		}
-		if fixed, ok := misspelledPrefix(text); ok {
-			return Directive{Pos: c.Slash}, true, "misspelled directive prefix: guardvet reads //guard:, and this comment would be ignored; write " + shorten(fixed)
-		}
-		if spaced.MatchString(text) {
-			fixed := "//" + strings.TrimLeft(text[2:], " \t")
-			if i := strings.Index(fixed[2:], "//"); i >= 0 {
-				fixed = fixed[:i+2]
-			}
-			return Directive{Pos: c.Slash}, true, "malformed directive: no space is allowed after // in a directive; write " + shorten(firstWords(fixed))
-		}
-		return Directive{}, false, ""
+		return parseOther(c)
 	}
 	body := text[len(prefix):]
 	// A second // starts a plain comment: //guard:by mu // protects n
@@ -224,40 +205,73 @@ func parseComment(c *ast.Comment) (d Directive, ok bool, problem string) {
 		}
 		return d, true, msg
 	}
-	switch v.args {
+	return d, true, arityProblem(word, v.args, d.Args, rest)
+}
+
+// parseOther reads a comment that does not start with //guard:: a
+// checklocks annotation, or a near miss of either spelling that would
+// otherwise be ignored without a word.
+func parseOther(c *ast.Comment) (d Directive, ok bool, problem string) {
+	text := c.Text
+	if strings.HasPrefix(text, "//") {
+		rest := strings.TrimLeft(text[2:], " \t")
+		if strings.HasPrefix(rest, "+check") {
+			return parseDialect(c, rest)
+		}
+		if missingPlus.MatchString(rest) {
+			return Directive{Pos: c.Slash}, true, "checklocks annotation without its +, which would be ignored; write // +" + shorten(strings.Fields(rest)[0])
+		}
+	}
+	if fixed, ok := misspelledPrefix(text); ok {
+		return Directive{Pos: c.Slash}, true, "misspelled directive prefix: guardvet reads //guard:, and this comment would be ignored; write " + shorten(fixed)
+	}
+	if spaced.MatchString(text) {
+		fixed := "//" + strings.TrimLeft(text[2:], " \t")
+		if i := strings.Index(fixed[2:], "//"); i >= 0 {
+			fixed = fixed[:i+2]
+		}
+		return Directive{Pos: c.Slash}, true, "malformed directive: no space is allowed after // in a directive; write " + shorten(firstWords(fixed))
+	}
+	return Directive{}, false, ""
+}
+
+// arityProblem says what is wrong with the arguments of a known verb, or
+// returns "" when they fit what the verb takes.
+func arityProblem(word string, kind argKind, args []string, rest string) string {
+	switch kind {
 	case noArgs:
-		if len(d.Args) > 0 {
-			return d, true, "//guard:" + word + " takes no arguments; remove " + shorten(strings.Join(d.Args, " "))
+		if len(args) > 0 {
+			return "//guard:" + word + " takes no arguments; remove " + shorten(strings.Join(args, " "))
 		}
 	case oneLock:
-		if len(d.Args) != 1 {
-			if len(d.Args) == 0 {
-				return d, true, "//guard:" + word + " needs a lock path, as in //guard:" + word + " mu"
+		if len(args) != 1 {
+			if len(args) == 0 {
+				return "//guard:" + word + " needs a lock path, as in //guard:" + word + " mu"
 			}
-			return d, true, "//guard:" + word + " takes one lock path; write one //guard:" + word + " line per lock"
+			return "//guard:" + word + " takes one lock path; write one //guard:" + word + " line per lock"
 		}
 	case someLocks:
-		if len(d.Args) == 0 {
-			return d, true, "//guard:" + word + " needs at least one lock path, as in //guard:" + word + " c.mu"
+		if len(args) == 0 {
+			return "//guard:" + word + " needs at least one lock path, as in //guard:" + word + " c.mu"
 		}
 	case someNames:
-		if len(d.Args) == 0 {
-			return d, true, "//guard:" + word + " needs at least one function name, as in //guard:" + word + " get set"
+		if len(args) == 0 {
+			return "//guard:" + word + " needs at least one function name, as in //guard:" + word + " get set"
 		}
 	case twoLocks:
-		if len(d.Args) < 2 {
-			return d, true, "//guard:" + word + " needs at least two lock paths, outer first, as in //guard:" + word + " detachMu ptmxMu"
+		if len(args) < 2 {
+			return "//guard:" + word + " needs at least two lock paths, outer first, as in //guard:" + word + " detachMu ptmxMu"
 		}
 	case oneField:
-		if len(d.Args) != 1 {
-			return d, true, "//guard:" + word + " takes one field name, as in //guard:" + word + " refs"
+		if len(args) != 1 {
+			return "//guard:" + word + " takes one field name, as in //guard:" + word + " refs"
 		}
 	case reason:
 		if rest == "" {
-			return d, true, "//guard:" + word + " needs a reason, as in //guard:" + word + " initialised before the goroutines start"
+			return "//guard:" + word + " needs a reason, as in //guard:" + word + " initialised before the goroutines start"
 		}
 	}
-	return d, true, ""
+	return ""
 }
 
 // maxQuoted is how much of a directive's own text a message quotes.

@@ -272,55 +272,16 @@ type localValues struct {
 
 func (mc *mapEntryChecker) localValues(decl *ast.FuncDecl, res *lockpath.Resolver) localValues {
 	info := mc.c.pass.TypesInfo
-	from := map[*types.Var][]ast.Expr{} // the values assigned; nil: unknown
-	bad := map[*types.Var]bool{}
-	storedAt := map[*types.Var][]entry{} // m[k] = v
-	local := func(e ast.Expr) *types.Var {
-		id, ok := ast.Unparen(e).(*ast.Ident)
-		if !ok {
-			return nil
-		}
-		v, ok := info.ObjectOf(id).(*types.Var)
-		if !ok || v.IsField() || v.Parent() == nil || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
-			return nil
-		}
-		return v
+	lv := localValues{
+		from:     map[*types.Var][]ast.Expr{}, // the values assigned; nil: unknown
+		bad:      map[*types.Var]bool{},
+		storedAt: map[*types.Var][]entry{}, // m[k] = v
 	}
+	local := func(e ast.Expr) *types.Var { return localVar(info, e) }
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.AssignStmt:
-			switch {
-			case len(n.Lhs) == len(n.Rhs):
-				for i, lhs := range n.Lhs {
-					if v := local(lhs); v != nil {
-						from[v] = append(from[v], n.Rhs[i])
-					} else if ix, ok := ast.Unparen(lhs).(*ast.IndexExpr); ok {
-						if v := local(n.Rhs[i]); v != nil {
-							if e, ok := mc.entryOf(res, ix.X, ix.Index); ok {
-								storedAt[v] = append(storedAt[v], e)
-							}
-						}
-					}
-				}
-			case len(n.Rhs) == 1 && len(n.Lhs) == 2:
-				// l, ok := m[k]
-				if ix, ok := ast.Unparen(n.Rhs[0]).(*ast.IndexExpr); ok {
-					if v := local(n.Lhs[0]); v != nil {
-						from[v] = append(from[v], ix)
-					}
-					if v := local(n.Lhs[1]); v != nil {
-						bad[v] = true
-					}
-					return true
-				}
-				fallthrough
-			default:
-				for _, lhs := range n.Lhs {
-					if v := local(lhs); v != nil {
-						bad[v] = true
-					}
-				}
-			}
+			mc.assigned(&lv, n, res)
 		case *ast.ValueSpec:
 			for i, id := range n.Names {
 				v, _ := info.Defs[id].(*types.Var)
@@ -328,31 +289,82 @@ func (mc *mapEntryChecker) localValues(decl *ast.FuncDecl, res *lockpath.Resolve
 					continue
 				}
 				if len(n.Values) == len(n.Names) {
-					from[v] = append(from[v], n.Values[i])
+					lv.from[v] = append(lv.from[v], n.Values[i])
 				} else {
-					bad[v] = true
+					lv.bad[v] = true
 				}
 			}
 		case *ast.RangeStmt:
 			for _, e := range []ast.Expr{n.Key, n.Value} {
 				if v := local(e); v != nil {
-					bad[v] = true
+					lv.bad[v] = true
 				}
 			}
 		case *ast.IncDecStmt:
 			if v := local(n.X); v != nil {
-				bad[v] = true
+				lv.bad[v] = true
 			}
 		case *ast.UnaryExpr:
 			if n.Op == token.AND {
 				if v := local(n.X); v != nil {
-					bad[v] = true
+					lv.bad[v] = true
 				}
 			}
 		}
 		return true
 	})
-	return localValues{from: from, bad: bad, storedAt: storedAt}
+	return lv
+}
+
+// localVar returns the function-local variable e names, or nil.
+func localVar(info *types.Info, e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, ok := info.ObjectOf(id).(*types.Var)
+	if !ok || v.IsField() || v.Parent() == nil || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
+		return nil
+	}
+	return v
+}
+
+// assigned records what one assignment gives the locals it writes: the
+// value, a map entry read with comma-ok, or nothing known; and the
+// entries a local is stored into (m[k] = v).
+func (mc *mapEntryChecker) assigned(lv *localValues, n *ast.AssignStmt, res *lockpath.Resolver) {
+	local := func(e ast.Expr) *types.Var { return localVar(mc.c.pass.TypesInfo, e) }
+	switch {
+	case len(n.Lhs) == len(n.Rhs):
+		for i, lhs := range n.Lhs {
+			if v := local(lhs); v != nil {
+				lv.from[v] = append(lv.from[v], n.Rhs[i])
+			} else if ix, ok := ast.Unparen(lhs).(*ast.IndexExpr); ok {
+				if v := local(n.Rhs[i]); v != nil {
+					if e, ok := mc.entryOf(res, ix.X, ix.Index); ok {
+						lv.storedAt[v] = append(lv.storedAt[v], e)
+					}
+				}
+			}
+		}
+		return
+	case len(n.Rhs) == 1 && len(n.Lhs) == 2:
+		// l, ok := m[k]
+		if ix, ok := ast.Unparen(n.Rhs[0]).(*ast.IndexExpr); ok {
+			if v := local(n.Lhs[0]); v != nil {
+				lv.from[v] = append(lv.from[v], ix)
+			}
+			if v := local(n.Lhs[1]); v != nil {
+				lv.bad[v] = true
+			}
+			return
+		}
+	}
+	for _, lhs := range n.Lhs {
+		if v := local(lhs); v != nil {
+			lv.bad[v] = true
+		}
+	}
 }
 
 func contains(es []entry, e entry) bool {

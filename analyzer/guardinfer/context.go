@@ -562,27 +562,7 @@ func (dc *declContext) mention(e ast.Node, v *types.Var, arg bool) int {
 		}
 		return dc.mention(e.X, v, false)
 	case *ast.CallExpr:
-		if tv, ok := dc.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
-			return dc.mention(e.Args[0], v, arg) // a conversion is its operand
-		}
-		k := mentionNone
-		if se, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok {
-			if sel := dc.info.Selections[se]; sel != nil && sel.Kind() == types.MethodVal {
-				if ownRoot(dc.info, se.X) == v {
-					k = mentionArg // v.m(): v handed to a method
-				} else {
-					k = dc.mention(se.X, v, false)
-				}
-			} else {
-				k = dc.mention(se, v, false)
-			}
-		} else {
-			k = dc.mention(e.Fun, v, false)
-		}
-		for _, a := range e.Args {
-			k = max(k, dc.mention(a, v, true))
-		}
-		return k
+		return dc.mentionInCall(e, v, arg)
 	case *ast.FuncLit:
 		found := false
 		ast.Inspect(e.Body, func(n ast.Node) bool {
@@ -606,6 +586,32 @@ func (dc *declContext) mention(e ast.Node, v *types.Var, arg bool) int {
 		}
 		return false
 	})
+	return k
+}
+
+// mentionInCall is how call e refers to v: through the function or
+// method it calls, or as one of its arguments.
+func (dc *declContext) mentionInCall(e *ast.CallExpr, v *types.Var, arg bool) int {
+	if tv, ok := dc.info.Types[e.Fun]; ok && tv.IsType() && len(e.Args) == 1 {
+		return dc.mention(e.Args[0], v, arg) // a conversion is its operand
+	}
+	k := mentionNone
+	if se, ok := ast.Unparen(e.Fun).(*ast.SelectorExpr); ok {
+		if sel := dc.info.Selections[se]; sel != nil && sel.Kind() == types.MethodVal {
+			if ownRoot(dc.info, se.X) == v {
+				k = mentionArg // v.m(): v handed to a method
+			} else {
+				k = dc.mention(se.X, v, false)
+			}
+		} else {
+			k = dc.mention(se, v, false)
+		}
+	} else {
+		k = dc.mention(e.Fun, v, false)
+	}
+	for _, a := range e.Args {
+		k = max(k, dc.mention(a, v, true))
+	}
 	return k
 }
 

@@ -458,41 +458,7 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 	if owner == nil {
 		return
 	}
-	var best evidence
-	for i := 0; i < owner.NumFields(); i++ {
-		f := owner.Field(i)
-		if lock, _ := locks.IsLock(f.Type()); !lock {
-			continue
-		}
-		if e := r.count(accs, f.Name(), guardRef{path: lockPath(r.pass, owner, f.Name())}); e.held > best.held {
-			best = e
-		}
-	}
-	// A package-level lock, held at the field's accesses as consistently.
-	for _, g := range r.globals {
-		if e := r.count(accs, g.Name(), guardRef{global: g}); e.held > best.held {
-			best = e
-		}
-	}
-	// A lock of the parent object the field's object is reached through
-	// (c.stats.n under c.mu): one per parent struct type met.
-	seen := map[*types.Struct]bool{}
-	for _, a := range accs {
-		p, ok := r.parentOf(a)
-		if !ok || seen[p.st] {
-			continue
-		}
-		seen[p.st] = true
-		for i := 0; i < p.st.NumFields(); i++ {
-			f := p.st.Field(i)
-			if lock, _ := locks.IsLock(f.Type()); !lock {
-				continue
-			}
-			if e := r.count(accs, f.Name(), guardRef{path: lockPath(r.pass, p.st, f.Name()), parent: p.st}); e.held > best.held {
-				best = e
-			}
-		}
-	}
+	best := r.bestGuard(owner, accs)
 	if best.lock == "" {
 		return
 	}
@@ -532,6 +498,48 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 			"%s is accessed with %s held at %d of %d sites (e.g. %s); here it is not: lock %s here, or if this access is safe, say why with //guard:ignore; //guard:by %s on the field makes guardedby check it",
 			types.ExprString(a.Node), lock, best.held, len(accs), r.site(best.example), lock, best.lock) + r.explain(accs, best.ref, a, true)
 	})
+}
+
+// bestGuard returns the evidence for the lock held at most of accs
+// among the locks of the field's own struct, the package-level locks and
+// the locks of the parent objects the field's object is reached through.
+func (r *inference) bestGuard(owner *types.Struct, accs []*lockstate.Access) evidence {
+	var best evidence
+	for i := 0; i < owner.NumFields(); i++ {
+		f := owner.Field(i)
+		if lock, _ := locks.IsLock(f.Type()); !lock {
+			continue
+		}
+		if e := r.count(accs, f.Name(), guardRef{path: lockPath(r.pass, owner, f.Name())}); e.held > best.held {
+			best = e
+		}
+	}
+	// A package-level lock, held at the field's accesses as consistently.
+	for _, g := range r.globals {
+		if e := r.count(accs, g.Name(), guardRef{global: g}); e.held > best.held {
+			best = e
+		}
+	}
+	// A lock of the parent object the field's object is reached through
+	// (c.stats.n under c.mu): one per parent struct type met.
+	seen := map[*types.Struct]bool{}
+	for _, a := range accs {
+		p, ok := r.parentOf(a)
+		if !ok || seen[p.st] {
+			continue
+		}
+		seen[p.st] = true
+		for i := 0; i < p.st.NumFields(); i++ {
+			f := p.st.Field(i)
+			if lock, _ := locks.IsLock(f.Type()); !lock {
+				continue
+			}
+			if e := r.count(accs, f.Name(), guardRef{path: lockPath(r.pass, p.st, f.Name()), parent: p.st}); e.held > best.held {
+				best = e
+			}
+		}
+	}
+	return best
 }
 
 // reportOnce reports a field's accesses that miss its guard as one

@@ -44,22 +44,7 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 		lc, ok = fa.lockMethodCall(call)
 	}
 	if ok {
-		fa.expr(lc.Receiver, s, useBase)
-		for _, arg := range call.Args { // NestedLock(class)
-			fa.expr(arg, s, useRead)
-		}
-		// A type's own Lock method (type C struct{ mu sync.Mutex } with
-		// func (c *C) Lock() { c.mu.Lock() }) locks both c and what its
-		// body locks, so guards may name either.
-		inner := func(*State, bool) {}
-		if callee := typeutil.StaticCallee(fa.info, call); callee != nil && callee.Pkg() != nil && callee.Pkg().Path() != "sync" {
-			inner = func(st *State, deferred bool) {
-				fa.applyContract(call, callee, fa.a.dirs.Contract(callee), st, deferred)
-				fa.applyEffects(call, callee, fa.a.effectsOf(callee), st, deferred)
-			}
-		}
-		inner = fa.lockOp(call, lc, s, deferred, inner)
-		inner(s, deferred)
+		fa.lockCall(call, lc, s, deferred)
 		return
 	}
 	lit, _ := fun.(*ast.FuncLit)
@@ -67,24 +52,57 @@ func (fa *funcAnalysis) call(call *ast.CallExpr, s *State, deferred bool) {
 		lit = fa.localLit(fun)
 	}
 	if lit != nil {
-		for _, arg := range call.Args {
-			fa.expr(arg, s, useRead)
-		}
-		eff := fa.a.closureEffects(fa, lit)
-		if !deferred {
-			fa.closure(lit, s, Inline) // runs with the caller's locks, then changes them
-			fa.applyChanges(eff, s, false, call.Pos())
-			return
-		}
-		fa.applyChanges(eff, s, true, call.Pos())
-		if fa.rec == nil {
-			fa.closure(lit, s, Escaping) // summarising: runs at return, assume no locks
-		}
-		fa.addDefer(call, s, func(st *State) { fa.applyChanges(eff, st, false, call.Pos()) }, func(st *State, rec *Func) {
-			fa.closureAnalysis(lit).analyse(st, &Func{Decl: fa.decl, Lit: lit, Obj: fa.fn, Context: Deferred})
-		})
+		fa.litCall(call, lit, s, deferred)
 		return
 	}
+	fa.staticCall(call, s, deferred)
+}
+
+// lockCall walks a call of a lock operation: Lock, Unlock and their kin
+// on a lock, or on a type's own Lock method.
+func (fa *funcAnalysis) lockCall(call *ast.CallExpr, lc locks.Call, s *State, deferred bool) {
+	fa.expr(lc.Receiver, s, useBase)
+	for _, arg := range call.Args { // NestedLock(class)
+		fa.expr(arg, s, useRead)
+	}
+	// A type's own Lock method (type C struct{ mu sync.Mutex } with
+	// func (c *C) Lock() { c.mu.Lock() }) locks both c and what its
+	// body locks, so guards may name either.
+	inner := func(*State, bool) {}
+	if callee := typeutil.StaticCallee(fa.info, call); callee != nil && callee.Pkg() != nil && callee.Pkg().Path() != "sync" {
+		inner = func(st *State, deferred bool) {
+			fa.applyContract(call, callee, fa.a.dirs.Contract(callee), st, deferred)
+			fa.applyEffects(call, callee, fa.a.effectsOf(callee), st, deferred)
+		}
+	}
+	inner = fa.lockOp(call, lc, s, deferred, inner)
+	inner(s, deferred)
+}
+
+// litCall walks a call of a function literal, called where it is written
+// or through a local that holds it: inline, or at return when deferred.
+func (fa *funcAnalysis) litCall(call *ast.CallExpr, lit *ast.FuncLit, s *State, deferred bool) {
+	for _, arg := range call.Args {
+		fa.expr(arg, s, useRead)
+	}
+	eff := fa.a.closureEffects(fa, lit)
+	if !deferred {
+		fa.closure(lit, s, Inline) // runs with the caller's locks, then changes them
+		fa.applyChanges(eff, s, false, call.Pos())
+		return
+	}
+	fa.applyChanges(eff, s, true, call.Pos())
+	if fa.rec == nil {
+		fa.closure(lit, s, Escaping) // summarising: runs at return, assume no locks
+	}
+	fa.addDefer(call, s, func(st *State) { fa.applyChanges(eff, st, false, call.Pos()) }, func(st *State, rec *Func) {
+		fa.closureAnalysis(lit).analyse(st, &Func{Decl: fa.decl, Lit: lit, Obj: fa.fn, Context: Deferred})
+	})
+}
+
+// staticCall walks a call of a function or method known by name: its
+// operands, its contract and effects, and the record rules read.
+func (fa *funcAnalysis) staticCall(call *ast.CallExpr, s *State, deferred bool) {
 	callee := typeutil.StaticCallee(fa.info, call)
 	fa.operands(call, callee, s)
 	if callee == nil {
@@ -249,7 +267,6 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 		fa.expr(fun, s, useBase)
 	}
 	atomicFunc := callee != nil && callee.Pkg() != nil && callee.Pkg().Path() == "sync/atomic" && callee.Type().(*types.Signature).Recv() == nil
-	sync := isSynchronousCallback(callee)
 	methodExpr := false
 	if se, ok := fun.(*ast.SelectorExpr); ok {
 		if sel := fa.info.Selections[se]; sel != nil && sel.Kind() == types.MethodExpr {
@@ -264,65 +281,73 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 				i = directives.Receiver
 			}
 		}
-		if lit, ok := ast.Unparen(arg).(*ast.FuncLit); ok {
-			if sync {
-				fa.closure(lit, s, Inline)
-			} else if isAsynchronousCallback(callee) {
-				fa.closure(lit, s, Goroutine)
-			} else {
-				fa.closure(lit, s, Escaping)
-			}
-			continue
-		}
-		if atomicFunc && i == 0 {
-			if x := addrOperand(fa.info, arg); x != nil && fa.atomicTarget(x, s, !strings.HasPrefix(callee.Name(), "Load")) {
-				continue
-			}
-			if fa.pacc != nil && fa.pointsInto(arg) != nil { // atomic.StoreUint32(p, v), p a pointer parameter
-				u := useAtomicRead
-				if !strings.HasPrefix(callee.Name(), "Load") {
-					u = useAtomicWrite
-				}
-				fa.expr(arg, s, u)
-				continue
-			}
-		}
-		if fa.linkArg(call, callee, i, arg, s) {
-			continue // stored only in the new object the call returns, which stays unpublished
-		}
-		kind := kindWrite
-		if callee != nil && (i == directives.Receiver || i < callee.Type().(*types.Signature).Params().Len()) && astq.IsPointer(fa.info.TypeOf(arg)) && fa.kindMatters(arg, false) {
-			kind = fa.a.paramKindOf(callee, i)
-		}
-		if kind == kindAtomicRead || kind == kindAtomicWrite {
-			if x := addrOperand(fa.info, arg); x != nil && fa.atomicTarget(x, s, kind == kindAtomicWrite) {
-				continue
-			}
-		}
-		if kind != kindWrite {
-			if fa.a.escapes(callee, i) {
-				if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
-					fa.publishIdent(id, s) // only read through, but kept where others can reach it
-				} else if x := addrOperand(fa.info, arg); x != nil {
-					fa.publishRoot(x, s)
-				}
-			}
-			fa.expr(arg, s, kind.use()) // the callee only reads through it
-			continue
-		}
-		if fa.opaqueArg(callee, arg) {
-			fa.pacc.opaque = true // what it does is settled by fallbackAccess
-		}
-		if id, ok := ast.Unparen(arg).(*ast.Ident); ok && !fa.a.escapes(callee, i) {
-			fa.expr(id, s, useDeref) // the callee does not publish it, but may write through it
-		} else if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND && !fa.a.escapes(callee, i) {
-			fa.expr(u.X, s, useWrite) // &x: nor this one, so x stays unpublished
+		fa.operand(call, callee, i, arg, s, atomicFunc)
+	}
+}
+
+// operand walks the argument for the callee's parameter i (or its
+// receiver, directives.Receiver): a callback run now, later or on another
+// goroutine; an atomic's target; or a value the callee reads or writes
+// through, or keeps.
+func (fa *funcAnalysis) operand(call *ast.CallExpr, callee *types.Func, i int, arg ast.Expr, s *State, atomicFunc bool) {
+	if lit, ok := ast.Unparen(arg).(*ast.FuncLit); ok {
+		if isSynchronousCallback(callee) {
+			fa.closure(lit, s, Inline)
+		} else if isAsynchronousCallback(callee) {
+			fa.closure(lit, s, Goroutine)
 		} else {
-			fa.expr(arg, s, useRead)
+			fa.closure(lit, s, Escaping)
 		}
-		if fa.pacc != nil {
-			fa.pacc.opaque = false
+		return
+	}
+	if atomicFunc && i == 0 {
+		if x := addrOperand(fa.info, arg); x != nil && fa.atomicTarget(x, s, !strings.HasPrefix(callee.Name(), "Load")) {
+			return
 		}
+		if fa.pacc != nil && fa.pointsInto(arg) != nil { // atomic.StoreUint32(p, v), p a pointer parameter
+			u := useAtomicRead
+			if !strings.HasPrefix(callee.Name(), "Load") {
+				u = useAtomicWrite
+			}
+			fa.expr(arg, s, u)
+			return
+		}
+	}
+	if fa.linkArg(call, callee, i, arg, s) {
+		return // stored only in the new object the call returns, which stays unpublished
+	}
+	kind := kindWrite
+	if callee != nil && (i == directives.Receiver || i < callee.Type().(*types.Signature).Params().Len()) && astq.IsPointer(fa.info.TypeOf(arg)) && fa.kindMatters(arg, false) {
+		kind = fa.a.paramKindOf(callee, i)
+	}
+	if kind == kindAtomicRead || kind == kindAtomicWrite {
+		if x := addrOperand(fa.info, arg); x != nil && fa.atomicTarget(x, s, kind == kindAtomicWrite) {
+			return
+		}
+	}
+	if kind != kindWrite {
+		if fa.a.escapes(callee, i) {
+			if id, ok := ast.Unparen(arg).(*ast.Ident); ok {
+				fa.publishIdent(id, s) // only read through, but kept where others can reach it
+			} else if x := addrOperand(fa.info, arg); x != nil {
+				fa.publishRoot(x, s)
+			}
+		}
+		fa.expr(arg, s, kind.use()) // the callee only reads through it
+		return
+	}
+	if fa.opaqueArg(callee, arg) {
+		fa.pacc.opaque = true // what it does is settled by fallbackAccess
+	}
+	if id, ok := ast.Unparen(arg).(*ast.Ident); ok && !fa.a.escapes(callee, i) {
+		fa.expr(id, s, useDeref) // the callee does not publish it, but may write through it
+	} else if u, ok := ast.Unparen(arg).(*ast.UnaryExpr); ok && u.Op == token.AND && !fa.a.escapes(callee, i) {
+		fa.expr(u.X, s, useWrite) // &x: nor this one, so x stays unpublished
+	} else {
+		fa.expr(arg, s, useRead)
+	}
+	if fa.pacc != nil {
+		fa.pacc.opaque = false
 	}
 }
 

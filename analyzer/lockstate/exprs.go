@@ -50,42 +50,12 @@ func (fa *funcAnalysis) expr(e ast.Expr, s *State, u use) {
 	case *ast.SelectorExpr:
 		fa.selector(e, s, u)
 	case *ast.IndexExpr:
-		if tv, ok := fa.info.Types[e.X]; ok && tv.IsType() {
-			return // generic instantiation
-		}
-		xu := useBase
-		switch xt := fa.info.TypeOf(e.X); {
-		case astq.IsPointer(xt): // p[i], p a pointer to an array
-			xu = derefUse(u)
-		case isArray(xt):
-			xu = valueUse(u)
-		case u == useWrite:
-			xu = useWrite // element store writes the container
-		}
-		fa.expr(e.X, s, xu)
-		fa.expr(e.Index, s, useRead)
+		fa.index(e, s, u)
 	case *ast.IndexListExpr:
 	case *ast.StarExpr:
 		fa.expr(e.X, s, derefUse(u))
 	case *ast.UnaryExpr:
-		if e.Op == token.AND {
-			switch u {
-			case useDeref: // (&x.f).m() where m writes its receiver
-				fa.expr(e.X, s, useWrite)
-			case useBase, useLoad, useAddr: // compared, or read through
-				fa.expr(e.X, s, useAddr)
-			case useAtomicRead, useAtomicWrite:
-				fa.expr(e.X, s, u)
-			default: // &x.f stored, returned or passed on: may be written through
-				fa.expr(e.X, s, useWrite)
-				fa.publishRoot(e.X, s) // and x is reachable through it
-			}
-			return
-		}
-		fa.expr(e.X, s, useBase)
-		if e.Op == token.ARROW {
-			fa.chanOp(e, s)
-		}
+		fa.unary(e, s, u)
 	case *ast.BinaryExpr:
 		fa.expr(e.X, s, useBase)
 		fa.expr(e.Y, s, useBase)
@@ -110,28 +80,74 @@ func (fa *funcAnalysis) expr(e ast.Expr, s *State, u use) {
 	case *ast.KeyValueExpr:
 		fa.expr(e.Value, s, useRead)
 	case *ast.SliceExpr:
-		switch xt := fa.info.TypeOf(e.X); {
-		case isArray(xt) && u == useRead:
-			// x.arr[:] handed on aliases x.arr, like &x.arr.
-			fa.expr(e.X, s, useWrite)
-		case isArray(xt):
-			fa.expr(e.X, s, useAddr)
-		case astq.IsPointer(xt): // p[:], p a pointer to an array
-			if u == useRead {
-				fa.expr(e.X, s, useDeref)
-			} else {
-				fa.expr(e.X, s, useLoad)
-			}
-		default:
-			fa.expr(e.X, s, useBase)
-		}
-		for _, x := range []ast.Expr{e.Low, e.High, e.Max} {
-			if x != nil {
-				fa.expr(x, s, useRead)
-			}
-		}
+		fa.slice(e, s, u)
 	case *ast.TypeAssertExpr:
 		fa.expr(e.X, s, useRead)
+	}
+}
+
+// index walks x[i]: the container as the element's use reaches it.
+func (fa *funcAnalysis) index(e *ast.IndexExpr, s *State, u use) {
+	if tv, ok := fa.info.Types[e.X]; ok && tv.IsType() {
+		return // generic instantiation
+	}
+	xu := useBase
+	switch xt := fa.info.TypeOf(e.X); {
+	case astq.IsPointer(xt): // p[i], p a pointer to an array
+		xu = derefUse(u)
+	case isArray(xt):
+		xu = valueUse(u)
+	case u == useWrite:
+		xu = useWrite // element store writes the container
+	}
+	fa.expr(e.X, s, xu)
+	fa.expr(e.Index, s, useRead)
+}
+
+// unary walks a unary expression: &x by what is done with the address,
+// <-ch as a channel operation.
+func (fa *funcAnalysis) unary(e *ast.UnaryExpr, s *State, u use) {
+	if e.Op == token.AND {
+		switch u {
+		case useDeref: // (&x.f).m() where m writes its receiver
+			fa.expr(e.X, s, useWrite)
+		case useBase, useLoad, useAddr: // compared, or read through
+			fa.expr(e.X, s, useAddr)
+		case useAtomicRead, useAtomicWrite:
+			fa.expr(e.X, s, u)
+		default: // &x.f stored, returned or passed on: may be written through
+			fa.expr(e.X, s, useWrite)
+			fa.publishRoot(e.X, s) // and x is reachable through it
+		}
+		return
+	}
+	fa.expr(e.X, s, useBase)
+	if e.Op == token.ARROW {
+		fa.chanOp(e, s)
+	}
+}
+
+// slice walks x[lo:hi:max]: slicing an array aliases it, as &x does.
+func (fa *funcAnalysis) slice(e *ast.SliceExpr, s *State, u use) {
+	switch xt := fa.info.TypeOf(e.X); {
+	case isArray(xt) && u == useRead:
+		// x.arr[:] handed on aliases x.arr, like &x.arr.
+		fa.expr(e.X, s, useWrite)
+	case isArray(xt):
+		fa.expr(e.X, s, useAddr)
+	case astq.IsPointer(xt): // p[:], p a pointer to an array
+		if u == useRead {
+			fa.expr(e.X, s, useDeref)
+		} else {
+			fa.expr(e.X, s, useLoad)
+		}
+	default:
+		fa.expr(e.X, s, useBase)
+	}
+	for _, x := range []ast.Expr{e.Low, e.High, e.Max} {
+		if x != nil {
+			fa.expr(x, s, useRead)
+		}
 	}
 }
 

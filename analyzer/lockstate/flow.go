@@ -335,50 +335,9 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 	case *ast.DeferStmt:
 		fa.deferStmt(n, s)
 	case *ast.ReturnStmt:
-		if fa.final {
-			fa.returned = true
-			fa.freshResult = fa.freshResult && len(n.Results) == 1 && (fa.isAlloc(n.Results[0]) || (fa.isFresh(n.Results[0], s) && !fa.isPinned(n.Results[0])))
-		}
-		for _, r := range n.Results {
-			if len(n.Results) == 1 && fa.freshResult && fa.final {
-				if id, ok := ast.Unparen(r).(*ast.Ident); ok && fa.isFresh(id, s) && !fa.isPinned(id) {
-					fa.link(nil, fa.info.Uses[id].(*types.Var))
-					fa.expr(r, s, useBase) // the new result: what it holds is counted at the exits
-					continue
-				}
-				if fa.storeInto(nil, r, s, true) {
-					continue
-				}
-			}
-			fa.expr(r, s, useRead)
-		}
-		fa.ended = true
-		if fa.final {
-			fa.bindResults(n, s)
-			fa.exit(n.Pos(), n, s)
-		}
+		fa.returnStmt(n, s)
 	case *ast.ValueSpec:
-		for _, v := range n.Values {
-			fa.expr(v, s, useRead)
-		}
-		for i, id := range n.Names {
-			if v, ok := fa.info.Defs[id].(*types.Var); ok {
-				s.setFresh(v, false)
-				if len(n.Values) == 0 && isStructValue(v.Type()) {
-					s.setFresh(v, true) // var x T: a new object
-				} else if len(n.Values) == len(n.Names) && fa.isAlloc(n.Values[i]) {
-					s.setFresh(v, true)
-				}
-			}
-		}
-		if len(n.Values) == 1 {
-			lhs := make([]ast.Expr, len(n.Names))
-			for i, id := range n.Names {
-				lhs[i] = id
-			}
-			fa.resultEffects(n.Values[0], lhs, s)
-			fa.noteResults(n.Values[0], lhs, s)
-		}
+		fa.valueSpec(n, s)
 	case ast.Expr:
 		if r := fa.rangeChan[n]; r != nil {
 			fa.expr(n, s, useBase)
@@ -397,6 +356,59 @@ func (fa *funcAnalysis) node(n ast.Node, s *State) {
 			return
 		}
 		fa.expr(n, s, useBase)
+	}
+}
+
+// returnStmt walks a return: its results, whether the function returns
+// a new object, and the exit state at it.
+func (fa *funcAnalysis) returnStmt(n *ast.ReturnStmt, s *State) {
+	if fa.final {
+		fa.returned = true
+		fa.freshResult = fa.freshResult && len(n.Results) == 1 && (fa.isAlloc(n.Results[0]) || (fa.isFresh(n.Results[0], s) && !fa.isPinned(n.Results[0])))
+	}
+	for _, r := range n.Results {
+		if len(n.Results) == 1 && fa.freshResult && fa.final {
+			if id, ok := ast.Unparen(r).(*ast.Ident); ok && fa.isFresh(id, s) && !fa.isPinned(id) {
+				fa.link(nil, fa.info.Uses[id].(*types.Var))
+				fa.expr(r, s, useBase) // the new result: what it holds is counted at the exits
+				continue
+			}
+			if fa.storeInto(nil, r, s, true) {
+				continue
+			}
+		}
+		fa.expr(r, s, useRead)
+	}
+	fa.ended = true
+	if fa.final {
+		fa.bindResults(n, s)
+		fa.exit(n.Pos(), n, s)
+	}
+}
+
+// valueSpec walks var x, y = a, b: the values, then what the new
+// variables hold.
+func (fa *funcAnalysis) valueSpec(n *ast.ValueSpec, s *State) {
+	for _, v := range n.Values {
+		fa.expr(v, s, useRead)
+	}
+	for i, id := range n.Names {
+		if v, ok := fa.info.Defs[id].(*types.Var); ok {
+			s.setFresh(v, false)
+			if len(n.Values) == 0 && isStructValue(v.Type()) {
+				s.setFresh(v, true) // var x T: a new object
+			} else if len(n.Values) == len(n.Names) && fa.isAlloc(n.Values[i]) {
+				s.setFresh(v, true)
+			}
+		}
+	}
+	if len(n.Values) == 1 {
+		lhs := make([]ast.Expr, len(n.Names))
+		for i, id := range n.Names {
+			lhs[i] = id
+		}
+		fa.resultEffects(n.Values[0], lhs, s)
+		fa.noteResults(n.Values[0], lhs, s)
 	}
 }
 

@@ -217,7 +217,6 @@ type callUse struct {
 }
 
 func (c *checker) useOf(top ast.Expr, parents map[ast.Node]ast.Node) callUse {
-	info := c.pass.TypesInfo
 	p, node := astq.Up(parents, top)
 	addr := false
 	if u, ok := p.(*ast.UnaryExpr); ok && u.Op == token.AND {
@@ -248,63 +247,84 @@ func (c *checker) useOf(top ast.Expr, parents map[ast.Node]ast.Node) callUse {
 			return callUse{kind: uWrite}
 		}
 	case *ast.SelectorExpr:
-		sel := info.Selections[p]
-		if addr || p.X != node || sel == nil || sel.Kind() != types.MethodVal {
-			break
-		}
-		cp, _ := astq.Up(parents, p)
-		call, ok := cp.(*ast.CallExpr)
-		if !ok || ast.Unparen(call.Fun) != p || goOrDefer(call, parents) {
-			break
-		}
-		fn, _ := sel.Obj().(*types.Func)
-		if fn == nil || len(sel.Index()) > 1 {
-			break // a promoted method: its receiver is another place
-		}
-		recv := fn.Type().(*types.Signature).Recv()
-		if recv == nil {
-			break
-		}
-		_, ptrRecv := recv.Type().Underlying().(*types.Pointer)
-		_, ptrX := info.TypeOf(top).Underlying().(*types.Pointer)
-		if ptrRecv == ptrX {
-			return callUse{kind: uCall, call: call, fn: fn, param: recvParam}
-		}
-		if ptrRecv { // x.m() with m on *T: &x
-			return callUse{kind: uCall, call: call, fn: fn, param: recvParam, addr: true}
+		if u, ok := c.receiverUse(p, top, node, addr, parents); ok {
+			return u
 		}
 	case *ast.CallExpr:
-		if ast.Unparen(p.Fun) == node {
-			break
+		if u, ok := c.argUse(p, node, addr, parents); ok {
+			return u
 		}
-		i := -1
-		for j, a := range p.Args {
-			if a == node {
-				i = j
-			}
-		}
-		if i < 0 {
-			break
-		}
-		if id, ok := ast.Unparen(p.Fun).(*ast.Ident); ok {
-			if _, builtin := info.Uses[id].(*types.Builtin); builtin {
-				if addr || i > 0 {
-					break
-				}
-				return callUse{kind: uBuiltin, name: id.Name}
-			}
-		}
-		fn := typeutil.StaticCallee(info, p)
-		if fn == nil || goOrDefer(p, parents) {
-			break
-		}
-		sig := fn.Type().(*types.Signature)
-		if sig.Variadic() && i >= sig.Params().Len()-1 {
-			break
-		}
-		return callUse{kind: uCall, call: p, fn: fn, param: i, addr: addr}
 	}
 	return callUse{kind: uRead}
+}
+
+// receiverUse is the use of top as the receiver of the method call
+// p(...) it is selected by: ok is false when p is not a call, here, of a
+// method declared on top's own type.
+func (c *checker) receiverUse(p *ast.SelectorExpr, top ast.Expr, node ast.Node, addr bool, parents map[ast.Node]ast.Node) (callUse, bool) {
+	info := c.pass.TypesInfo
+	sel := info.Selections[p]
+	if addr || p.X != node || sel == nil || sel.Kind() != types.MethodVal {
+		return callUse{}, false
+	}
+	cp, _ := astq.Up(parents, p)
+	call, ok := cp.(*ast.CallExpr)
+	if !ok || ast.Unparen(call.Fun) != p || goOrDefer(call, parents) {
+		return callUse{}, false
+	}
+	fn, _ := sel.Obj().(*types.Func)
+	if fn == nil || len(sel.Index()) > 1 {
+		return callUse{}, false // a promoted method: its receiver is another place
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return callUse{}, false
+	}
+	_, ptrRecv := recv.Type().Underlying().(*types.Pointer)
+	_, ptrX := info.TypeOf(top).Underlying().(*types.Pointer)
+	if ptrRecv == ptrX {
+		return callUse{kind: uCall, call: call, fn: fn, param: recvParam}, true
+	}
+	if ptrRecv { // x.m() with m on *T: &x
+		return callUse{kind: uCall, call: call, fn: fn, param: recvParam, addr: true}, true
+	}
+	return callUse{}, false
+}
+
+// argUse is the use of node as an argument of call p: handed to a
+// builtin, or to the parameter of a function known by name. ok is false
+// otherwise.
+func (c *checker) argUse(p *ast.CallExpr, node ast.Node, addr bool, parents map[ast.Node]ast.Node) (callUse, bool) {
+	info := c.pass.TypesInfo
+	if ast.Unparen(p.Fun) == node {
+		return callUse{}, false
+	}
+	i := -1
+	for j, a := range p.Args {
+		if a == node {
+			i = j
+		}
+	}
+	if i < 0 {
+		return callUse{}, false
+	}
+	if id, ok := ast.Unparen(p.Fun).(*ast.Ident); ok {
+		if _, builtin := info.Uses[id].(*types.Builtin); builtin {
+			if addr || i > 0 {
+				return callUse{}, false
+			}
+			return callUse{kind: uBuiltin, name: id.Name}, true
+		}
+	}
+	fn := typeutil.StaticCallee(info, p)
+	if fn == nil || goOrDefer(p, parents) {
+		return callUse{}, false
+	}
+	sig := fn.Type().(*types.Signature)
+	if sig.Variadic() && i >= sig.Params().Len()-1 {
+		return callUse{}, false
+	}
+	return callUse{kind: uCall, call: p, fn: fn, param: i, addr: addr}, true
 }
 
 // goOrDefer reports whether call is the call of a go or defer statement:

@@ -578,53 +578,8 @@ func (s *Spawn) region(info *types.Info) {
 	if start.blk == nil {
 		return
 	}
-	joined := map[ast.Node]bool{}
-	isJoin := func(n ast.Node) bool {
-		j, ok := joined[n]
-		if !ok {
-			j = s.joins(info, n)
-			joined[n] = j
-		}
-		return j
-	}
-	// loopJoins: a loop body with a join among its own statements.
-	loopJoins := func(body *ast.BlockStmt) bool {
-		for _, st := range body.List {
-			if isJoin(st) {
-				return true
-			}
-		}
-		return false
-	}
-	// blockJoins: a block entered only once the goroutine is joined (a
-	// select case receiving from its channel, the end of a range over it).
-	blockJoins := func(blk *cfg.Block) bool {
-		switch blk.Kind {
-		case cfg.KindRangeDone:
-			if r, ok := blk.Stmt.(*ast.RangeStmt); ok && s.hasKey("recv", key(r.X)) {
-				if _, isChan := info.TypeOf(r.X).Underlying().(*types.Chan); isChan {
-					s.Joins = append(s.Joins, r)
-					return true
-				}
-			}
-			if r, ok := blk.Stmt.(*ast.RangeStmt); ok && loopJoins(r.Body) {
-				return true
-			}
-		case cfg.KindForDone:
-			// for i := 0; i < n; i++ { <-done }: a loop that waits for
-			// the signal at each iteration ends once the goroutines it
-			// waits for have signalled (like a receive in a loop, this
-			// takes the count to match).
-			if f, ok := blk.Stmt.(*ast.ForStmt); ok && f.Cond != nil && loopJoins(f.Body) {
-				return true
-			}
-		case cfg.KindSelectCaseBody:
-			if cc, ok := blk.Stmt.(*ast.CommClause); ok && cc.Comm != nil && isJoin(cc.Comm) {
-				return true
-			}
-		}
-		return false
-	}
+	jt := &joinTest{s: s, info: info, joined: map[ast.Node]bool{}}
+	isJoin, blockJoins := jt.isJoin, jt.blockJoins
 	// go/cfg lists a select's communications before it branches: they
 	// are not joins there, only the case body that one of them enters.
 	comm := map[ast.Node]bool{}
@@ -662,6 +617,64 @@ func (s *Spawn) region(info *types.Info) {
 		}
 	}
 	walk(start.blk, start.i+1)
+}
+
+// joinTest answers, with memos, whether a node or a block waits for the
+// goroutine of s to finish.
+type joinTest struct {
+	s      *Spawn
+	info   *types.Info
+	joined map[ast.Node]bool
+}
+
+func (jt *joinTest) isJoin(n ast.Node) bool {
+	j, ok := jt.joined[n]
+	if !ok {
+		j = jt.s.joins(jt.info, n)
+		jt.joined[n] = j
+	}
+	return j
+}
+
+// loopJoins: a loop body with a join among its own statements.
+func (jt *joinTest) loopJoins(body *ast.BlockStmt) bool {
+	for _, st := range body.List {
+		if jt.isJoin(st) {
+			return true
+		}
+	}
+	return false
+}
+
+// blockJoins: a block entered only once the goroutine is joined (a
+// select case receiving from its channel, the end of a range over it).
+func (jt *joinTest) blockJoins(blk *cfg.Block) bool {
+	s, info := jt.s, jt.info
+	switch blk.Kind {
+	case cfg.KindRangeDone:
+		if r, ok := blk.Stmt.(*ast.RangeStmt); ok && s.hasKey("recv", key(r.X)) {
+			if _, isChan := info.TypeOf(r.X).Underlying().(*types.Chan); isChan {
+				s.Joins = append(s.Joins, r)
+				return true
+			}
+		}
+		if r, ok := blk.Stmt.(*ast.RangeStmt); ok && jt.loopJoins(r.Body) {
+			return true
+		}
+	case cfg.KindForDone:
+		// for i := 0; i < n; i++ { <-done }: a loop that waits for
+		// the signal at each iteration ends once the goroutines it
+		// waits for have signalled (like a receive in a loop, this
+		// takes the count to match).
+		if f, ok := blk.Stmt.(*ast.ForStmt); ok && f.Cond != nil && jt.loopJoins(f.Body) {
+			return true
+		}
+	case cfg.KindSelectCaseBody:
+		if cc, ok := blk.Stmt.(*ast.CommClause); ok && cc.Comm != nil && jt.isJoin(cc.Comm) {
+			return true
+		}
+	}
+	return false
 }
 
 // Concurrent reports whether the statement of s.Body at pos can run while

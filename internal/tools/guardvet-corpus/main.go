@@ -67,35 +67,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	if err1 != nil || err2 != nil {
 		return fail("%v %v", err1, err2)
 	}
-	setsFile, expectedFile := filepath.Join(corpusDir, "sets"), filepath.Join(corpusDir, "expected.txt")
-
-	sf, err := os.Open(setsFile)
+	expectedFile := filepath.Join(corpusDir, "expected.txt")
+	sets, order, x, err := load(corpusDir, *update)
 	if err != nil {
 		return fail("%v", err)
-	}
-	sets, err := corpus.ParseSets(sf)
-	sf.Close()
-	if err != nil {
-		return fail("%s: %v", setsFile, err)
-	}
-	known := map[string]bool{}
-	var order []string
-	for _, s := range sets {
-		known[s.Name] = true
-		order = append(order, s.Name)
-	}
-	x := &corpus.Expected{}
-	if data, err := os.ReadFile(expectedFile); err == nil {
-		if x, err = corpus.ParseExpected(bytes.NewReader(data)); err != nil {
-			return fail("%s: %v", expectedFile, err)
-		}
-	} else if !os.IsNotExist(err) || !*update {
-		return fail("%v", err)
-	}
-	for _, e := range x.Entries {
-		if !known[e.Set] {
-			return fail("%s line %d: no set named %q in %s", expectedFile, e.Line, e.Set, setsFile)
-		}
 	}
 	selected, err := corpus.Select(sets, *only)
 	if err != nil {
@@ -135,4 +110,39 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return corpus.ExitOK
 	}
 	return corpus.Details(stdout, results, "expected.txt")
+}
+
+// load reads the corpus's sets and its expected findings, which may be
+// missing only when the run is to write them, and checks that every
+// expected finding names a set. order is the sets' names as listed.
+func load(corpusDir string, update bool) (sets []corpus.Set, order []string, x *corpus.Expected, err error) {
+	setsFile, expectedFile := filepath.Join(corpusDir, "sets"), filepath.Join(corpusDir, "expected.txt")
+	sf, err := os.Open(setsFile)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	sets, err = corpus.ParseSets(sf)
+	sf.Close()
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("%s: %v", setsFile, err)
+	}
+	known := map[string]bool{}
+	for _, s := range sets {
+		known[s.Name] = true
+		order = append(order, s.Name)
+	}
+	x = &corpus.Expected{}
+	if data, err := os.ReadFile(expectedFile); err == nil {
+		if x, err = corpus.ParseExpected(bytes.NewReader(data)); err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %v", expectedFile, err)
+		}
+	} else if !os.IsNotExist(err) || !update {
+		return nil, nil, nil, err
+	}
+	for _, e := range x.Entries {
+		if !known[e.Set] {
+			return nil, nil, nil, fmt.Errorf("%s line %d: no set named %q in %s", expectedFile, e.Line, e.Set, setsFile)
+		}
+	}
+	return sets, order, x, nil
 }
