@@ -5,7 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"go/types"
+	"maps"
 	"reflect"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -44,6 +47,7 @@ func flags() flag.FlagSet {
 	fs.BoolVar(&options.allrules, "allrules", false, "in packages with no directives of their own that import annotated ones, run every rule (lock balance, self-deadlock, lock order, noblock, escape, check-then-act), not only the checks of the imported contracts")
 	fs.IntVar(&options.readers, "readers", 0, "internal, set by the standalone guardvet: how many analyzers of the run read the engine's per-function results in each package it checks, so that the engine drops them once the last is done (0, the default: keep them)")
 	fs.IntVar(&options.depReaders, "readers.deps", 0, "internal, set by the standalone guardvet with -config.readers: how many of those analyzers also run in the dependencies of the packages checked (the rules with facts), where the others do not run")
+	fs.Var(&options.roots, "roots", "internal, set by the standalone guardvet with -config.readers: the import paths of the packages the run checks, comma-separated; the others are dependencies, where only the -config.readers.deps readers run (empty, the default: every package counts as checked)")
 	fs.BoolVar(&options.summaries, "summaries", true, "in packages without directives, compute the lock summaries that annotated importers read (lock helpers' effects, what exported methods do through their receiver); guardvet turns this off when no package it loads has a directive, since then nothing reads them")
 	return *fs
 }
@@ -66,8 +70,7 @@ type Config struct {
 	shared, explain                                                 bool
 	minScore, readers, depReaders                                   int
 	ratio                                                           float64
-	// roots are the packages the run checks (SetRoots); nil if unknown.
-	roots map[*types.Package]bool
+	roots                                                           pathSet
 }
 
 // InferThreshold is how much evidence inference needs before it infers a
@@ -122,9 +125,11 @@ func (c *Config) Summaries() bool { return c.summaries }
 // results in pkg, or 0 if unknown (lockstate.Result.Done). In a package
 // the run checks, every rule does; in one it only analyses as a
 // dependency, only the rules with facts run. Unless the driver said which
-// packages it checks (SetRoots), every package counts as checked.
+// packages it checks (-config.roots), every package counts as checked.
+// Packages are known by import path: a test variant of a checked package
+// counts as checked, which at worst keeps its records to the end.
 func (c *Config) Readers(pkg *types.Package) int {
-	if c.roots != nil && !c.roots[pkg] {
+	if len(c.roots) > 0 && !c.roots[pkg.Path()] {
 		return c.depReaders
 	}
 	return c.readers
@@ -136,20 +141,6 @@ func (c *Config) AllRules() bool { return c.allrules }
 
 // Of returns the Config of a pass whose analyzer requires Analyzer.
 func Of(pass *analysis.Pass) *Config { return pass.ResultOf[Analyzer].(*Config) }
-
-// SetRoots tells the options which packages the next run checks (the
-// packages given to checker.Analyze; the others are their dependencies),
-// and returns a function that forgets them. The standalone driver calls
-// it with -config.readers, so that the engine knows how many rules will
-// read its results in each package.
-func SetRoots(pkgs []*types.Package) (restore func()) {
-	old := options.roots
-	options.roots = make(map[*types.Package]bool, len(pkgs))
-	for _, p := range pkgs {
-		options.roots[p] = true
-	}
-	return func() { options.roots = old }
-}
 
 // Set sets one option by its flag name, as the command line would, and
 // returns a function that restores its previous value. The standalone
@@ -166,4 +157,23 @@ func Set(name, value string) (restore func(), err error) {
 		return nil, err
 	}
 	return func() { _ = f.Value.Set(old) }, nil // old is this flag's own value: setting it back cannot fail
+}
+
+// pathSet is a set of import paths, written as a comma-separated list.
+// Import paths hold no commas.
+type pathSet map[string]bool
+
+func (ps pathSet) String() string {
+	return strings.Join(slices.Sorted(maps.Keys(ps)), ",")
+}
+
+// Set replaces the set with the paths of list.
+func (ps *pathSet) Set(list string) error {
+	*ps = pathSet{}
+	for _, p := range strings.Split(list, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			(*ps)[p] = true
+		}
+	}
+	return nil
 }

@@ -81,9 +81,15 @@ func TestReadersByPackage(t *testing.T) {
 	if c := run(t); c.Readers(root) != 7 || c.Readers(dep) != 7 {
 		t.Errorf("no roots named: readers %d, %d; want 7 in both", c.Readers(root), c.Readers(dep))
 	}
-	forget := config.SetRoots([]*types.Package{root})
+	forget, err := config.Set("roots", "x, a")
+	if err != nil {
+		t.Fatal(err)
+	}
 	if c := run(t); c.Readers(root) != 7 || c.Readers(dep) != 4 {
-		t.Errorf("root a: readers %d in a, %d in b; want 7, 4", c.Readers(root), c.Readers(dep))
+		t.Errorf("roots x and a: readers %d in a, %d in b; want 7, 4", c.Readers(root), c.Readers(dep))
+	}
+	if got := config.Analyzer.Flags.Lookup("roots").Value.String(); got != "a,x" {
+		t.Errorf("-config.roots reads %q, want the sorted paths a,x", got)
 	}
 	forget()
 	if c := run(t); c.Readers(dep) != 7 {

@@ -34,8 +34,9 @@ one another:
   - -config.summaries: packages without directives compute the lock
     summaries annotated importers read (default true; the standalone
     driver turns it off when nothing it loaded has a directive).
-  - -config.readers, -config.readers.deps, and the packages a run checks
-    (SetRoots): internal, set by the standalone driver through
+  - -config.readers, -config.readers.deps and -config.roots (the import
+    paths of the packages a run checks): internal, set by the standalone
+    driver through
     lockstate.ReleaseEarly, so that the engine drops each package's
     per-function records when the last rule reading them is done.
 

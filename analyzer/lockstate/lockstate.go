@@ -159,7 +159,7 @@ func (r *Result) Done() {
 // each package as soon as the last rule that reads them is done
 // (Result.Done), instead of keeping them until the run ends: it sets the
 // options that count those rules (-config.readers, -config.readers.deps)
-// and names the packages checked (config.SetRoots). It returns the
+// and names the packages checked (-config.roots). It returns the
 // function that restores the options. A driver that does not call it
 // (go vet, golangci-lint, nogo) keeps every record to the end.
 func ReleaseEarly(analyzers []*analysis.Analyzer, roots []*types.Package) (restore func(), err error) {
@@ -173,7 +173,16 @@ func ReleaseEarly(analyzers []*analysis.Analyzer, roots []*types.Package) (resto
 		undoReaders()
 		return nil, err
 	}
-	undoRoots := config.SetRoots(roots)
+	paths := make([]string, len(roots))
+	for i, p := range roots {
+		paths[i] = p.Path()
+	}
+	undoRoots, err := config.Set("roots", strings.Join(paths, ","))
+	if err != nil {
+		undoDeps()
+		undoReaders()
+		return nil, err
+	}
 	return func() {
 		undoRoots()
 		undoDeps()

@@ -16,9 +16,10 @@ import (
 	"github.com/guardvet/guardvet/analyzer/suite"
 )
 
-// TestEngineResultsReleased: with -config.readers and -config.readers.deps
-// set as the standalone driver sets them (lockstate.Readers), and the
-// packages checked named (config.SetRoots), the engine drops each
+// TestEngineResultsReleased: with the options the standalone driver sets
+// (lockstate.ReleaseEarly: -config.readers and -config.readers.deps as
+// lockstate.Readers counts them, the packages checked in -config.roots),
+// the engine drops each
 // package's per-function results once the last rule has read them, in the
 // packages checked and in their dependencies (where only the rules with
 // facts run), and no rule sees them dropped: every fixture, with inference
@@ -63,16 +64,15 @@ func TestEngineResultsReleased(t *testing.T) {
 		},
 	}
 	analyzers := append(suite.Analyzers(), observer)
-	run := func(inPkgs, inDeps int) (diags []string, kept, all int) {
+	run := func(release bool) (diags []string, kept, all int) {
 		results = nil
-		for name, n := range map[string]int{"readers": inPkgs, "readers.deps": inDeps} {
-			restore, err := config.Set(name, fmt.Sprint(n))
+		if release {
+			restore, err := lockstate.ReleaseEarly(analyzers, roots)
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer restore()
 		}
-		defer config.SetRoots(roots)()
 		g, err := checker.Analyze(analyzers, pkgs, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -93,14 +93,14 @@ func TestEngineResultsReleased(t *testing.T) {
 		slices.Sort(diags)
 		return diags, kept, len(results)
 	}
-	want, kept, all := run(0, 0)
+	want, kept, all := run(false)
 	if kept == 0 || len(want) == 0 {
 		t.Fatalf("without -config.readers: %d packages keep their results, %d diagnostics; want both above 0", kept, len(want))
 	}
 	if all <= len(pkgs) {
 		t.Fatalf("the engine ran in %d packages, the fixtures are %d: want their dependencies too", all, len(pkgs))
 	}
-	got, kept, all := run(lockstate.Readers(analyzers))
+	got, kept, all := run(true)
 	if kept != 0 {
 		t.Errorf("with -config.readers: %d of %d packages still hold their per-function results", kept, all)
 	}

@@ -113,13 +113,14 @@ func WriteSARIF(w io.Writer, findings []Finding, analyzers []*analysis.Analyzer,
 		})
 	}
 	seen := map[string]int{}
+	src := sourceLines{}
 	for _, f := range findings {
 		rule := f.Diag.Category
 		if _, ok := ruleIndex[rule]; !ok {
 			rule = f.Analyzer.Name
 		}
 		uri := artifactURI(f.Posn.Filename)
-		base := fingerprint(rule, uri, f.Diag.Message, sourceLine(f.Posn.Filename, f.Posn.Line))
+		base := fingerprint(rule, uri, f.Diag.Message, src.line(f.Posn.Filename, f.Posn.Line))
 		seen[base]++
 		r := sarifResult{
 			RuleID: rule, RuleIndex: ruleIndex[rule], Level: "warning",
@@ -195,15 +196,18 @@ func fingerprint(parts ...string) string {
 	return hex.EncodeToString(h[:8])
 }
 
-var lineCache = map[string][]string{}
+// sourceLines reads the lines of the files findings are in, each file
+// once. A file that cannot be read has no lines: its fingerprints hash an
+// empty line, as they would for a finding past its end.
+type sourceLines map[string][]string
 
-func sourceLine(file string, line int) string {
-	lines, ok := lineCache[file]
+func (c sourceLines) line(file string, line int) string {
+	lines, ok := c[file]
 	if !ok {
 		if b, err := os.ReadFile(file); err == nil {
 			lines = strings.Split(string(b), "\n")
 		}
-		lineCache[file] = lines
+		c[file] = lines
 	}
 	if line < 1 || line > len(lines) {
 		return ""
