@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 )
 
@@ -53,10 +54,8 @@ func fieldType(t types.Type, name string, deref bool) types.Type {
 	if !ok {
 		return nil
 	}
-	for i := 0; i < st.NumFields(); i++ {
-		if st.Field(i).Name() == name {
-			return st.Field(i).Type()
-		}
+	if f := astq.Field(st, name); f != nil {
+		return f.Type()
 	}
 	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/ignore"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
@@ -688,12 +689,7 @@ func refcountProblem(v *types.Var, strct *types.Struct, count string) string {
 	if !ok {
 		return "the directive goes on a map field whose entries are counted, and " + v.Name() + " is not one"
 	}
-	var cv *types.Var
-	for i := 0; i < strct.NumFields(); i++ {
-		if strct.Field(i).Name() == count {
-			cv = strct.Field(i)
-		}
-	}
+	cv := astq.Field(strct, count)
 	if cv == nil {
 		return "no field " + count + " in this struct; name the map that counts each entry's users"
 	}

@@ -207,6 +207,20 @@ func (o *Orders) String() string {
 }
 
 // ParamIndex maps a signature's receiver and parameters to the index used
+// ParamOf returns obj's index among sig's parameters, or Receiver for its
+// receiver; ok is false when obj is neither.
+func ParamOf(sig *types.Signature, obj types.Object) (index int, ok bool) {
+	if r := sig.Recv(); r != nil && r == obj {
+		return Receiver, true
+	}
+	for i := 0; i < sig.Params().Len(); i++ {
+		if sig.Params().At(i) == obj {
+			return i, true
+		}
+	}
+	return 0, false
+}
+
 // by directives.LockRef (Receiver for the receiver).
 func ParamIndex(sig *types.Signature) map[types.Object]int {
 	params := map[types.Object]int{}

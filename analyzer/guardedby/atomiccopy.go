@@ -85,10 +85,7 @@ func (c *checker) notEvaluated(call *ast.CallExpr) bool {
 // copied reports e if it copies shared memory holding atomic fields.
 func (c *checker) copied(cache map[fieldsKey][]atomicField, e ast.Expr) {
 	e = ast.Unparen(e)
-	if !c.shared(e) || c.atomicField(e) {
-		return
-	}
-	fields := c.atomicFieldsOf(cache, c.pass.TypesInfo.TypeOf(e), false)
+	fields := c.sharedAtomics(cache, e, false)
 	if len(fields) == 0 {
 		return
 	}
@@ -102,16 +99,23 @@ func (c *checker) copied(cache map[fieldsKey][]atomicField, e ast.Expr) {
 // fields: it stores every field non-atomically.
 func (c *checker) overwritten(cache map[fieldsKey][]atomicField, lhs ast.Expr) {
 	lhs = ast.Unparen(lhs)
-	if !c.shared(lhs) || c.atomicField(lhs) {
-		return
-	}
-	fields := c.atomicFieldsOf(cache, c.pass.TypesInfo.TypeOf(lhs), true)
+	fields := c.sharedAtomics(cache, lhs, true)
 	if len(fields) == 0 {
 		return
 	}
 	c.rep.Reportf(lhs.Pos(), nil,
 		"%s assigned by value: the assignment writes its atomic %s non-atomically; assign the fields one by one, storing %s with sync/atomic, or use a pointer instead of a copy",
 		types.ExprString(lhs), fieldList(fields), inner(fields))
+}
+
+// sharedAtomics returns the atomic fields inside e, when e is shared
+// memory copied or overwritten as a whole (not itself an atomic field,
+// which its own accesses cover): written, or read when write is false.
+func (c *checker) sharedAtomics(cache map[fieldsKey][]atomicField, e ast.Expr, write bool) []atomicField {
+	if !c.shared(e) || c.atomicField(e) {
+		return nil
+	}
+	return c.atomicFieldsOf(cache, c.pass.TypesInfo.TypeOf(e), write)
 }
 
 // valueReceiver reports a method with a value receiver called on shared

@@ -227,16 +227,8 @@ func (c *checker) accessFix(fn *lockstate.Func, acc *lockstate.Access, lock stri
 }
 
 func isParam(fn *lockstate.Func, root types.Object) bool {
-	sig := fn.Obj.Type().(*types.Signature)
-	if sig.Recv() == root {
-		return true
-	}
-	for i := 0; i < sig.Params().Len(); i++ {
-		if sig.Params().At(i) == root {
-			return true
-		}
-	}
-	return false
+	_, ok := directives.ParamOf(fn.Obj.Type().(*types.Signature), root)
+	return ok
 }
 
 // allowed reports whether fn (or the declaration a closure is in) is one of

@@ -5,8 +5,8 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/guardedby"
+	"github.com/guardvet/guardvet/analyzer/internal/testconfig"
 	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 )
 
@@ -15,11 +15,7 @@ import (
 // holds a lock. Inference is a package-global flag: it is switched off
 // again so the other tests see guardedby's defaults. Not parallel.
 func TestLockedConvention(t *testing.T) {
-	restore, err := config.Set("infer", "true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(restore)
+	testconfig.Set(t, "infer", "true")
 	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, guardedby.Analyzer, "lockedconv")
 }

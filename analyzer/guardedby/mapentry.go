@@ -484,19 +484,8 @@ func (mc *mapEntryChecker) helper(fn *types.Func) *entryHelper {
 	if !ok || got == (entry{}) {
 		return nil
 	}
-	param := func(obj types.Object) int {
-		if r := sig.Recv(); r != nil && r == obj {
-			return directives.Receiver
-		}
-		for i := 0; i < sig.Params().Len(); i++ {
-			if sig.Params().At(i) == obj {
-				return i
-			}
-		}
-		return -2
-	}
-	root := param(got.m.Root)
-	if root == -2 || len(got.key) < 2 || got.key[:2] != "v:" {
+	root, isParam := directives.ParamOf(sig, got.m.Root)
+	if !isParam || len(got.key) < 2 || got.key[:2] != "v:" {
 		return nil
 	}
 	key := -2

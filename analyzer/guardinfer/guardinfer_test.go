@@ -5,17 +5,13 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/guardinfer"
+	"github.com/guardvet/guardvet/analyzer/internal/testconfig"
 	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 )
 
 func TestGuardInfer(t *testing.T) {
-	restore, err := config.Set("infer", "true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer restore()
+	testconfig.Set(t, "infer", "true")
 	testdata := testdir.Path(t)
 	analysistest.RunWithSuggestedFixes(t, testdata, guardinfer.Analyzer, "guardinfer")
 }
@@ -23,11 +19,7 @@ func TestGuardInfer(t *testing.T) {
 // TestGuardInferTestFiles: a test file's accesses are reported only while
 // a goroutine the test started with the object runs.
 func TestGuardInferTestFiles(t *testing.T) {
-	restore, err := config.Set("infer", "true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer restore()
+	testconfig.Set(t, "infer", "true")
 	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, guardinfer.Analyzer, "guardinfertests")
 }
@@ -38,11 +30,7 @@ func TestGuardInferTestFiles(t *testing.T) {
 // with every directive inserted. The option is restored afterwards, and
 // these tests do not run in parallel.
 func TestSuggest(t *testing.T) {
-	restore, err := config.Set("infer.suggest", "true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer restore()
+	testconfig.Set(t, "infer.suggest", "true")
 	testdata := testdir.Path(t)
 	analysistest.RunWithSuggestedFixes(t, testdata, guardinfer.Analyzer, "guardinfersuggest")
 }
@@ -51,11 +39,7 @@ func TestSuggest(t *testing.T) {
 // ends with its evidence.
 func TestExplain(t *testing.T) {
 	for _, opt := range []string{"infer", "infer.explain"} {
-		restore, err := config.Set(opt, "true")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer restore()
+		testconfig.Set(t, opt, "true")
 	}
 	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, guardinfer.Analyzer, "guardinferexplain")

@@ -498,24 +498,18 @@ type Accesses struct {
 func (*Accesses) AFact() {}
 
 func (f *Accesses) String() string {
-	var b strings.Builder
-	b.WriteString("accesses(")
-	for i, sum := range f.Funcs {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(sum.Key)
+	return f.Format("accesses", func(sum AccessSummary) string {
+		var parts []string
 		for _, l := range []struct {
 			name string
 			idx  []int
-		}{{"readonly", sum.Value.ReadOnly}, {"atomicread", sum.Value.AtomicRead}, {"atomicwrite", sum.Value.AtomicWrite}} {
+		}{{"readonly", sum.ReadOnly}, {"atomicread", sum.AtomicRead}, {"atomicwrite", sum.AtomicWrite}} {
 			if len(l.idx) > 0 {
-				fmt.Fprintf(&b, " %s%v", l.name, l.idx)
+				parts = append(parts, fmt.Sprintf("%s%v", l.name, l.idx))
 			}
 		}
-	}
-	b.WriteString(")")
-	return b.String()
+		return strings.Join(parts, " ")
+	})
 }
 
 func (a *packageAnalysis) importedAccess(fn *types.Func) *AccessSummary {

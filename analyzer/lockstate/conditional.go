@@ -157,18 +157,11 @@ func (a *packageAnalysis) condAcquirer(fn *types.Func) bool {
 // only when it succeeds (see condEffects), from its summary or its
 // package's EffectsTable.
 func (a *packageAnalysis) inferredConditional(fn *types.Func) (acq, racq []directives.LockRef) {
-	fn = fn.Origin()
-	if fn.Pkg() == a.pass.Pkg {
-		a.summaryOf(fn)
-		if s := a.summaries[fn]; s != nil {
-			return s.condAcquires, s.condRAcquires
-		}
-		return nil, nil
-	}
-	if e := a.importedEffects(fn); e != nil {
-		return e.CondAcquires, e.CondRAcquires
-	}
-	return nil, nil
+	type refs struct{ acq, racq []directives.LockRef }
+	r := summaryPart(a, fn.Origin(),
+		func(s *summary) refs { return refs{s.condAcquires, s.condRAcquires} },
+		func(e *Effects) refs { return refs{e.CondAcquires, e.CondRAcquires} })
+	return r.acq, r.racq
 }
 
 // declaredConditional reports whether fn is declared to acquire a lock,

@@ -612,16 +612,8 @@ func (fa *funcAnalysis) isParam(v *types.Var) bool {
 	if slices.Contains(fa.params(), v) {
 		return true
 	}
-	outer := fa.fn.Type().(*types.Signature)
-	if outer.Recv() == v {
-		return true
-	}
-	for i := 0; i < outer.Params().Len(); i++ {
-		if outer.Params().At(i) == v {
-			return true
-		}
-	}
-	return false
+	_, ok := directives.ParamOf(fa.fn.Type().(*types.Signature), v)
+	return ok
 }
 
 // noEscape lists the parameters still unpublished at every return.

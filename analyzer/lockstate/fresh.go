@@ -307,17 +307,7 @@ func (fa *funcAnalysis) holdExpr(e ast.Expr, s *State) {
 // intoResult lists the parameters fn only publishes by storing them in
 // the new object it returns.
 func (a *packageAnalysis) intoResult(fn *types.Func) []int {
-	if fn.Pkg() == a.pass.Pkg {
-		a.summaryOf(fn)
-		if s := a.summaries[fn.Origin()]; s != nil {
-			return s.intoResult
-		}
-		return nil
-	}
-	if e := a.importedEffects(fn); e != nil {
-		return e.IntoResult
-	}
-	return nil
+	return summaryPart(a, fn, func(s *summary) []int { return s.intoResult }, func(e *Effects) []int { return e.IntoResult })
 }
 
 // freshResultOf reports whether fn returns a new object it has not

@@ -49,16 +49,7 @@ type EffectsTable struct {
 func (*EffectsTable) AFact() {}
 
 func (t *EffectsTable) String() string {
-	var b strings.Builder
-	b.WriteString("effectstable(")
-	for i, e := range t.Funcs {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		b.WriteString(e.Key + ": " + e.Value.String())
-	}
-	b.WriteString(")")
-	return b.String()
+	return t.Format("effectstable", func(e Effects) string { return e.String() })
 }
 
 // Effects is the inferred lock effect of an unannotated function, such as
@@ -558,17 +549,24 @@ func (a *packageAnalysis) effectsOf(fn *types.Func) *directives.Contract {
 
 // retakesOf returns the locks a callee releases and takes again.
 func (a *packageAnalysis) retakesOf(fn *types.Func) []directives.LockRef {
+	return summaryPart(a, fn, func(s *summary) []directives.LockRef { return s.retakes }, func(e *Effects) []directives.LockRef { return e.Retakes })
+}
+
+// summaryPart reads one part of what the engine knows of callee fn: from
+// its summary in this package, computed if need be, or from the Effects
+// its own package exported. It is the zero T when there is neither.
+func summaryPart[T any](a *packageAnalysis, fn *types.Func, own func(*summary) T, imported func(*Effects) T) (part T) {
 	if fn.Pkg() == a.pass.Pkg {
 		a.summaryOf(fn)
 		if s := a.summaries[fn.Origin()]; s != nil {
-			return s.retakes
+			return own(s)
 		}
-		return nil
+		return part
 	}
 	if e := a.importedEffects(fn); e != nil {
-		return e.Retakes
+		return imported(e)
 	}
-	return nil
+	return part
 }
 
 // escapes reports whether fn may publish its parameter i (Receiver for the
@@ -577,15 +575,7 @@ func (a *packageAnalysis) escapes(fn *types.Func, i int) bool {
 	if fn == nil || !a.fresh {
 		return true
 	}
-	var noEscape []int
-	if fn.Pkg() == a.pass.Pkg {
-		a.summaryOf(fn)
-		if s := a.summaries[fn.Origin()]; s != nil {
-			noEscape = s.noEscape
-		}
-	} else if e := a.importedEffects(fn); e != nil {
-		noEscape = e.NoEscape
-	}
+	noEscape := summaryPart(a, fn, func(s *summary) []int { return s.noEscape }, func(e *Effects) []int { return e.NoEscape })
 	return !slices.Contains(noEscape, i)
 }
 

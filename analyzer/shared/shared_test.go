@@ -5,17 +5,13 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/analyzer/internal/testconfig"
 	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 	"github.com/guardvet/guardvet/analyzer/shared"
 )
 
 func TestShared(t *testing.T) {
-	restore, err := config.Set("shared", "true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer restore()
+	testconfig.Set(t, "shared", "true")
 	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, shared.Analyzer, "shared")
 }

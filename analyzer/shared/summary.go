@@ -51,19 +51,13 @@ type Table struct {
 func (*Table) AFact() {}
 
 func (t *Table) String() string {
-	var b strings.Builder
-	b.WriteString("shared(")
-	for i, e := range t.Funcs {
-		if i > 0 {
-			b.WriteString("; ")
+	return t.Format("shared", func(uses []Use) string {
+		parts := make([]string, len(uses))
+		for i, u := range uses {
+			parts[i] = u.String()
 		}
-		b.WriteString(e.Key + ":")
-		for _, u := range e.Value {
-			b.WriteString(" " + u.String())
-		}
-	}
-	b.WriteString(")")
-	return b.String()
+		return strings.Join(parts, " ")
+	})
 }
 
 func (u Use) String() string {

@@ -17,7 +17,7 @@ import (
 	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
-	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/analyzer/internal/testconfig"
 	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 	"github.com/guardvet/guardvet/analyzer/suite"
 )
@@ -39,11 +39,7 @@ func TestFixturesWithEveryRule(t *testing.T) {
 // TestInferenceFixturesWithEveryRule does the same for the fixtures
 // written for guard inference, with inference on (-config.infer).
 func TestInferenceFixturesWithEveryRule(t *testing.T) {
-	restore, err := config.Set("infer", "true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer restore()
+	testconfig.Set(t, "infer", "true")
 	checkWithEveryRule(t, []string{"guardinfer/...", "guardinfertests/...", "lockedconv/..."})
 }
 
@@ -52,11 +48,7 @@ func TestInferenceFixturesWithEveryRule(t *testing.T) {
 // (-config.shared) as well: the other fixtures must not gain findings from
 // it, and its fixture must not gain findings from the other rules.
 func TestSharedFixturesWithEveryRule(t *testing.T) {
-	restore, err := config.Set("shared", "true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer restore()
+	testconfig.Set(t, "shared", "true")
 	checkWithEveryRule(t, append(slices.Clone(fixturesWithEveryRule), "shared/..."))
 }
 

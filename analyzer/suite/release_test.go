@@ -10,7 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 
-	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/analyzer/internal/testconfig"
 	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 	"github.com/guardvet/guardvet/analyzer/suite"
@@ -27,11 +27,7 @@ import (
 // diagnostics as with the results kept.
 func TestEngineResultsReleased(t *testing.T) {
 	for _, opt := range []string{"infer", "shared"} {
-		restore, err := config.Set(opt, "true")
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer restore()
+		testconfig.Set(t, opt, "true")
 	}
 	if n, deps := lockstate.Readers(suite.Analyzers()); n != 7 || deps != 4 {
 		t.Errorf("lockstate.Readers(suite.Analyzers()) = %d, %d; want the 7 rules that read the engine, 4 of them with facts", n, deps)

@@ -10,9 +10,9 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/guardvet/guardvet/analyzer/checkthenact"
-	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/escape"
 	"github.com/guardvet/guardvet/analyzer/guardedby"
+	"github.com/guardvet/guardvet/analyzer/internal/testconfig"
 	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 	"github.com/guardvet/guardvet/analyzer/lockorder"
 	"github.com/guardvet/guardvet/analyzer/noblock"
@@ -60,11 +60,7 @@ func TestImportersScope(t *testing.T) {
 // TestImportersAllRules: -config.allrules brings every rule back in
 // those packages.
 func TestImportersAllRules(t *testing.T) {
-	restore, err := config.Set("allrules", "true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(restore)
+	testconfig.Set(t, "allrules", "true")
 	for _, c := range []struct {
 		a    *analysis.Analyzer
 		want []string

@@ -5,7 +5,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/analyzer/internal/testconfig"
 	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 	"github.com/guardvet/guardvet/analyzer/unusedignore"
 )
@@ -22,10 +22,6 @@ func TestUnusedIgnore(t *testing.T) {
 func TestIgnoreForInference(t *testing.T) {
 	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, unusedignore.Analyzer, "ignoresinfer")
-	restore, err := config.Set("infer", "true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer restore()
+	testconfig.Set(t, "infer", "true")
 	analysistest.Run(t, testdata, unusedignore.Analyzer, "ignoresinfer")
 }

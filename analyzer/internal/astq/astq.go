@@ -90,6 +90,17 @@ func FieldNames(t types.Type, index []int) []string {
 	return names
 }
 
+// Field returns the field of st declared with name, not one promoted
+// through an embedded field, or nil.
+func Field(st *types.Struct, name string) *types.Var {
+	for i := 0; i < st.NumFields(); i++ {
+		if f := st.Field(i); f.Name() == name {
+			return f
+		}
+	}
+	return nil
+}
+
 // Implicit returns the embedded fields a field or method selection goes
 // through implicitly (all its steps but the last), and false if the
 // selection does not go through structs.

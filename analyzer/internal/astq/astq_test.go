@@ -2,11 +2,11 @@ package astq
 
 import (
 	"go/ast"
-	"go/importer"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"testing"
+
+	"github.com/guardvet/guardvet/analyzer/internal/testsrc"
 )
 
 const src = `package p
@@ -28,16 +28,8 @@ func f(x *Outer) int { return ((x.n)) + x.m + x.o }
 
 func check(t *testing.T) (*token.FileSet, *ast.File, *types.Info) {
 	t.Helper()
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := &types.Info{Selections: map[*ast.SelectorExpr]*types.Selection{}, Types: map[ast.Expr]types.TypeAndValue{}}
-	if _, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{file}, info); err != nil {
-		t.Fatal(err)
-	}
-	return fset, file, info
+	s := testsrc.Check(t, src)
+	return s.Fset, s.File, s.Info
 }
 
 func selections(file *ast.File, info *types.Info) map[string]*types.Selection {

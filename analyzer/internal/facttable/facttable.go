@@ -9,6 +9,7 @@ package facttable
 import (
 	"go/types"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 )
@@ -38,6 +39,24 @@ func (t *Table[V]) Export(pass *analysis.Pass, fact analysis.Fact) {
 	}
 	sort.Slice(t.Funcs, func(i, j int) bool { return t.Funcs[i].Key < t.Funcs[j].Key })
 	pass.ExportPackageFact(fact)
+}
+
+// Format writes the table for a fact's String method: name, then each
+// entry's key and what value says of it, "name(k1: v1; k2: v2)".
+func (t *Table[V]) Format(name string, value func(V) string) string {
+	var b strings.Builder
+	b.WriteString(name + "(")
+	for i, e := range t.Funcs {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(e.Key + ":")
+		if v := value(e.Value); v != "" {
+			b.WriteString(" " + v)
+		}
+	}
+	b.WriteString(")")
+	return b.String()
 }
 
 // Index reads the tables of other packages, each once, by key.

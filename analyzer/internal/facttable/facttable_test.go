@@ -1,6 +1,7 @@
 package facttable
 
 import (
+	"fmt"
 	"go/types"
 	"testing"
 
@@ -54,5 +55,20 @@ func TestExportSortsAndIndexFinds(t *testing.T) {
 	}
 	if x.Lookup(types.NewPackage("q", "q"), "T.a") != nil || x.Lookup(nil, "T.a") != nil {
 		t.Error("a package without a table has entries")
+	}
+}
+
+func TestFormat(t *testing.T) {
+	var tab Table[int]
+	tab.Add("b", 2)
+	tab.Add("a", 0)
+	got := tab.Format("t", func(v int) string {
+		if v == 0 {
+			return ""
+		}
+		return fmt.Sprint(v)
+	})
+	if want := "t(b: 2; a:)"; got != want {
+		t.Errorf("Format = %q, want %q", got, want)
 	}
 }

@@ -2,15 +2,13 @@ package flowgraph_test
 
 import (
 	"go/ast"
-	"go/importer"
-	"go/parser"
-	"go/token"
 	"go/types"
 	"testing"
 
 	"golang.org/x/tools/go/cfg"
 
 	"github.com/guardvet/guardvet/analyzer/internal/flowgraph"
+	"github.com/guardvet/guardvet/analyzer/internal/testsrc"
 )
 
 const src = `package p
@@ -70,33 +68,13 @@ func exits(x int) int {
 }
 `
 
-type fixture struct {
-	file *ast.File
-	info *types.Info
-}
+type fixture struct{ *testsrc.Source }
 
-func load(t *testing.T) *fixture {
-	t.Helper()
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := &types.Info{
-		Types:      map[ast.Expr]types.TypeAndValue{},
-		Defs:       map[*ast.Ident]types.Object{},
-		Uses:       map[*ast.Ident]types.Object{},
-		Selections: map[*ast.SelectorExpr]*types.Selection{},
-	}
-	if _, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{file}, info); err != nil {
-		t.Fatal(err)
-	}
-	return &fixture{file, info}
-}
+func load(t *testing.T) *fixture { return &fixture{testsrc.Check(t, src)} }
 
 func (f *fixture) body(t *testing.T, name string) *ast.BlockStmt {
 	t.Helper()
-	for _, d := range f.file.Decls {
+	for _, d := range f.File.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == name {
 			return fd.Body
 		}
@@ -156,7 +134,7 @@ func TestMayReturn(t *testing.T) {
 		if !ok {
 			t.Fatalf("no call %s", tc.call)
 		}
-		if got := flowgraph.MayReturn(f.info, c); got != tc.want {
+		if got := flowgraph.MayReturn(f.Info, c); got != tc.want {
 			t.Errorf("MayReturn(%s) = %v, want %v", tc.call, got, tc.want)
 		}
 	}
@@ -168,7 +146,7 @@ func TestMayReturnShadowedPanic(t *testing.T) {
 	if c == nil {
 		t.Fatal("no panic call")
 	}
-	if !flowgraph.MayReturn(f.info, c) {
+	if !flowgraph.MayReturn(f.Info, c) {
 		t.Error("a local func named panic cannot return")
 	}
 }
@@ -207,7 +185,7 @@ func reachable(b *cfg.Block) map[*cfg.Block]bool {
 func TestNewEndsPathAtExit(t *testing.T) {
 	f := load(t)
 	body := f.body(t, "exits")
-	g := flowgraph.New(f.info, body)
+	g := flowgraph.New(f.Info, body)
 	exit := blockOf(t, g, "os.Exit(1)")
 	after := blockOf(t, g, `println("after exit")`)
 	live := blockOf(t, g, `println("live")`)

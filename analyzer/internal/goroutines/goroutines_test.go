@@ -2,14 +2,12 @@ package goroutines_test
 
 import (
 	"go/ast"
-	"go/importer"
-	"go/parser"
 	"go/token"
-	"go/types"
 	"strings"
 	"testing"
 
 	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
+	"github.com/guardvet/guardvet/analyzer/internal/testsrc"
 )
 
 const src = `package p
@@ -119,15 +117,8 @@ func signalOrPanic(ok bool) {
 // TestRegions checks each start's region on the marked lines: "// in" runs
 // while the goroutine may, "// out" after its join.
 func TestRegions(t *testing.T) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := &types.Info{Uses: map[*ast.Ident]types.Object{}, Defs: map[*ast.Ident]types.Object{}, Types: map[ast.Expr]types.TypeAndValue{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
-	if _, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info); err != nil {
-		t.Fatal(err)
-	}
+	source := testsrc.Check(t, src)
+	fset, f, info := source.Fset, source.File, source.Info
 	repeats := map[string]bool{"loop": true}
 	outlives := map[string]bool{"selectJoin": true, "noJoin": true, "fatalBeforeJoin": true, "signalOnSomePaths": true}
 	for _, d := range f.Decls {

@@ -77,12 +77,7 @@ func lockField(t types.Type, segs []string) (*types.Named, *types.Var) {
 		if !isStruct {
 			return nil, nil
 		}
-		var field *types.Var
-		for i := 0; i < st.NumFields(); i++ {
-			if st.Field(i).Name() == seg {
-				field = st.Field(i)
-			}
-		}
+		field := astq.Field(st, seg)
 		if field == nil {
 			return nil, nil
 		}
@@ -207,10 +202,8 @@ func step(t types.Type, seg string) types.Type {
 	if !ok {
 		return nil
 	}
-	for i := 0; i < st.NumFields(); i++ {
-		if st.Field(i).Name() == seg {
-			return st.Field(i).Type()
-		}
+	if f := astq.Field(st, seg); f != nil {
+		return f.Type()
 	}
 	return nil
 }

@@ -2,14 +2,13 @@ package lockpath_test
 
 import (
 	"go/ast"
-	"go/importer"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"testing"
 
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
+	"github.com/guardvet/guardvet/analyzer/internal/testsrc"
 )
 
 const src = `package p
@@ -238,36 +237,13 @@ func classes(c *T, e *Embeds, s struct{ mu sync.Mutex }) {
 }
 `
 
-type fixture struct {
-	fset *token.FileSet
-	file *ast.File
-	info *types.Info
-	pkg  *types.Package
-}
+type fixture struct{ *testsrc.Source }
 
-func load(t *testing.T) *fixture {
-	t.Helper()
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := &types.Info{
-		Types:      map[ast.Expr]types.TypeAndValue{},
-		Defs:       map[*ast.Ident]types.Object{},
-		Uses:       map[*ast.Ident]types.Object{},
-		Selections: map[*ast.SelectorExpr]*types.Selection{},
-	}
-	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{file}, info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &fixture{fset, file, info, pkg}
-}
+func load(t *testing.T) *fixture { return &fixture{testsrc.Check(t, src)} }
 
 func (f *fixture) fn(t *testing.T, name string) *ast.FuncDecl {
 	t.Helper()
-	for _, d := range f.file.Decls {
+	for _, d := range f.File.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == name {
 			return fd
 		}
@@ -279,7 +255,7 @@ func (f *fixture) fn(t *testing.T, name string) *ast.FuncDecl {
 func (f *fixture) resolver(t *testing.T, name string) (*lockpath.Resolver, *ast.FuncDecl) {
 	t.Helper()
 	fd := f.fn(t, name)
-	return lockpath.NewResolver(f.info, fd.Body), fd
+	return lockpath.NewResolver(f.Info, fd.Body), fd
 }
 
 // exprs returns the expressions under n that print as s, in source order,
@@ -330,7 +306,7 @@ func ident(t *testing.T, n ast.Node, name string) *ast.Ident {
 
 func (f *fixture) varOf(t *testing.T, fd *ast.FuncDecl, name string) *types.Var {
 	t.Helper()
-	v, ok := f.info.ObjectOf(ident(t, fd, name)).(*types.Var)
+	v, ok := f.Info.ObjectOf(ident(t, fd, name)).(*types.Var)
 	if !ok {
 		t.Fatalf("%s is not a variable", name)
 	}
@@ -419,12 +395,12 @@ func TestPathHasPrefix(t *testing.T) {
 
 func TestPathStringQualifiesPackageLevelRoots(t *testing.T) {
 	f := load(t)
-	g := f.pkg.Scope().Lookup("g")
+	g := f.Pkg.Scope().Lookup("g")
 	p := lockpath.Path{Root: g}.Field("mu")
 	if got := p.String(); got != "p.g.mu" {
 		t.Errorf("String() = %q, want p.g.mu", got)
 	}
-	if got := p.Local(f.pkg); got != "g.mu" {
+	if got := p.Local(f.Pkg); got != "g.mu" {
 		t.Errorf("Local(own package) = %q, want g.mu", got)
 	}
 	other := types.NewPackage("example.com/q", "q")
@@ -484,7 +460,7 @@ func TestResolverOfMakesEmbeddedFieldsExplicit(t *testing.T) {
 		t.Errorf("Of(e.y) = %s, want e.Inner2.y", got)
 	}
 	call := expr(t, fd.Body, "e.Lock()").(*ast.CallExpr)
-	c, ok := locks.AsCall(f.info, call)
+	c, ok := locks.AsCall(f.Info, call)
 	if !ok {
 		t.Fatal("e.Lock() not recognised as a lock call")
 	}
@@ -497,7 +473,7 @@ func TestResolverLockOf(t *testing.T) {
 	f := load(t)
 	r, fd := f.resolver(t, "direct")
 	call := expr(t, fd.Body, "c.mu.Lock()").(*ast.CallExpr)
-	c, ok := locks.AsCall(f.info, call)
+	c, ok := locks.AsCall(f.Info, call)
 	if !ok {
 		t.Fatal("c.mu.Lock() not recognised as a lock call")
 	}
@@ -548,7 +524,7 @@ func TestResolverAliases(t *testing.T) {
 			}
 			for _, e := range es {
 				if got := r.Of(e).String(); got != tc.want {
-					t.Errorf("Of(%s) at %s = %s, want %s", tc.expr, f.fset.Position(e.Pos()), got, tc.want)
+					t.Errorf("Of(%s) at %s = %s, want %s", tc.expr, f.Fset.Position(e.Pos()), got, tc.want)
 				}
 			}
 		})
@@ -575,7 +551,7 @@ func TestResolverStable(t *testing.T) {
 			t.Errorf("Stable(%s) = %v, want %v", tc.name, got, tc.want)
 		}
 	}
-	g := f.pkg.Scope().Lookup("g").(*types.Var)
+	g := f.Pkg.Scope().Lookup("g").(*types.Var)
 	if r.Stable(g) {
 		t.Error("Stable(package-level g) = true, want false")
 	}
@@ -657,7 +633,7 @@ func TestResolverTupleDef(t *testing.T) {
 func TestResolverNilBody(t *testing.T) {
 	f := load(t)
 	fd := f.fn(t, "alias")
-	r := lockpath.NewResolver(f.info, nil)
+	r := lockpath.NewResolver(f.Info, nil)
 	c := f.varOf(t, fd, "c")
 	if !r.Stable(c) {
 		t.Error("Stable(parameter) with no body = false")
@@ -715,12 +691,12 @@ func TestClass(t *testing.T) {
 func TestLockVarIsTheDeclaringField(t *testing.T) {
 	f := load(t)
 	r, fd := f.resolver(t, "classes")
-	inner := f.pkg.Scope().Lookup("Inner").Type()
-	want, _, _ := types.LookupFieldOrMethod(inner, false, f.pkg, "mu")
+	inner := f.Pkg.Scope().Lookup("Inner").Type()
+	want, _, _ := types.LookupFieldOrMethod(inner, false, f.Pkg, "mu")
 	if got := lockpath.LockVar(r.Of(expr(t, fd.Body, "c.in.mu"))); got == nil || got != want {
 		t.Errorf("LockVar(c.in.mu) = %v, want Inner's field %v", got, want)
 	}
-	mu := f.pkg.Scope().Lookup("mu")
+	mu := f.Pkg.Scope().Lookup("mu")
 	if got := lockpath.LockVar(lockpath.Path{Root: mu}); got == nil || types.Object(got) != mu {
 		t.Errorf("LockVar(mu) = %v, want the package variable", got)
 	}
@@ -728,7 +704,7 @@ func TestLockVarIsTheDeclaringField(t *testing.T) {
 
 func TestClassFrom(t *testing.T) {
 	f := load(t)
-	T := f.pkg.Scope().Lookup("T").Type()
+	T := f.Pkg.Scope().Lookup("T").Type()
 	for _, tc := range []struct {
 		t       types.Type
 		segs    []string
@@ -756,7 +732,7 @@ func TestClassFrom(t *testing.T) {
 
 func TestCanonical(t *testing.T) {
 	f := load(t)
-	T := f.pkg.Scope().Lookup("T").Type()
+	T := f.Pkg.Scope().Lookup("T").Type()
 	rewrites := func(t types.Type) []lockpath.Rewrite {
 		if p, ok := t.(*types.Pointer); ok {
 			t = p.Elem()

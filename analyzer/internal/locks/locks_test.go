@@ -2,14 +2,12 @@ package locks_test
 
 import (
 	"go/ast"
-	"go/importer"
-	"go/parser"
-	"go/token"
 	"go/types"
 	"slices"
 	"testing"
 
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
+	"github.com/guardvet/guardvet/analyzer/internal/testsrc"
 )
 
 const src = `package p
@@ -148,35 +146,13 @@ func fields(c *WithLock, e *Embedder, nl *NoLock) {
 }
 `
 
-type fixture struct {
-	file *ast.File
-	info *types.Info
-	pkg  *types.Package
-}
+type fixture struct{ *testsrc.Source }
 
-func load(t *testing.T) *fixture {
-	t.Helper()
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "p.go", src, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := &types.Info{
-		Types:      map[ast.Expr]types.TypeAndValue{},
-		Defs:       map[*ast.Ident]types.Object{},
-		Uses:       map[*ast.Ident]types.Object{},
-		Selections: map[*ast.SelectorExpr]*types.Selection{},
-	}
-	pkg, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{file}, info)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &fixture{file, info, pkg}
-}
+func load(t *testing.T) *fixture { return &fixture{testsrc.Check(t, src)} }
 
 func (f *fixture) typ(t *testing.T, name string) types.Type {
 	t.Helper()
-	obj := f.pkg.Scope().Lookup(name)
+	obj := f.Pkg.Scope().Lookup(name)
 	if obj == nil {
 		t.Fatalf("no %s", name)
 	}
@@ -185,7 +161,7 @@ func (f *fixture) typ(t *testing.T, name string) types.Type {
 
 func (f *fixture) syncType(t *testing.T, name string) types.Type {
 	t.Helper()
-	for _, imp := range f.pkg.Imports() {
+	for _, imp := range f.Pkg.Imports() {
 		if imp.Path() == "sync" {
 			return imp.Scope().Lookup(name).Type()
 		}
@@ -199,7 +175,7 @@ func (f *fixture) syncType(t *testing.T, name string) types.Type {
 func (f *fixture) exprs(t *testing.T, fn string) map[string]ast.Expr {
 	t.Helper()
 	out := map[string]ast.Expr{}
-	for _, d := range f.file.Decls {
+	for _, d := range f.File.Decls {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == fn {
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				if e, ok := n.(ast.Expr); ok {
@@ -321,7 +297,7 @@ func TestAsCall(t *testing.T) {
 		if !ok {
 			t.Fatalf("no call %s", tc.call)
 		}
-		c, ok := locks.AsCall(f.info, call)
+		c, ok := locks.AsCall(f.Info, call)
 		if ok != tc.ok {
 			t.Errorf("AsCall(%s) ok = %v, want %v", tc.call, ok, tc.ok)
 			continue
@@ -358,7 +334,7 @@ func TestEmbeddedPath(t *testing.T) {
 		{"sync.Locker", f.syncType(t, "Locker"), nil},
 		{"int", types.Typ[types.Int], nil},
 	} {
-		if got := locks.EmbeddedPath(tc.t, f.pkg); !slices.Equal(got, tc.want) {
+		if got := locks.EmbeddedPath(tc.t, f.Pkg); !slices.Equal(got, tc.want) {
 			t.Errorf("EmbeddedPath(%s) = %v, want %v", tc.name, got, tc.want)
 		}
 	}
@@ -377,10 +353,10 @@ func TestImplicitFields(t *testing.T) {
 		{"e.mu", nil}, // the outer mu shadows LockedInner.mu
 	} {
 		se, ok := es[tc.sel].(*ast.SelectorExpr)
-		if !ok || f.info.Selections[se] == nil {
+		if !ok || f.Info.Selections[se] == nil {
 			t.Fatalf("no selection %s", tc.sel)
 		}
-		if got := locks.ImplicitFields(f.info.Selections[se]); !slices.Equal(got, tc.want) {
+		if got := locks.ImplicitFields(f.Info.Selections[se]); !slices.Equal(got, tc.want) {
 			t.Errorf("ImplicitFields(%s) = %v, want %v", tc.sel, got, tc.want)
 		}
 	}
@@ -424,10 +400,10 @@ func TestHolderHasLock(t *testing.T) {
 		{"nl.f", false},
 	} {
 		se, ok := es[tc.sel].(*ast.SelectorExpr)
-		if !ok || f.info.Selections[se] == nil {
+		if !ok || f.Info.Selections[se] == nil {
 			t.Fatalf("no selection %s", tc.sel)
 		}
-		if got := locks.HolderHasLock(f.info.Selections[se]); got != tc.want {
+		if got := locks.HolderHasLock(f.Info.Selections[se]); got != tc.want {
 			t.Errorf("HolderHasLock(%s) = %v, want %v", tc.sel, got, tc.want)
 		}
 	}
@@ -451,7 +427,7 @@ func TestParentHasLock(t *testing.T) {
 		if !ok {
 			t.Fatalf("no selector %s", tc.sel)
 		}
-		if got := locks.ParentHasLock(f.info, se); got != tc.want {
+		if got := locks.ParentHasLock(f.Info, se); got != tc.want {
 			t.Errorf("ParentHasLock(%s) = %v, want %v", tc.sel, got, tc.want)
 		}
 	}
@@ -460,7 +436,7 @@ func TestParentHasLock(t *testing.T) {
 func TestPackageLocks(t *testing.T) {
 	f := load(t)
 	var got []string
-	for _, v := range locks.PackageLocks(f.pkg) {
+	for _, v := range locks.PackageLocks(f.Pkg) {
 		got = append(got, v.Name())
 	}
 	// By name; n (int) and s (a struct holding a lock) are not locks.
@@ -473,7 +449,7 @@ func TestPackageLocks(t *testing.T) {
 func TestMethodOf(t *testing.T) {
 	f := load(t)
 	method := func(recv types.Type, name string) *types.Func {
-		obj, _, _ := types.LookupFieldOrMethod(recv, true, f.pkg, name)
+		obj, _, _ := types.LookupFieldOrMethod(recv, true, f.Pkg, name)
 		fn, ok := obj.(*types.Func)
 		if !ok {
 			t.Fatalf("no method %s on %s", name, recv)
@@ -482,7 +458,7 @@ func TestMethodOf(t *testing.T) {
 	}
 	mutex := f.syncType(t, "Mutex")
 	var syncPkg *types.Package
-	for _, imp := range f.pkg.Imports() {
+	for _, imp := range f.Pkg.Imports() {
 		if imp.Path() == "sync" {
 			syncPkg = imp
 		}
