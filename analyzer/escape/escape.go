@@ -95,7 +95,7 @@ func returned(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, f
 func usedAfterUnlock(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, sn *snapshots, f *lockstate.Func) {
 	done := map[*types.Var]bool{}
 	var parents map[ast.Node]ast.Node
-	for _, use := range f.Uses {
+	for _, use := range f.RefUses {
 		if done[use.Var] {
 			continue
 		}

@@ -72,7 +72,7 @@ func (pa *paramAccess) root(v *types.Var) *types.Var {
 }
 
 // note records one use of a local; target is the path it points to.
-func (pa *paramAccess) note(v *types.Var, target lockpath.Path, u use, s *State) {
+func (pa *paramAccess) note(v *types.Var, target lockpath.Path, u exprUse, s *State) {
 	p := pa.root(v)
 	if p == nil {
 		return
@@ -195,7 +195,7 @@ func (fa *funcAnalysis) guardedField(e ast.Expr, maps bool) *ast.SelectorExpr {
 // addrUse records a write of the guarded field a local points into: a
 // write through it not made under a lock inside what it points to, or the
 // pointer handed to code that may write through it.
-func (fa *funcAnalysis) addrUse(id *ast.Ident, v *types.Var, u use, s *State) {
+func (fa *funcAnalysis) addrUse(id *ast.Ident, v *types.Var, u exprUse, s *State) {
 	src := fa.addrs[v]
 	if src == nil || !fa.final || fa.rec == nil {
 		return
@@ -213,10 +213,10 @@ func (fa *funcAnalysis) addrUse(id *ast.Ident, v *types.Var, u use, s *State) {
 	fa.record(&Access{Node: src.sel, Pos: id.Pos(), Var: field, Guard: fa.a.dirs.Guard(field), Base: src.base, Write: true, Through: true}, s)
 }
 
-// AccessSummary is what a function does through its pointer parameters
+// ParamSummary is what a function does through its pointer parameters
 // (directives.Receiver for the receiver). A parameter in none of the lists
 // may be written through.
-type AccessSummary struct {
+type ParamSummary struct {
 	// ReadOnly: never written through, except under a lock reached through
 	// it or with sync/atomic, and never handed to code that might.
 	ReadOnly []int
@@ -226,8 +226,8 @@ type AccessSummary struct {
 	AtomicRead, AtomicWrite []int
 }
 
-func (pa *paramAccess) result() *AccessSummary {
-	out := &AccessSummary{}
+func (pa *paramAccess) result() *ParamSummary {
+	out := &ParamSummary{}
 	for v, i := range pa.index {
 		f := pa.flags[v]
 		if f&paramOpaque != 0 { // not settled by fallbackAccess: may write
@@ -269,7 +269,7 @@ const (
 )
 
 // use returns how a call of this kind uses the pointee of its argument.
-func (k paramKind) use() use {
+func (k paramKind) use() exprUse {
 	switch k {
 	case kindRead:
 		return useLoad
@@ -313,7 +313,7 @@ func (a *packageAnalysis) paramKindOf(fn *types.Func, i int) paramKind {
 
 // accessOf returns fn's access summary, or nil when it is not known (no
 // body, recursion, another package without a fact).
-func (a *packageAnalysis) accessOf(fn *types.Func) *AccessSummary {
+func (a *packageAnalysis) accessOf(fn *types.Func) *ParamSummary {
 	fn = fn.Origin()
 	if fn.Pkg() != a.pass.Pkg {
 		return a.importedAccess(fn)
@@ -483,22 +483,22 @@ func (fa *funcAnalysis) kindMatters(e ast.Expr, addressed bool) bool {
 	return fa.addrs[v] != nil || (fa.pacc != nil && fa.pacc.root(v) != nil)
 }
 
-func (s *AccessSummary) any() bool {
+func (s *ParamSummary) any() bool {
 	return s != nil && len(s.ReadOnly)+len(s.AtomicRead)+len(s.AtomicWrite) > 0
 }
 
-// Accesses is the package fact (a facttable) carrying the access
+// ParamTable is the package fact (a facttable) carrying the access
 // summaries of a package's methods and functions that have something to
 // say (a pointer parameter only read through, or only accessed
 // atomically), keyed by LocalKey.
-type Accesses struct {
-	facttable.Table[AccessSummary]
+type ParamTable struct {
+	facttable.Table[ParamSummary]
 }
 
-func (*Accesses) AFact() {}
+func (*ParamTable) AFact() {}
 
-func (f *Accesses) String() string {
-	return f.Format("accesses", func(sum AccessSummary) string {
+func (f *ParamTable) String() string {
+	return f.Format("paramtable", func(sum ParamSummary) string {
 		var parts []string
 		for _, l := range []struct {
 			name string
@@ -512,12 +512,12 @@ func (f *Accesses) String() string {
 	})
 }
 
-func (a *packageAnalysis) importedAccess(fn *types.Func) *AccessSummary {
+func (a *packageAnalysis) importedAccess(fn *types.Func) *ParamSummary {
 	return a.importedAcc.Lookup(fn.Pkg(), LocalKey(fn))
 }
 
 func (a *packageAnalysis) exportAccesses() {
-	f := &Accesses{}
+	f := &ParamTable{}
 	for fn, s := range a.summaries {
 		if s.access.any() && fn.Exported() {
 			if k := LocalKey(fn); k != "" {
@@ -541,12 +541,12 @@ func (a *packageAnalysis) exportAccesses() {
 // calls a lock method writes it. It reports ok false otherwise, and
 // lockFree when nothing in the body (closures included) can change a
 // lock's state: no lock method, no lock helper.
-func (a *packageAnalysis) quickAccess(fd *ast.FuncDecl, fn *types.Func) (sum *AccessSummary, ok, lockFree bool) {
+func (a *packageAnalysis) quickAccess(fd *ast.FuncDecl, fn *types.Func) (sum *ParamSummary, ok, lockFree bool) {
 	sig := fn.Type().(*types.Signature)
 	recv := sig.Recv()
 	named := recv != nil && astq.IsPointer(recv.Type()) && recv.Name() != "" && recv.Name() != "_"
 	if recv != nil && astq.IsPointer(recv.Type()) && !named && sig.Params().Len() == 0 {
-		return &AccessSummary{ReadOnly: []int{directives.Receiver}}, true, true
+		return &ParamSummary{ReadOnly: []int{directives.Receiver}}, true, true
 	}
 	writes, locking := false, false
 	isRecv := func(e ast.Expr) bool {
@@ -588,7 +588,7 @@ func (a *packageAnalysis) quickAccess(fd *ast.FuncDecl, fn *types.Func) (sum *Ac
 		return !locking
 	})
 	if writes && !locking {
-		return &AccessSummary{}, true, true
+		return &ParamSummary{}, true, true
 	}
 	return nil, false, !locking
 }

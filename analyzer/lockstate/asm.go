@@ -53,7 +53,7 @@ func (fa *funcAnalysis) opaqueArg(callee *types.Func, arg ast.Expr) bool {
 // finishAccess settles the parameters handed only to functions without a
 // Go body (and otherwise accessed only atomically, or not at all) by the Go
 // bodies of fn built elsewhere, and returns the summary.
-func (a *packageAnalysis) finishAccess(fn *types.Func, pa *paramAccess) *AccessSummary {
+func (a *packageAnalysis) finishAccess(fn *types.Func, pa *paramAccess) *ParamSummary {
 	for v, i := range pa.index {
 		f := pa.flags[v]
 		if f&paramOpaque == 0 || f&(paramPlain|paramWrite) != 0 {
@@ -71,7 +71,7 @@ func (a *packageAnalysis) finishAccess(fn *types.Func, pa *paramAccess) *AccessS
 
 // bodylessAccess returns the access summary of a function of this package
 // without a Go body: from its Go bodies built elsewhere, or nil.
-func (a *packageAnalysis) bodylessAccess(fn *types.Func) *AccessSummary {
+func (a *packageAnalysis) bodylessAccess(fn *types.Func) *ParamSummary {
 	if a.bodyless[fn] == nil || len(a.pass.IgnoredFiles) == 0 {
 		return nil
 	}

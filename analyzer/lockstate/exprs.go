@@ -14,11 +14,11 @@ import (
 // Expressions: how each use of a variable or field is recorded (read,
 // write, through a pointer, atomic) with the lock state there.
 
-type use uint8
+type exprUse uint8
 
 // derefUse is what a use of *p (p.f, p[i] for a pointer to an array) does
 // to p.
-func derefUse(u use) use {
+func derefUse(u exprUse) exprUse {
 	switch u {
 	case useWrite:
 		return useDeref
@@ -31,7 +31,7 @@ func derefUse(u use) use {
 // valueUse is what a use of x.f (or x[i], x an array) does to x when x is a
 // struct (array) value: writing, addressing or atomically accessing a part
 // of x does the same to x.
-func valueUse(u use) use {
+func valueUse(u exprUse) exprUse {
 	switch u {
 	case useWrite, useAddr, useAtomicRead, useAtomicWrite:
 		return u
@@ -41,7 +41,7 @@ func valueUse(u use) use {
 
 // expr walks an expression in evaluation order, recording accesses and
 // applying the lock effects of the calls in it.
-func (fa *funcAnalysis) expr(e ast.Expr, s *State, u use) {
+func (fa *funcAnalysis) expr(e ast.Expr, s *State, u exprUse) {
 	switch e := e.(type) {
 	case *ast.ParenExpr:
 		fa.expr(e.X, s, u)
@@ -87,7 +87,7 @@ func (fa *funcAnalysis) expr(e ast.Expr, s *State, u use) {
 }
 
 // index walks x[i]: the container as the element's use reaches it.
-func (fa *funcAnalysis) index(e *ast.IndexExpr, s *State, u use) {
+func (fa *funcAnalysis) index(e *ast.IndexExpr, s *State, u exprUse) {
 	if tv, ok := fa.info.Types[e.X]; ok && tv.IsType() {
 		return // generic instantiation
 	}
@@ -106,7 +106,7 @@ func (fa *funcAnalysis) index(e *ast.IndexExpr, s *State, u use) {
 
 // unary walks a unary expression: &x by what is done with the address,
 // <-ch as a channel operation.
-func (fa *funcAnalysis) unary(e *ast.UnaryExpr, s *State, u use) {
+func (fa *funcAnalysis) unary(e *ast.UnaryExpr, s *State, u exprUse) {
 	if e.Op == token.AND {
 		switch u {
 		case useDeref: // (&x.f).m() where m writes its receiver
@@ -128,7 +128,7 @@ func (fa *funcAnalysis) unary(e *ast.UnaryExpr, s *State, u use) {
 }
 
 // slice walks x[lo:hi:max]: slicing an array aliases it, as &x does.
-func (fa *funcAnalysis) slice(e *ast.SliceExpr, s *State, u use) {
+func (fa *funcAnalysis) slice(e *ast.SliceExpr, s *State, u exprUse) {
 	switch xt := fa.info.TypeOf(e.X); {
 	case isArray(xt) && u == useRead:
 		// x.arr[:] handed on aliases x.arr, like &x.arr.
@@ -151,13 +151,13 @@ func (fa *funcAnalysis) slice(e *ast.SliceExpr, s *State, u use) {
 	}
 }
 
-func (fa *funcAnalysis) ident(id *ast.Ident, s *State, u use) {
+func (fa *funcAnalysis) ident(id *ast.Ident, s *State, u exprUse) {
 	fa.variable(id, id, s, u)
 }
 
 // variable handles a use of a variable, written as node: id itself, or
 // pkg.id for another package's variable.
-func (fa *funcAnalysis) variable(node ast.Expr, id *ast.Ident, s *State, u use) {
+func (fa *funcAnalysis) variable(node ast.Expr, id *ast.Ident, s *State, u exprUse) {
 	v, ok := fa.info.Uses[id].(*types.Var)
 	if !ok {
 		return
@@ -177,7 +177,7 @@ func (fa *funcAnalysis) variable(node ast.Expr, id *ast.Ident, s *State, u use) 
 	}
 	fa.addrUse(id, v, u, s)
 	if src := fa.watched[v]; src != nil && fa.final && fa.rec != nil {
-		fa.rec.Uses = append(fa.rec.Uses, &Use{Var: v, Node: node, Source: src, State: s.snapshot()})
+		fa.rec.RefUses = append(fa.rec.RefUses, &RefUse{Var: v, Node: node, Source: src, State: s.snapshot()})
 	}
 }
 
@@ -185,13 +185,13 @@ func (fa *funcAnalysis) variable(node ast.Expr, id *ast.Ident, s *State, u use) 
 // a parameter of the declaration that refers to memory its caller can
 // share (a pointer, slice or map), when the configuration asks for them
 // (Func.Vars).
-func (fa *funcAnalysis) recordVar(id *ast.Ident, v *types.Var, u use, s *State) {
+func (fa *funcAnalysis) recordVar(id *ast.Ident, v *types.Var, u exprUse, s *State) {
 	if fa.final && fa.rec != nil && fa.a.vars && (isPackageLevel(v) || fa.a.captured(fa.decl)[v] || fa.a.refParams(fa.decl)[v]) {
-		fa.rec.Vars = append(fa.rec.Vars, &VarAccess{Node: id, Var: v, Use: varUse(u), State: s.snapshot()})
+		fa.rec.Vars = append(fa.rec.Vars, &VarAccess{Node: id, Var: v, Kind: varUse(u), State: s.snapshot()})
 	}
 }
 
-func varUse(u use) VarUse {
+func varUse(u exprUse) VarKind {
 	switch u {
 	case useWrite:
 		return VarWrite
@@ -256,7 +256,7 @@ func (a *packageAnalysis) captured(fd *ast.FuncDecl) map[*types.Var]bool {
 	return c
 }
 
-func (fa *funcAnalysis) selector(e *ast.SelectorExpr, s *State, u use) {
+func (fa *funcAnalysis) selector(e *ast.SelectorExpr, s *State, u exprUse) {
 	if id, ok := e.X.(*ast.Ident); ok {
 		if _, isPkg := fa.info.Uses[id].(*types.PkgName); isPkg {
 			fa.variable(e, e.Sel, s, u) // pkg.Var
@@ -273,7 +273,7 @@ func (fa *funcAnalysis) selector(e *ast.SelectorExpr, s *State, u use) {
 	}
 	// x.inner.f = v writes the struct-valued field x.inner; p.f = v writes
 	// what p points to.
-	var xu use
+	var xu exprUse
 	if astq.IsPointer(fa.info.TypeOf(e.X)) {
 		xu = derefUse(u)
 		if field, _ := sel.Obj().(*types.Var); xu == useDeref && fa.a.dirs.Guard(field).Guards() {

@@ -291,9 +291,9 @@ func (fa *funcAnalysis) exit(pos token.Pos, ret *ast.ReturnStmt, s *State) {
 }
 
 const (
-	useRead  use = iota // the value is read (and may be copied away)
-	useWrite            // the location is written, or its address escapes
-	useBase             // a selector base: x in x.f (no escape)
+	useRead  exprUse = iota // the value is read (and may be copied away)
+	useWrite                // the location is written, or its address escapes
+	useBase                 // a selector base: x in x.f (no escape)
 	// The rest describe what happens to the memory a pointer points to, or
 	// to a location whose address is taken: only pointer parameters (see
 	// paramAccess) and the locals aliasing them care.

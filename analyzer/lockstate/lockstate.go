@@ -36,12 +36,12 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{directives.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{(*EffectsTable)(nil), (*Accesses)(nil)},
+	FactTypes:  []analysis.Fact{(*EffectsTable)(nil), (*ParamTable)(nil)},
 }
 
 // EffectsTable is a package fact (a facttable): the Effects of the
 // package's functions that other packages can call (exported names), keyed
-// like Accesses (F, or T.M).
+// like ParamTable (F, or T.M).
 type EffectsTable struct {
 	facttable.Table[Effects]
 }
@@ -280,10 +280,10 @@ type packageAnalysis struct {
 	decls     map[*types.Func]*ast.FuncDecl
 	order     []*ast.FuncDecl
 	summaries map[*types.Func]*summary
-	// importedEff and importedAcc index the EffectsTable and Accesses
+	// importedEff and importedAcc index the EffectsTable and ParamTable
 	// facts of the dependencies.
 	importedEff *facttable.Index[Effects]
-	importedAcc *facttable.Index[AccessSummary]
+	importedAcc *facttable.Index[ParamSummary]
 	funcs       []*Func
 	// fresh enables fresh-object tracking and parameter escape summaries.
 	// Only packages with directives need them; elsewhere they would cost a
@@ -307,7 +307,7 @@ type packageAnalysis struct {
 	tryBusy       map[*types.Func]bool
 	bodyless      map[*types.Func]*ast.FuncDecl
 	bodylessOrder []*ast.FuncDecl
-	asmAccess     map[*types.Func]*AccessSummary
+	asmAccess     map[*types.Func]*ParamSummary
 	fallbacks     *fallbackIndex
 	// vars: record Func.Vars (config.Config.RecordVars); capturedVars
 	// caches captured, and paramVars refParams, per declaration.
@@ -325,7 +325,7 @@ type summary struct {
 	retakes     []directives.LockRef
 	// condAcquires, condRAcquires: acquired only on success (condEffects).
 	condAcquires, condRAcquires []directives.LockRef
-	access                      *AccessSummary
+	access                      *ParamSummary
 	accState                    uint8
 	// recs are the events recorded by the run that computed the summary
 	// (the function's Func and its closures'), when that run read nothing
@@ -344,12 +344,12 @@ func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAn
 			return f, &f.Table
 		}),
 
-		importedAcc: facttable.NewIndex(pass, func() (analysis.Fact, *facttable.Table[AccessSummary]) {
-			f := &Accesses{}
+		importedAcc: facttable.NewIndex(pass, func() (analysis.Fact, *facttable.Table[ParamSummary]) {
+			f := &ParamTable{}
 			return f, &f.Table
 		}),
 		bodyless:  map[*types.Func]*ast.FuncDecl{},
-		asmAccess: map[*types.Func]*AccessSummary{},
+		asmAccess: map[*types.Func]*ParamSummary{},
 	}
 	for _, file := range pass.Files {
 		for _, d := range file.Decls {

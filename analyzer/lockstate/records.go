@@ -47,7 +47,7 @@ type Func struct {
 	Returns  []*Return
 	Gos      []*Go
 	ChanOps  []*ChanOp
-	Uses     []*Use
+	RefUses  []*RefUse
 	// Vars are the reads and writes of package-level variables, of
 	// locals some closure of the declaration captures, and of the
 	// declaration's pointer, slice and map parameters, with the locks held
@@ -121,24 +121,24 @@ type Return struct {
 	Exit *State
 }
 
-// Use is a use of a local that holds a reference into a guarded field
+// RefUse is a use of a local that holds a reference into a guarded field
 // (p := &x.f, or m := x.m for a map or slice), with the locks held there.
-type Use struct {
+type RefUse struct {
 	Var    *types.Var
 	Node   ast.Expr
 	Source ast.Expr // the x.f it was taken from
 	State  *State
 }
 
-// VarUse says how a VarAccess uses its variable.
-type VarUse uint8
+// VarKind says how a VarAccess uses its variable.
+type VarKind uint8
 
 const (
-	VarRead        VarUse = iota // the value is read (or the variable is a selector base)
-	VarWrite                     // the variable is assigned, or its address escapes
-	VarDeref                     // the pointee is written (p.f = v): not the variable
-	VarAtomic                    // through sync/atomic
-	VarAddrCompare               // &x compared or read through, not written
+	VarRead        VarKind = iota // the value is read (or the variable is a selector base)
+	VarWrite                      // the variable is assigned, or its address escapes
+	VarDeref                      // the pointee is written (p.f = v): not the variable
+	VarAtomic                     // through sync/atomic
+	VarAddrCompare                // &x compared or read through, not written
 )
 
 // VarAccess is a use of a package-level variable, or of a local that a
@@ -146,7 +146,7 @@ const (
 type VarAccess struct {
 	Node  *ast.Ident
 	Var   *types.Var
-	Use   VarUse
+	Kind  VarKind
 	State *State
 }
 

@@ -416,7 +416,7 @@ func (c *checker) classify(a *access, parents map[ast.Node]ast.Node) bool {
 			return false // a guarded field: guardedby checks it
 		}
 	}
-	if va.Use == lockstate.VarAtomic || c.atomicOperand(va.Node, parents) {
+	if va.Kind == lockstate.VarAtomic || c.atomicOperand(va.Node, parents) {
 		a.atomic = true
 		a.locs = append(a.locs, loc{path: path, atomic: true, write: c.atomicWrite(top, parents)})
 		return true

@@ -59,7 +59,7 @@ func TestNogoReady(t *testing.T) {
 		reflect.TypeFor[*checkthenact.FieldOps]():  &checkthenact.FieldOps{Ops: []checkthenact.FieldOp{{Field: "p.ptmx@*os.File", Name: "ptmx", Base: ref, Write: true, Rechecked: true}}},
 		reflect.TypeFor[*lockstate.EffectsTable](): &lockstate.EffectsTable{Table: facttable.Table[lockstate.Effects]{Funcs: []facttable.Entry[lockstate.Effects]{{Key: "T.Lock", Value: lockstate.Effects{Contract: directives.Contract{Acquires: []directives.LockRef{ref}, Downgrades: []directives.LockRef{ref}}, NoEscape: []int{directives.Receiver, 0}, IntoResult: []int{1}, FreshResult: true, Retakes: []directives.LockRef{ref}, CondAcquires: []directives.LockRef{ref}}}}}},
 		reflect.TypeFor[*shared.Table]():           &shared.Table{Table: facttable.Table[[]shared.Use]{Funcs: []facttable.Entry[[]shared.Use]{{Key: "T.Add", Value: []shared.Use{{Param: -1, Path: "*.n", Write: true, Index: -1}, {Param: 0, Path: "[]", Index: 1}, {Param: -2, Var: "p.Level", Atomic: true, Index: -1}}}}}},
-		reflect.TypeFor[*lockstate.Accesses]():     &lockstate.Accesses{Table: facttable.Table[lockstate.AccessSummary]{Funcs: []facttable.Entry[lockstate.AccessSummary]{{Key: "T.Get", Value: lockstate.AccessSummary{ReadOnly: []int{directives.Receiver}, AtomicRead: []int{0}, AtomicWrite: []int{1}}}}}},
+		reflect.TypeFor[*lockstate.ParamTable]():   &lockstate.ParamTable{Table: facttable.Table[lockstate.ParamSummary]{Funcs: []facttable.Entry[lockstate.ParamSummary]{{Key: "T.Get", Value: lockstate.ParamSummary{ReadOnly: []int{directives.Receiver}, AtomicRead: []int{0}, AtomicWrite: []int{1}}}}}},
 	}
 	for _, f := range facts {
 		sample, ok := samples[reflect.TypeOf(f)]
