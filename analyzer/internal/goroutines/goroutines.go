@@ -109,30 +109,26 @@ func FindWith(info *types.Info, fd *ast.FuncDecl, declOf func(*types.Func) *ast.
 	var bodies []*Body
 	visit := func(block *ast.BlockStmt, lit *ast.FuncLit) {
 		b := &Body{Block: block, Lit: lit, pipes: pipes}
-		parents := map[ast.Node]ast.Node{}
-		var stack []ast.Node
+		var stack []ast.Node // n's ancestors in block
 		ast.Inspect(block, func(n ast.Node) bool {
 			if n == nil {
 				stack = stack[:len(stack)-1]
 				return true
 			}
-			if len(stack) > 0 {
-				parents[n] = stack[len(stack)-1]
-			}
 			if l, ok := n.(*ast.FuncLit); ok && l != lit {
 				return false // a body of its own
 			}
-			stack = append(stack, n)
 			if s := spawnAt(info, n, declOf, declSigs); s != nil {
 				s.Body = b
-				for p := parents[n]; p != nil; p = parents[p] {
-					switch p.(type) {
+				for i := len(stack) - 1; i >= 0; i-- {
+					switch stack[i].(type) {
 					case *ast.ForStmt, *ast.RangeStmt:
-						s.Loops = append(s.Loops, p)
+						s.Loops = append(s.Loops, stack[i])
 					}
 				}
 				b.Spawns = append(b.Spawns, s)
 			}
+			stack = append(stack, n)
 			return true
 		})
 		if len(b.Spawns) > 0 {
