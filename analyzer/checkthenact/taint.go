@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -191,22 +192,14 @@ func (c *checker) mentions(e ast.Node, s carriers) bool {
 	if len(s) == 0 {
 		return false
 	}
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if found {
+	return astq.Contains(e, func(n ast.Node) bool {
+		id, ok := n.(*ast.Ident)
+		if !ok {
 			return false
 		}
-		if _, lit := n.(*ast.FuncLit); lit {
-			return false
-		}
-		if id, ok := n.(*ast.Ident); ok {
-			if v, ok := c.pass.TypesInfo.Uses[id].(*types.Var); ok && s[v] {
-				found = true
-			}
-		}
-		return true
+		v, ok := c.pass.TypesInfo.Uses[id].(*types.Var)
+		return ok && s[v]
 	})
-	return found
 }
 
 func cloneCarriers(s carriers) carriers {

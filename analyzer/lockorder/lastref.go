@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/counts"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
@@ -98,20 +99,14 @@ func (c *checker) lastRefOnly(f *lockstate.Func) func(token.Pos) bool {
 // hasZeroTest is a cheap syntactic test for a condition zeroTest
 // recognises, so that only such bodies get a control-flow graph.
 func (c *checker) hasZeroTest(f *lockstate.Func, body *ast.BlockStmt) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if found {
+	return astq.Contains(body, func(n ast.Node) bool {
+		e, ok := n.(*ast.BinaryExpr)
+		if !ok {
 			return false
 		}
-		if _, isLit := n.(*ast.FuncLit); isLit {
-			return false
-		}
-		if e, ok := n.(*ast.BinaryExpr); ok {
-			_, found = c.zeroTest(f, e)
-		}
-		return true
+		_, zero := c.zeroTest(f, e)
+		return zero
 	})
-	return found
 }
 
 // zeroTest reports whether e compares a just-decremented count with zero,

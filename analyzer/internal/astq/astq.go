@@ -90,6 +90,24 @@ func FieldNames(t types.Type, index []int) []string {
 	return names
 }
 
+// Contains reports whether pred holds for some node of root (root
+// included) outside the function literals in it, which run at another
+// time. It stops at the first.
+func Contains(root ast.Node, pred func(ast.Node) bool) bool {
+	found := false
+	ast.Inspect(root, func(n ast.Node) bool {
+		if found || n == nil {
+			return false
+		}
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		found = pred(n)
+		return !found
+	})
+	return found
+}
+
 // Field returns the field of st declared with name, not one promoted
 // through an embedded field, or nil.
 func Field(st *types.Struct, name string) *types.Var {

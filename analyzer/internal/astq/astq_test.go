@@ -126,3 +126,31 @@ func TestDerefAndStructOf(t *testing.T) {
 		t.Error("Fields through a non-struct")
 	}
 }
+
+func TestContains(t *testing.T) {
+	s := testsrc.Check(t, `package p
+
+func f(a, b int) func() int {
+	_ = a + 1
+	return func() int { return b }
+}
+`)
+	fn := s.File.Decls[0].(*ast.FuncDecl)
+	uses := func(name string) func(ast.Node) bool {
+		return func(n ast.Node) bool {
+			id, ok := n.(*ast.Ident)
+			return ok && id.Name == name && s.Info.Uses[id] != nil
+		}
+	}
+	if !Contains(fn.Body, uses("a")) {
+		t.Error("Contains(body, a) = false, want true: a is used in the body")
+	}
+	if Contains(fn.Body, uses("b")) {
+		t.Error("Contains(body, b) = true, want false: b is used only inside the function literal")
+	}
+	calls := 0
+	Contains(fn.Body, func(n ast.Node) bool { calls++; return true })
+	if calls != 1 {
+		t.Errorf("pred called %d times after it held, want it to stop at the first", calls)
+	}
+}
