@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 )
 
@@ -281,6 +282,9 @@ func (c *collector) proseContract(fd *ast.FuncDecl) {
 	if problem != "" {
 		return // unresolvable prose is ignored
 	}
+	if c.acquiresFirst(fd, sig, ref) {
+		return // the body takes the lock itself: the prose is about something else
+	}
 	contract := &Contract{Convention: ByDoc}
 	if c.lockIsRW(sig, ref) {
 		contract.RHolds = []LockRef{ref}
@@ -353,7 +357,7 @@ func (c *collector) lockedConvention(fd *ast.FuncDecl) {
 				return
 			}
 			ref, problem := c.resolveFuncLock(fn.Type().(*types.Signature), recv.Name()+"."+path)
-			if problem != "" {
+			if problem != "" || c.acquiresFirst(fd, fn.Type().(*types.Signature), ref) {
 				return
 			}
 			contract := &Contract{Convention: ByDoc}
@@ -389,6 +393,9 @@ func (c *collector) lockedConvention(fd *ast.FuncDecl) {
 	if problem != "" {
 		return
 	}
+	if c.acquiresFirst(fd, fn.Type().(*types.Signature), ref) {
+		return // takes the lock itself: the name says "locks", not "needs it held"
+	}
 	contract := &Contract{Convention: ByName}
 	if _, rw := locks.IsLock(chosen[0].Type()); rw {
 		contract.RHolds = []LockRef{ref}
@@ -396,6 +403,58 @@ func (c *collector) lockedConvention(fd *ast.FuncDecl) {
 		contract.Holds = []LockRef{ref}
 	}
 	c.res.funcs[fn] = contract
+}
+
+// acquiresFirst reports whether the first thing fd's body does with the
+// lock ref (reached through the receiver or a parameter), outside function
+// literals, is to take it: a function that locks the lock itself does not
+// need its caller to hold it, whatever its name or doc says ("Client lock
+// must not be held on entry" on a ...Locked method that locks c.mu). A
+// body that first releases the lock (unlock, wait, relock) still needs it
+// held.
+func (c *collector) acquiresFirst(fd *ast.FuncDecl, sig *types.Signature, ref LockRef) bool {
+	if fd.Body == nil || ref.Kind == Global {
+		return false
+	}
+	var root string
+	switch {
+	case ref.Param == Receiver:
+		root = sig.Recv().Name()
+	case ref.Param >= 0 && ref.Param < sig.Params().Len():
+		root = sig.Params().At(ref.Param).Name()
+	}
+	if root == "" || root == "_" {
+		return false
+	}
+	want := root + ref.Sel
+	first := ""
+	astq.Contains(fd.Body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		switch se.Sel.Name {
+		case "Lock", "RLock", "TryLock", "TryRLock", "Unlock", "RUnlock":
+		default:
+			return false
+		}
+		x := types.ExprString(se.X)
+		if sel := c.pass.TypesInfo.Selections[se]; sel != nil {
+			if implicit := locks.ImplicitFields(sel); len(implicit) > 0 {
+				x += "." + strings.Join(implicit, ".") // c.Lock() on an embedded sync.Mutex
+			}
+		}
+		if x != want {
+			return false
+		}
+		first = se.Sel.Name
+		return true
+	})
+	return first != "" && !strings.HasSuffix(first, "Unlock")
 }
 
 // typeLock is a type-qualified lock in prose: Conn.mu.

@@ -301,3 +301,49 @@ func (c *Conn) ResetAsync() {
 func (c *Conn) ResetAsyncUnheld() {
 	go c.resetAndUnlock() // want `go c.resetAndUnlock runs in a new goroutine, which holds no locks, but it needs c.mu held`
 }
+
+// Perms: a ...Locked name is checked against the body. mergeLocked takes
+// p.mu itself (its doc says the lock must not be held on entry), so it
+// carries no contract and calls without the lock are right; waitLocked
+// releases p.mu first, then retakes it, so it does need it held.
+type Perms struct {
+	mu   sync.Mutex
+	deny []string
+}
+
+// Client lock must not be held on entry.
+func (p *Perms) mergeLocked(d string) {
+	p.mu.Lock()
+	p.deny = append(p.deny, d)
+	p.mu.Unlock()
+}
+
+func (p *Perms) waitLocked() {
+	p.mu.Unlock()
+	p.mu.Lock()
+}
+
+func (p *Perms) Merge(d string) {
+	p.mu.Lock()
+	n := len(p.deny)
+	p.mu.Unlock()
+	if n == 0 {
+		p.mergeLocked(d) // silent: mergeLocked locks p.mu itself
+	}
+	p.waitLocked() // want `call to p.waitLocked needs p.mu locked`
+}
+
+// Doc says the caller holds the lock, but the body takes it: no contract.
+type Gauge struct {
+	mu sync.Mutex
+	v  int
+}
+
+// set stores v. Caller must hold g.mu.
+func (g *Gauge) set(v int) {
+	g.mu.Lock()
+	g.v = v
+	g.mu.Unlock()
+}
+
+func (g *Gauge) Reset() { g.set(0) }
