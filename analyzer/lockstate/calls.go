@@ -317,7 +317,9 @@ func (fa *funcAnalysis) operand(call *ast.CallExpr, callee *types.Func, i int, a
 		return // stored only in the new object the call returns, which stays unpublished
 	}
 	kind := kindWrite
-	if callee != nil && (i == directives.Receiver || i < callee.Type().(*types.Signature).Params().Len()) && astq.IsPointer(fa.info.TypeOf(arg)) && fa.kindMatters(arg, false) {
+	if callee != nil && (i == directives.Receiver || i < callee.Type().(*types.Signature).Params().Len()) && astq.IsPointer(fa.info.TypeOf(arg)) && (fa.kindMatters(arg, false) || fa.isField(addrOperand(fa.info, arg))) {
+		// &x.f handed to a helper that only uses it atomically is an atomic
+		// access of f, wherever the call is.
 		kind = fa.a.paramKindOf(callee, i)
 	}
 	if kind == kindAtomicRead || kind == kindAtomicWrite {
@@ -410,7 +412,10 @@ func (fa *funcAnalysis) receiver(se *ast.SelectorExpr, sel *types.Selection, s *
 		return
 	}
 	kind := kindWrite
-	if fa.kindMatters(se.X, !astq.IsPointer(recvT)) {
+	if fa.kindMatters(se.X, !astq.IsPointer(recvT)) || !astq.IsPointer(recvT) && fa.isField(se.X) {
+		// x.f.m() on a field value: whether m is atomic decides how f is
+		// accessed (a wrapper type such as go.uber.org/atomic's Bool),
+		// wherever the call is.
 		kind = fa.a.paramKindOf(fn, directives.Receiver)
 	}
 	if (kind == kindAtomicRead || kind == kindAtomicWrite) && !astq.IsPointer(recvT) && fa.atomicTarget(se.X, s, kind == kindAtomicWrite) {
@@ -435,6 +440,16 @@ func (fa *funcAnalysis) receiver(se *ast.SelectorExpr, sel *types.Selection, s *
 		fa.publishIdent(id, s) // only read through, but kept where others can reach it
 	}
 	fa.expr(se.X, s, kind.use())
+}
+
+// isField reports whether e selects a field.
+func (fa *funcAnalysis) isField(e ast.Expr) bool {
+	se, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	sel := fa.info.Selections[se]
+	return sel != nil && sel.Kind() == types.FieldVal
 }
 
 // publishIdent ends the freshness of the local id names.

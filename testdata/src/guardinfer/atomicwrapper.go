@@ -1,0 +1,75 @@
+package guardinfer
+
+import (
+	"sync"
+
+	"atomicwrap/lib"
+)
+
+// Ticker's ticks and last are of wrapper types whose methods use
+// sync/atomic (Counter wraps Int32, as go.uber.org/atomic's Bool wraps its
+// Uint32): a call of such a method is an atomic access of the field,
+// wherever it is. Only RacyLoad, a plain read, mixes the two.
+type Ticker struct {
+	mu    sync.Mutex
+	ticks lib.Counter
+	last  lib.Int32
+	peak  lib.Int32
+	n     int
+}
+
+func (t *Ticker) Tick() {
+	t.ticks.Inc()
+	t.last.Store(1)
+	t.peak.Store(2)
+	t.mu.Lock()
+	t.n++
+	t.mu.Unlock()
+}
+
+func (t *Ticker) Count() int32 { return t.ticks.Get() + t.last.Load() + t.peak.Load() }
+
+func (t *Ticker) Racy() int32 {
+	return t.last.RacyLoad() // want `t.last is accessed with sync/atomic elsewhere \(e.g. atomicwrapper.go:\d+\) but plainly here`
+}
+
+// Store is shared with its goroutine before its constructor sets
+// wasEnabled, and its loop reads the head's wrapped range through a
+// pointer: both are atomic accesses, as at every other site.
+type Store struct {
+	mu         sync.Mutex
+	wasEnabled lib.Int32
+	head       *Head
+	n          int
+}
+
+type Head struct {
+	mu         sync.Mutex
+	chunkRange lib.Int32
+	series     int
+}
+
+func OpenStore(on bool) *Store {
+	db := &Store{head: &Head{}}
+	go db.run()
+	if on {
+		db.wasEnabled.Store(1)
+	}
+	return db
+}
+
+func (db *Store) run() {
+	for db.wasEnabled.Load() == 0 {
+		db.mu.Lock()
+		db.n++
+		db.mu.Unlock()
+		_ = db.head.chunkRange.Load()
+	}
+}
+
+func (h *Head) SetRange(v int32) {
+	h.chunkRange.Store(v)
+	h.mu.Lock()
+	h.series++
+	h.mu.Unlock()
+}
