@@ -254,6 +254,23 @@ func lockPath(pass *analysis.Pass, owner *types.Struct, name string) []string {
 	return nil
 }
 
+// modeAt is how the lock at path (from the field's struct) is held at an
+// access: in the function's own lock state, or, held by every caller of
+// the method it is in, as shared (callers' modes are not tracked).
+func (r *inference) modeAt(a *lockstate.Access, ref guardRef) lockstate.Mode {
+	lock := r.lockOf(a, ref)
+	if !lock.Valid() {
+		return lockstate.NotHeld
+	}
+	if m := a.State.Lock(lock).Mode; m.Held() {
+		return m
+	}
+	if f := r.funcOf[a]; f != nil && r.heldByCallers(f, lock, 0) {
+		return lockstate.Shared
+	}
+	return lockstate.NotHeld
+}
+
 // heldAt reports whether the lock at path (from the field's struct) is
 // held at an access: in the function's own lock state, or because every
 // caller of the method it is in holds it.
@@ -469,6 +486,7 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 		return // too many accesses do without it
 	}
 	shown := func(a *lockstate.Access) string { return r.shown(best, a) }
+	best.misses = r.racing(best.misses, accs, owner)
 	if best.ref.parent != nil {
 		// No directive on the field can name another struct's lock.
 		if r.suggest {
@@ -487,7 +505,7 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 		r.suggestField(v, fix, fmt.Sprintf("%s is held at %d of %d accesses (e.g. %s)", shown(accs[0]), best.held, len(accs), r.site(best.example)), best)
 		return
 	}
-	for _, a := range r.inTests[v] {
+	for _, a := range r.racing(r.inTests[v], accs, owner) {
 		if !r.heldAt(a, best.ref) {
 			best.misses = append(best.misses, a)
 		}
@@ -505,23 +523,36 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 // the locks of the parent objects the field's object is reached through.
 func (r *inference) bestGuard(owner *types.Struct, accs []*lockstate.Access) evidence {
 	var best evidence
+	for _, c := range r.candidates(owner, accs) {
+		if e := r.count(accs, c.name, c.ref); e.held > best.held {
+			best = e
+		}
+	}
+	return best
+}
+
+// candidate is a lock that may guard a field, with its name as a
+// //guard:by argument.
+type candidate struct {
+	name string
+	ref  guardRef
+}
+
+// candidates are the locks that may guard a field of owner: its own lock
+// fields, the package-level locks, and the lock fields of the parent
+// structs the field's object is reached through at accs (one set per
+// parent struct type met).
+func (r *inference) candidates(owner *types.Struct, accs []*lockstate.Access) []candidate {
+	var cs []candidate
 	for i := 0; i < owner.NumFields(); i++ {
 		f := owner.Field(i)
-		if lock, _ := locks.IsLock(f.Type()); !lock {
-			continue
-		}
-		if e := r.count(accs, f.Name(), guardRef{path: lockPath(r.pass, owner, f.Name())}); e.held > best.held {
-			best = e
+		if lock, _ := locks.IsLock(f.Type()); lock {
+			cs = append(cs, candidate{f.Name(), guardRef{path: lockPath(r.pass, owner, f.Name())}})
 		}
 	}
-	// A package-level lock, held at the field's accesses as consistently.
 	for _, g := range r.globals {
-		if e := r.count(accs, g.Name(), guardRef{global: g}); e.held > best.held {
-			best = e
-		}
+		cs = append(cs, candidate{g.Name(), guardRef{global: g}})
 	}
-	// A lock of the parent object the field's object is reached through
-	// (c.stats.n under c.mu): one per parent struct type met.
 	seen := map[*types.Struct]bool{}
 	for _, a := range accs {
 		p, ok := r.parentOf(a)
@@ -531,15 +562,71 @@ func (r *inference) bestGuard(owner *types.Struct, accs []*lockstate.Access) evi
 		seen[p.st] = true
 		for i := 0; i < p.st.NumFields(); i++ {
 			f := p.st.Field(i)
-			if lock, _ := locks.IsLock(f.Type()); !lock {
-				continue
-			}
-			if e := r.count(accs, f.Name(), guardRef{path: lockPath(r.pass, p.st, f.Name()), parent: p.st}); e.held > best.held {
-				best = e
+			if lock, _ := locks.IsLock(f.Type()); lock {
+				cs = append(cs, candidate{f.Name(), guardRef{path: lockPath(r.pass, p.st, f.Name()), parent: p.st}})
 			}
 		}
 	}
-	return best
+	return cs
+}
+
+// racing keeps the misses that can run at once with a conflicting access
+// of the field: by lock sets, as RacerD compares them, with the locks
+// named. A miss is dropped when another lock is held there and at every
+// access it conflicts with (every plain write, and for a write every
+// access), exclusively on at least one side of each pair: a read of
+// s.loops under targetMtx alone cannot race when every write of s.loops
+// holds targetMtx as well as mtx.
+func (r *inference) racing(misses, accs []*lockstate.Access, owner *types.Struct) []*lockstate.Access {
+	if len(misses) == 0 {
+		return nil
+	}
+	cands := r.candidates(owner, accs)
+	held := map[*lockstate.Access][]lockstate.Mode{}
+	modes := func(a *lockstate.Access) []lockstate.Mode {
+		if h, ok := held[a]; ok {
+			return h
+		}
+		h := make([]lockstate.Mode, len(cands))
+		for i, c := range cands {
+			h[i] = r.modeAt(a, c.ref)
+		}
+		held[a] = h
+		return h
+	}
+	var out []*lockstate.Access
+	for _, m := range misses {
+		if !excludedByAnotherLock(m, accs, modes) {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// excludedByAnotherLock reports whether one lock is held at m and at every
+// access that conflicts with m, exclusively at one of the two.
+func excludedByAnotherLock(m *lockstate.Access, accs []*lockstate.Access, modes func(*lockstate.Access) []lockstate.Mode) bool {
+	plainWrite := func(a *lockstate.Access) bool { return a.Write && !a.Atomic }
+	for i, mm := range modes(m) {
+		if !mm.Held() {
+			continue
+		}
+		all := true
+		for _, b := range accs {
+			if b == m || !plainWrite(m) && !plainWrite(b) {
+				continue // two reads do not conflict
+			}
+			bm := modes(b)[i]
+			if !bm.Held() || mm != lockstate.Exclusive && bm != lockstate.Exclusive {
+				all = false
+				break
+			}
+		}
+		if all {
+			return true
+		}
+	}
+	return false
 }
 
 // reportOnce reports a field's accesses that miss its guard as one
@@ -619,7 +706,8 @@ func (r *inference) checkProse(v *types.Var, g *directives.ProseGuard, accs []*l
 		r.suggestField(v, fix, fmt.Sprintf("its comment says %s; %s is held at %d of %d accesses", quote, lockAt(accs[0], g.Lock), e.held, len(accs)), e)
 		return
 	}
-	for _, a := range r.inTests[v] {
+	e.misses = r.racing(e.misses, accs, owner)
+	for _, a := range r.racing(r.inTests[v], accs, owner) {
 		if !r.heldAt(a, ref) {
 			e.misses = append(e.misses, a)
 		}
