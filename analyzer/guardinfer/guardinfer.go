@@ -93,6 +93,8 @@ type inference struct {
 	callers map[*types.Func][]callSite
 	refs    map[*types.Func]int
 	memo    map[callerKey]int8 // 1 held at every call, -1 not, 0 being computed
+	// entries memoises entryLocks.
+	entries map[*types.Func]map[string]lockstate.Mode
 	// ctx says where an object allocated in a function is still private
 	// to it (context.go).
 	ctx *contexts
@@ -292,6 +294,7 @@ func (r *inference) indexCallers() {
 	r.callers = map[*types.Func][]callSite{}
 	r.refs = map[*types.Func]int{}
 	r.memo = map[callerKey]int8{}
+	r.entries = map[*types.Func]map[string]lockstate.Mode{}
 	for _, obj := range r.pass.TypesInfo.Uses {
 		if fn, ok := obj.(*types.Func); ok && fn.Pkg() == r.pass.Pkg && !fn.Exported() && fn.Type().(*types.Signature).Recv() != nil {
 			r.refs[fn.Origin()]++
@@ -576,47 +579,163 @@ func (r *inference) candidates(owner *types.Struct, accs []*lockstate.Access) []
 // access it conflicts with (every plain write, and for a write every
 // access), exclusively on at least one side of each pair: a read of
 // s.loops under targetMtx alone cannot race when every write of s.loops
-// holds targetMtx as well as mtx.
+// holds targetMtx as well as mtx. The other lock may be the object's own,
+// a package-level one, its parent's, or any lock the functions hold: one
+// reached from a variable of the same type at both accesses (le.mu of the
+// lessor whose map holds the lease) is taken as the same lock, the
+// abstraction RacerD makes by class.
 func (r *inference) racing(misses, accs []*lockstate.Access, owner *types.Struct) []*lockstate.Access {
+	plainWrite := func(a *lockstate.Access) bool { return a.Write && !a.Atomic }
+	return r.racingBy(misses, accs, owner, func(a, b *lockstate.Access) bool { return plainWrite(a) || plainWrite(b) })
+}
+
+// racingBy is racing with the accesses that conflict given by conflict.
+func (r *inference) racingBy(misses, accs []*lockstate.Access, owner *types.Struct, conflict func(a, b *lockstate.Access) bool) []*lockstate.Access {
 	if len(misses) == 0 {
 		return nil
 	}
 	cands := r.candidates(owner, accs)
-	held := map[*lockstate.Access][]lockstate.Mode{}
-	modes := func(a *lockstate.Access) []lockstate.Mode {
+	held := map[*lockstate.Access]map[string]lockstate.Mode{}
+	modes := func(a *lockstate.Access) map[string]lockstate.Mode {
 		if h, ok := held[a]; ok {
 			return h
 		}
-		h := make([]lockstate.Mode, len(cands))
+		h := map[string]lockstate.Mode{}
 		for i, c := range cands {
-			h[i] = r.modeAt(a, c.ref)
+			if m := r.modeAt(a, c.ref); m.Held() {
+				h[fmt.Sprint("guard ", i)] = m
+			}
+		}
+		for k, m := range heldTyped(a.State) {
+			h[k] = m
+		}
+		if f := r.funcOf[a]; f != nil {
+			for k, m := range r.entryLocks(f, 0) {
+				if !h[k].Held() {
+					h[k] = m
+				}
+			}
 		}
 		held[a] = h
 		return h
 	}
 	var out []*lockstate.Access
 	for _, m := range misses {
-		if !excludedByAnotherLock(m, accs, modes) {
+		if !excludedByAnotherLock(m, accs, modes, conflict) {
 			out = append(out, m)
 		}
 	}
 	return out
 }
 
-// excludedByAnotherLock reports whether one lock is held at m and at every
-// access that conflicts with m, exclusively at one of the two.
-func excludedByAnotherLock(m *lockstate.Access, accs []*lockstate.Access, modes func(*lockstate.Access) []lockstate.Mode) bool {
-	plainWrite := func(a *lockstate.Access) bool { return a.Write && !a.Atomic }
-	for i, mm := range modes(m) {
-		if !mm.Held() {
+// heldTyped is the locks held in s, by typedLock.
+func heldTyped(s *lockstate.State) map[string]lockstate.Mode {
+	h := map[string]lockstate.Mode{}
+	for _, p := range s.Held() {
+		if k := typedLock(p); k != "" {
+			h[k] = s.Lock(p).Mode
+		}
+	}
+	return h
+}
+
+// entryLocks is the entry lock set of the method f runs in, by typedLock:
+// the locks every call of it holds (in the caller's own state, or at the
+// caller's entry), for an unexported method only ever called; empty for
+// anything else. lease.refresh, called only by lessor methods holding
+// le.mu, runs under le.mu.
+func (r *inference) entryLocks(f *lockstate.Func, depth int) map[string]lockstate.Mode {
+	if depth > maxCallerDepth || f.Context != lockstate.Declared && f.Context != lockstate.Inline && f.Context != lockstate.Deferred {
+		return nil
+	}
+	fn := f.Obj.Origin()
+	if got, ok := r.entries[fn]; ok {
+		return got // nil while being computed: recursion proves nothing
+	}
+	sites := r.callers[fn]
+	if len(sites) == 0 || len(sites) != r.refs[fn] {
+		return nil
+	}
+	r.entries[fn] = nil
+	var set map[string]lockstate.Mode
+	for i, site := range sites {
+		at := heldTyped(site.call.State)
+		for k, m := range r.entryLocks(site.fn, depth+1) {
+			if !at[k].Held() {
+				at[k] = m
+			}
+		}
+		if i == 0 {
+			set = at
 			continue
 		}
+		for k, m := range set {
+			switch {
+			case !at[k].Held():
+				delete(set, k)
+			case at[k] != m:
+				set[k] = lockstate.Shared
+			}
+		}
+	}
+	r.entries[fn] = set
+	return set
+}
+
+// typedLock names a held lock so that two functions holding the lock of
+// objects of the same type name it alike: the package-level variable, or
+// the named type that declares the lock field and the field's name
+// (readTx.mu, whether reached as b.readTx.mu or t.backend.readTx.mu); ""
+// for a path that leaves named struct types.
+func typedLock(p lockpath.Path) string {
+	v, ok := p.Root.(*types.Var)
+	if !ok {
+		return ""
+	}
+	if v.Parent() != nil && v.Pkg() != nil && v.Parent() == v.Pkg().Scope() {
+		return "var " + v.Pkg().Path() + "." + v.Name() + p.Sel
+	}
+	if p.Sel == "" || strings.Contains(p.Sel, "[") {
+		return ""
+	}
+	t := v.Type()
+	key := ""
+	for _, seg := range strings.Split(strings.TrimPrefix(p.Sel, "."), ".") {
+		n, ok := types.Unalias(astq.Deref(t)).(*types.Named)
+		if !ok {
+			return ""
+		}
+		st, ok := astq.StructOf(n)
+		if !ok {
+			return ""
+		}
+		f := astq.Field(st, seg)
+		if f == nil {
+			return ""
+		}
+		key = "field " + types.TypeString(n.Origin(), nil) + "." + seg
+		t = f.Type()
+	}
+	return key
+}
+
+// excludedByAnotherLock reports whether one lock is held at m and at every
+// access that conflicts with m, exclusively at one of the two.
+func excludedByAnotherLock(m *lockstate.Access, accs []*lockstate.Access, modes func(*lockstate.Access) map[string]lockstate.Mode, conflict func(a, b *lockstate.Access) bool) bool {
+	mine := modes(m)
+	keys := make([]string, 0, len(mine))
+	for k := range mine {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		mm := mine[k]
 		all := true
 		for _, b := range accs {
-			if b == m || !plainWrite(m) && !plainWrite(b) {
+			if b == m || !conflict(m, b) {
 				continue // two reads do not conflict
 			}
-			bm := modes(b)[i]
+			bm := modes(b)[k]
 			if !bm.Held() || mm != lockstate.Exclusive && bm != lockstate.Exclusive {
 				all = false
 				break
@@ -743,6 +862,10 @@ func (r *inference) atomicCheck(v *types.Var, accs []*lockstate.Access) {
 		}
 		plain = append(plain, a)
 	}
+	// A plain access conflicts with every write, atomic ones included; a
+	// lock held at both (the caller's, for a helper whose callers all hold
+	// it) still orders them.
+	plain = r.racingBy(plain, accs, ownerStruct(r.pass, accs[0]), func(a, b *lockstate.Access) bool { return a.Write || b.Write })
 	r.reportOnce(plain, nil, "", func(*lockstate.Access) string { return "sync/atomic" }, func(a *lockstate.Access) string {
 		return fmt.Sprintf(
 			"%s is accessed with sync/atomic elsewhere (e.g. %s) but plainly here; use atomic loads and stores at every site, or an atomic type such as atomic.Int64",

@@ -91,3 +91,32 @@ func (s *Snapshot) Remaining() int {
 	defer s.mu.RUnlock()
 	return s.expiry // want `s.expiry is documented as guarded by expiryMu`
 }
+
+// Leases reaches its entries through a map, not a field path: a lease's
+// expiry is written holding the registry's mu and the entry's expiryMu,
+// and read by Ttl under the registry's mu alone. The registry's lock is
+// the same at both (a lock of a Leases, as RacerD abstracts by class).
+type Leases struct {
+	mu sync.RWMutex
+	m  map[int]*Entry
+}
+
+type Entry struct {
+	expiryMu sync.Mutex // protects concurrent accesses to expiry
+	expiry   int
+}
+
+func (ls *Leases) Renew(id, v int) {
+	ls.mu.Lock()
+	defer ls.mu.Unlock()
+	e := ls.m[id]
+	e.expiryMu.Lock()
+	e.expiry = v
+	e.expiryMu.Unlock()
+}
+
+func (ls *Leases) Ttl(id int) int {
+	ls.mu.RLock()
+	defer ls.mu.RUnlock()
+	return ls.m[id].expiry // silent: every writer holds ls.mu exclusively
+}
