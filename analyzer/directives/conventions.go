@@ -27,6 +27,14 @@ type ProseGuard struct {
 	Quote   string    // the words that say so, for messages
 }
 
+// Documented reports whether the field's own comment says how it is
+// shared: a guard phrase (plain, qualified or negated) or a protocol
+// ("owned by the dialer goroutine", "immutable"). Only fields of structs
+// with a lock are read.
+func (r *Result) Documented(v *types.Var) bool {
+	return v != nil && r.protocol[v.Origin()]
+}
+
 // Prose returns the soft guard a comment states for the field, or nil.
 func (r *Result) Prose(v *types.Var) *ProseGuard {
 	if v == nil {
@@ -49,6 +57,11 @@ var (
 	// protected by mu") says the opposite: no guard, and the field is out
 	// of any "following fields" section.
 	negated = regexp.MustCompile(`(?i)\b(?:not|never|without|\w+n't)\s+(?:\w+\s+)?$`)
+	// Words in a field's own comment that describe how it is shared
+	// without naming a plain guard: "owned by the reader goroutine",
+	// "immutable", "set once", "only accessed from". Races leave such a
+	// field alone, as they do one whose guard prose is qualified or negated.
+	protocolPhrase = regexp.MustCompile(`(?i)\b(?:owned\s+by|goroutine|immutable|read-only|readonly|never\s+changes|set\s+once|only\s+(?:accessed|used|read|written|modified|set|called)|racy|atomic\w*|synchroni[sz]\w*|happens[- ]before)\b`)
 	// Generic names for "the only lock of this struct".
 	genericLock = map[string]bool{"mutex": true, "lock": true}
 )
@@ -79,6 +92,11 @@ func (c *collector) proseGuards(st *ast.StructType) {
 			ps.lockField(f, text, cm)
 		} else {
 			ps.field(f, text, cm)
+			if fieldPhrase.MatchString(text) || protocolPhrase.MatchString(text) {
+				for _, v := range ps.varsOf(f) {
+					c.res.protocol[v] = true
+				}
+			}
 		}
 	}
 }

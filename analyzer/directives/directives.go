@@ -60,6 +60,7 @@ type Result struct {
 	globals   map[string]*types.Var
 	force     map[string]map[int]bool // lines marked +checklocksforce, by file
 	prose     map[*types.Var]*ProseGuard
+	protocol  map[*types.Var]bool // fields whose comment describes how they are shared
 	// localAliases are this package's +checklocksalias equations, by type.
 	localAliases []typeAliases
 	// aliases are the lock equations (+checklocksalias) of struct types
@@ -228,12 +229,13 @@ func (r *Result) Global(ref LockRef) *types.Var {
 
 func run(pass *analysis.Pass) (any, error) {
 	res := &Result{
-		Pkg:     pass.Pkg,
-		Config:  config.Of(pass),
-		fields:  map[*types.Var]*FieldGuard{},
-		funcs:   map[*types.Func]*Contract{},
-		globals: map[string]*types.Var{},
-		prose:   map[*types.Var]*ProseGuard{},
+		Pkg:      pass.Pkg,
+		Config:   config.Of(pass),
+		fields:   map[*types.Var]*FieldGuard{},
+		funcs:    map[*types.Func]*Contract{},
+		globals:  map[string]*types.Var{},
+		prose:    map[*types.Var]*ProseGuard{},
+		protocol: map[*types.Var]bool{},
 	}
 	for _, f := range pass.AllObjectFacts() {
 		switch fact := f.Fact.(type) {

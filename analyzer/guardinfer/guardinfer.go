@@ -60,7 +60,9 @@ func run(pass *analysis.Pass) (any, error) {
 		if !suggest && locks.HasLockField(ownerStruct(pass, accs[0])) {
 			r.atomicCheck(v, accs) // on lock-free structs it found nothing real (docs)
 		}
-		r.inferLock(v, accs)
+		if !r.inferLock(v, accs) && !suggest {
+			r.races(v, accs)
+		}
 	}
 	if suggest {
 		r.suggestLockedContracts()
@@ -93,8 +95,12 @@ type inference struct {
 	callers map[*types.Func][]callSite
 	refs    map[*types.Func]int
 	memo    map[callerKey]int8 // 1 held at every call, -1 not, 0 being computed
-	// entries memoises entryLocks.
-	entries map[*types.Func]map[string]lockstate.Mode
+	// entries memoises entryLocks; threads, gos and lockSets memoise
+	// what races needs (races.go).
+	entries  map[*types.Func]map[string]lockstate.Mode
+	threads  map[*types.Func]thread
+	gos      map[*types.Func]token.Pos
+	lockSets map[*lockstate.Access]map[string]lockstate.Mode
 	// ctx says where an object allocated in a function is still private
 	// to it (context.go).
 	ctx *contexts
@@ -295,6 +301,8 @@ func (r *inference) indexCallers() {
 	r.refs = map[*types.Func]int{}
 	r.memo = map[callerKey]int8{}
 	r.entries = map[*types.Func]map[string]lockstate.Mode{}
+	r.threads = map[*types.Func]thread{}
+	r.lockSets = map[*lockstate.Access]map[string]lockstate.Mode{}
 	for _, obj := range r.pass.TypesInfo.Uses {
 		if fn, ok := obj.(*types.Func); ok && fn.Pkg() == r.pass.Pkg && !fn.Exported() && fn.Type().(*types.Signature).Recv() != nil {
 			r.refs[fn.Origin()]++
@@ -469,31 +477,33 @@ func (r *inference) parentOf(a *lockstate.Access) (parent, bool) {
 }
 
 // inferLock reports accesses missing the lock that guards the field at
-// nearly every other site (or, with -suggest, the directive to add).
-func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
+// nearly every other site (or, with -suggest, the directive to add). It
+// returns false when the evidence shows no guard, leaving the field to
+// races.
+func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) bool {
 	if !written(accs) {
-		return // read-only after construction
+		return true // read-only after construction: nothing to race with
 	}
 	owner := ownerStruct(r.pass, accs[0])
 	if owner == nil {
-		return
+		return true
 	}
 	best := r.bestGuard(owner, accs)
 	if best.lock == "" {
-		return
+		return false
 	}
 	if r.score(accs, best.ref).points() < r.minScore {
-		return // a lock held here and there, not a guard the code shows
+		return false // a lock held here and there, not a guard the code shows
 	}
 	if float64(best.held) < r.ratio*float64(len(accs)) {
-		return // too many accesses do without it
+		return false // too many accesses do without it
 	}
 	shown := func(a *lockstate.Access) string { return r.shown(best, a) }
 	best.misses = r.racing(best.misses, accs, owner)
 	if best.ref.parent != nil {
 		// No directive on the field can name another struct's lock.
 		if r.suggest {
-			return
+			return true
 		}
 		r.reportOnce(best.misses, nil, best.lock, shown, func(a *lockstate.Access) string {
 			lock := shown(a)
@@ -501,12 +511,12 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 				"%s is accessed with %s held at %d of %d sites (e.g. %s); here it is not: lock %s here, or if this access is safe, say why with //guard:ignore",
 				types.ExprString(a.Node), lock, best.held, len(accs), r.site(best.example), lock) + r.explain(accs, best.ref, a, true)
 		})
-		return
+		return true
 	}
 	fix := addDirective(r.pass, v, best.lock)
 	if r.suggest {
 		r.suggestField(v, fix, fmt.Sprintf("%s is held at %d of %d accesses (e.g. %s)", shown(accs[0]), best.held, len(accs), r.site(best.example)), best)
-		return
+		return true
 	}
 	for _, a := range r.racing(r.inTests[v], accs, owner) {
 		if !r.heldAt(a, best.ref) {
@@ -519,6 +529,7 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) {
 			"%s is accessed with %s held at %d of %d sites (e.g. %s); here it is not: lock %s here, or if this access is safe, say why with //guard:ignore; //guard:by %s on the field makes guardedby check it",
 			types.ExprString(a.Node), lock, best.held, len(accs), r.site(best.example), lock, best.lock) + r.explain(accs, best.ref, a, true)
 	})
+	return true
 }
 
 // bestGuard returns the evidence for the lock held at most of accs
@@ -658,15 +669,19 @@ func (r *inference) entryLocks(f *lockstate.Func, depth int) map[string]lockstat
 	}
 	r.entries[fn] = nil
 	var set map[string]lockstate.Mode
-	for i, site := range sites {
+	first := true
+	for _, site := range sites {
+		if strings.HasSuffix(r.pass.Fset.File(site.call.Node.Pos()).Name(), "_test.go") {
+			continue // a test calls helpers as it likes, when nothing else runs
+		}
 		at := heldTyped(site.call.State)
 		for k, m := range r.entryLocks(site.fn, depth+1) {
 			if !at[k].Held() {
 				at[k] = m
 			}
 		}
-		if i == 0 {
-			set = at
+		if first {
+			set, first = at, false
 			continue
 		}
 		for k, m := range set {

@@ -55,7 +55,7 @@ func (h *Hat) B() int {
 	return len(h.b) // want `h.b is documented as guarded by mu \("guards a and b" at prose.go:\d+\), but h.mu is not held here`
 }
 
-func (h *Hat) C() int { return h.c } // not listed in the hat: silent
+func (h *Hat) C() int { return h.c } // want `h.c is read here with no lock held \(in exported Hat.C\), and written at prose.go:\d+ with h.mu held`
 
 // Section: "protects the following fields" applies until a blank line.
 type Section struct {
@@ -84,7 +84,7 @@ func (s *Section) Names() []string {
 	return s.names // want `s.names is documented as guarded by mu \("protects the following fields" at prose.go:\d+\)`
 }
 
-func (s *Section) Hint() int { return s.hint } // silent
+func (s *Section) Hint() int { return s.hint } // want `s.hint is read here with no lock held \(in exported Section.Hint\)`
 
 // order's own trailing comment does not take it out of the section.
 func (s *Section) Order() []int { return s.order } // want `s.order is documented as guarded by mu \("protects the following fields" at prose.go:\d+\)`
@@ -108,7 +108,7 @@ func (s *Split) Dial() {
 
 func (s *Split) Open() bool { return s.open } // want `s.open is documented as guarded by mu`
 
-func (s *Split) Retries() int { return s.retries + s.last } // silent: not covered
+func (s *Split) Retries() int { return s.retries + s.last } // want `s.last is read here with no lock held \(in exported Split.Retries\)`
 
 // Qualified: comments that qualify the guard are not plain guards and are
 // ignored rather than guessed at; the unresolvable one names no lock.

@@ -94,7 +94,7 @@ func (s *Small) Zero() {
 	s.mu.Unlock()
 }
 
-func (s *Small) Peek() int { return s.n }
+func (s *Small) Peek() int { return s.n } // want `s.n is read here with no lock held \(in exported Small.Peek\), and written at score.go:\d+ with s.mu held \(in exported Small.Inc\)`
 
 // Label is as small, with weak evidence: one write under l.mu in one
 // method (score 2). Set may lock for another reason; nothing says mu
@@ -112,7 +112,7 @@ func (l *Label) Set(s string) {
 	l.mu.Unlock()
 }
 
-func (l *Label) Get() string { return l.s }
+func (l *Label) Get() string { return l.s } // want `l.s is read here with no lock held \(in exported Label.Get\)`
 
 // Report is large and weak: cfg is read under b.mu at nine sites, all in
 // one method, and written only bare (score 1). 9 of 10 sites hold the
