@@ -34,6 +34,25 @@ reports the accesses that break it:
   - Mixed atomic and plain access. A field touched through sync/atomic at
     some sites and plainly at others is reported at the plain sites.
 
+  - Races, for a field no guard is inferred for. Threads are the exported
+    methods of an exported type whose struct holds a lock (callers may run
+    them at once), goroutines (go statements of the package), and a
+    function after it starts a goroutine with its object. An unlocked read
+    in one thread of a field written directly under a lock in another, at
+    least one of them an exported method, is reported; so is a starter's
+    unlocked access after its go statement against a locked access in that
+    goroutine. Only accesses on the method's receiver (or a captured or
+    handed-over object) count; a field whose comment describes how it is
+    shared ("owned by the reader goroutine", a qualified guard) is left
+    alone:
+
+    s.ptmx is read here with no lock held (in exported Session.Resize), and written at pty.go:40 with s.mu held (in exported Session.Detach); the two can run at once: lock s.mu here too, or if this access is safe, say why with //guard:ignore
+
+An access that misses a guard but holds another lock held (exclusively on
+one side) at every conflicting access is not reported: locks are compared
+by the type that declares them, and a method is credited with the locks
+every call of it holds.
+
 Accesses on objects not yet shared (a function's own new object before it
 stores, sends or captures it, and again after every goroutine it was
 handed to is joined), in init helpers and sync.Once.Do closures, in

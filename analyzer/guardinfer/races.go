@@ -294,10 +294,6 @@ func (r *inference) races(v *types.Var, accs []*lockstate.Access) {
 	if !written(accs) || r.ls.Dirs.Documented(v) {
 		return // read-only, or its comment describes a protocol not modelled here
 	}
-	type placed struct {
-		a  *lockstate.Access
-		th thread
-	}
 	owner := ownerStruct(r.pass, accs[0])
 	if owner == nil {
 		return
@@ -324,52 +320,63 @@ func (r *inference) races(v *types.Var, accs []*lockstate.Access) {
 	if !anyLocked {
 		return // never locked: nothing says the author treats it as shared
 	}
-	plainWrite := func(a *lockstate.Access) bool { return a.Write && !a.Atomic }
 	var pairs []racePair
 	for _, m := range ps {
 		if len(r.lockSet(m.a)) > 0 || !r.atEntry(m.a, m.th) {
 			continue
 		}
-		var best *placed
-		for i := range ps {
-			o := &ps[i]
-			if o.a == m.a || o.th.key == m.th.key || len(r.lockSet(o.a)) == 0 || r.inTest(o.a) || plainWrite(o.a) && !r.directWrite(o.a) && !plainWrite(m.a) {
-				continue // the partner holds a lock, in the package's own code
-			}
-			// After the go statement, against a goroutine the function
-			// started (its closure, or a method it starts).
-			known := m.th.starter && o.th.goroutine && m.th.decl.Pos() <= o.th.start && o.th.start < m.th.decl.End()
-			switch {
-			case !known && (m.th.starter || !m.th.exported && !o.th.exported):
-				// Two goroutines, or helpers of them, or a starter and code
-				// other than its goroutine (its object is not returned yet):
-				// nothing says they overlap.
-				continue
-			case r.explained(o.a, ""):
-				continue // the writer's doc states when it runs ("must be called before Serve")
-			case known:
-				if !plainWrite(m.a) && !plainWrite(o.a) {
-					continue
-				}
-			case m.a.Write || !plainWrite(o.a) || !r.directWrite(o.a):
-				// Elsewhere only an unlocked read of what is written under
-				// a lock: an unlocked write (Start, Init, SetX) is mostly
-				// setup before the object is shared.
-				continue
-			}
-			if excludes(r.lockSet(m.a), r.lockSet(o.a)) {
-				continue
-			}
-			// Prefer a partner that holds a lock: it names the lock to take.
-			if best == nil || len(r.lockSet(best.a)) == 0 && len(r.lockSet(o.a)) > 0 {
-				best = o
-			}
-		}
-		if best != nil {
+		if best := r.partner(m, ps); best != nil {
 			pairs = append(pairs, racePair{miss: m.a, other: best.a, missTh: m.th, otherTh: best.th, otherLocks: r.lockSet(best.a)})
 		}
 	}
 	r.reportRaces(pairs)
+}
+
+// placed is an access with its thread.
+type placed struct {
+	a  *lockstate.Access
+	th thread
+}
+
+// partner returns the access of ps that the unlocked access m races with,
+// preferring one that holds a lock (it names the lock to take), or nil.
+func (r *inference) partner(m placed, ps []placed) *placed {
+	plainWrite := func(a *lockstate.Access) bool { return a.Write && !a.Atomic }
+	var best *placed
+	for i := range ps {
+		o := &ps[i]
+		if o.a == m.a || o.th.key == m.th.key || len(r.lockSet(o.a)) == 0 || r.inTest(o.a) || plainWrite(o.a) && !r.directWrite(o.a) && !plainWrite(m.a) {
+			continue // the partner holds a lock, in the package's own code
+		}
+		// After the go statement, against a goroutine the function
+		// started (its closure, or a method it starts).
+		known := m.th.starter && o.th.goroutine && m.th.decl.Pos() <= o.th.start && o.th.start < m.th.decl.End()
+		switch {
+		case !known && (m.th.starter || !m.th.exported && !o.th.exported):
+			// Two goroutines, or helpers of them, or a starter and code
+			// other than its goroutine (its object is not returned yet):
+			// nothing says they overlap.
+			continue
+		case r.explained(o.a, ""):
+			continue // the writer's doc states when it runs ("must be called before Serve")
+		case known:
+			if !plainWrite(m.a) && !plainWrite(o.a) {
+				continue
+			}
+		case m.a.Write || !plainWrite(o.a) || !r.directWrite(o.a):
+			// Elsewhere only an unlocked read of what is written under
+			// a lock: an unlocked write (Start, Init, SetX) is mostly
+			// setup before the object is shared.
+			continue
+		}
+		if excludes(r.lockSet(m.a), r.lockSet(o.a)) {
+			continue
+		}
+		if best == nil || len(r.lockSet(best.a)) == 0 && len(r.lockSet(o.a)) > 0 {
+			best = o
+		}
+	}
+	return best
 }
 
 // reportRaces reports a field's racing accesses as one finding, at the
