@@ -2,19 +2,32 @@ package guardinfer
 
 import (
 	"sync"
-
-	"atomicwrap/lib"
+	"sync/atomic"
 )
 
+// AtomInt32 and AtomCounter are wrapper types in the style of go.uber.org/atomic:
+// AtomCounter wraps an AtomInt32, which uses sync/atomic on its value.
+type AtomInt32 struct{ value int32 }
+
+func (i *AtomInt32) Load() int32     { return atomic.LoadInt32(&i.value) }
+func (i *AtomInt32) Store(v int32)   { atomic.StoreInt32(&i.value, v) }
+func (i *AtomInt32) Add(v int32)     { atomic.AddInt32(&i.value, v) }
+func (i *AtomInt32) RacyLoad() int32 { return i.value }
+
+type AtomCounter struct{ n AtomInt32 }
+
+func (c *AtomCounter) Inc()       { c.n.Add(1) }
+func (c *AtomCounter) Get() int32 { return c.n.Load() }
+
 // Ticker's ticks and last are of wrapper types whose methods use
-// sync/atomic (Counter wraps Int32, as go.uber.org/atomic's Bool wraps its
+// sync/atomic (AtomCounter wraps AtomInt32, as go.uber.org/atomic's Bool wraps its
 // Uint32): a call of such a method is an atomic access of the field,
 // wherever it is. Only RacyLoad, a plain read, mixes the two.
 type Ticker struct {
 	mu    sync.Mutex
-	ticks lib.Counter
-	last  lib.Int32
-	peak  lib.Int32
+	ticks AtomCounter
+	last  AtomInt32
+	peak  AtomInt32
 	n     int
 }
 
@@ -38,14 +51,14 @@ func (t *Ticker) Racy() int32 {
 // pointer: both are atomic accesses, as at every other site.
 type Store struct {
 	mu         sync.Mutex
-	wasEnabled lib.Int32
+	wasEnabled AtomInt32
 	head       *Head
 	n          int
 }
 
 type Head struct {
 	mu         sync.Mutex
-	chunkRange lib.Int32
+	chunkRange AtomInt32
 	series     int
 }
 
