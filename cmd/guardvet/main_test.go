@@ -841,7 +841,7 @@ func TestGoVetFlags(t *testing.T) {
 		t.Fatal(err)
 	}
 	const fixture = "./testdata/src/guardinfer"
-	const inferred = "testdata/src/guardinfer/infer.go:98:11: c.state is accessed with c.RWMutex held at 9 of 10 sites"
+	const inferred = "testdata/src/guardinfer/infer.go:100:11: c.state is accessed with c.RWMutex held at 9 of 10 sites"
 	const suggested = "testdata/src/guardinfer/evidence.go:15:2: add //guard:by mu to items"
 	vet := func(args ...string) (string, int) {
 		_, stderr, code := run(t, root, "go", append([]string{"vet", "-vettool=" + guardvet}, append(args, fixture)...)...)
@@ -881,7 +881,7 @@ func TestInferenceSwitch(t *testing.T) {
 		t.Fatal(err)
 	}
 	const fixture = "./testdata/src/guardinfer"
-	const inferred = "testdata/src/guardinfer/infer.go:98:11: c.state is accessed with c.RWMutex held at 9 of 10 sites"
+	const inferred = "testdata/src/guardinfer/infer.go:100:11: c.state is accessed with c.RWMutex held at 9 of 10 sites"
 	if stdout, stderr, code := run(t, root, guardvet, "-guardinfer", fixture); code != 1 || !strings.Contains(stdout, inferred+" ") {
 		t.Errorf("-guardinfer: exit %d, want 1 and the inferred finding\n%s%s", code, stdout, stderr)
 	}
