@@ -34,6 +34,9 @@ type loc struct {
 	indices map[int]ast.Expr
 	// once: reached by a callee in a part of it that runs once per object.
 	once bool
+	// lazy: a callee's lazy initialisation (if x.f == nil { x.f = v }):
+	// a write where the callee is called, not in its callers' summaries.
+	lazy bool
 }
 
 // indexAt returns the index of the element step ending at length l.

@@ -38,6 +38,11 @@ type Use struct {
 	// a compare-and-swap of a flag (if !f.CompareAndSwap(false, true) {
 	// return }).
 	Once bool
+	// Lazy: a write of a lazy initialisation (if x.f == nil { x.f = v }
+	// at the top of the function). It counts where the function is called,
+	// and as a read in its callers' own summaries: a caller may run only
+	// on objects already initialised.
+	Lazy bool
 }
 
 // Table is the package fact of the shared rule: the Uses of the
@@ -253,8 +258,10 @@ func (uc *useCollector) vars(f *lockstate.Func) {
 			continue
 		}
 		must := mustRun(uc.fd.Body, va.Node.Pos())
+		lazy := !must && lazyInit(uc.fd.Body, va.Node.Pos())
 		for _, l := range a.locs {
-			u := Use{Param: p, Path: l.path, Write: l.write && (must || l.atomic), Atomic: l.atomic, Index: uc.paramOf(l.index), Once: l.once || uc.inOnce(va.Node.Pos())}
+			u := Use{Param: p, Path: l.path, Write: l.write && !l.lazy && (must || lazy || l.atomic), Atomic: l.atomic, Index: uc.paramOf(l.index), Once: l.once || uc.inOnce(va.Node.Pos())}
+			u.Lazy = u.Write && lazy && !l.atomic
 			if pkgLevel {
 				u.Param, u.Var = varParam, varKey(va.Var)
 			} else if st := steps(l.path); len(st) == 0 || !isDeref(st[0]) {
@@ -371,6 +378,48 @@ func mustRun(body *ast.BlockStmt, pos token.Pos) bool {
 			return !returns
 		})
 		if returns {
+			return false
+		}
+	}
+	return false
+}
+
+// lazyInit reports whether the code at pos is the store of a lazy
+// initialisation at the top of the body: if x.f == nil { x.f = v }, with
+// no return before it. Its write depends only on the field it writes, so
+// two calls at once both see nil and both store: the write counts.
+func lazyInit(body *ast.BlockStmt, pos token.Pos) bool {
+	for _, st := range body.List {
+		ifs, ok := st.(*ast.IfStmt)
+		if ok && ifs.Pos() <= pos && pos < ifs.End() {
+			cond, ok := ast.Unparen(ifs.Cond).(*ast.BinaryExpr)
+			if !ok || cond.Op != token.EQL || ifs.Init != nil {
+				return false
+			}
+			x := cond.X
+			if id, ok := ast.Unparen(x).(*ast.Ident); ok && id.Name == "nil" {
+				x = cond.Y
+			} else if id, ok := ast.Unparen(cond.Y).(*ast.Ident); !ok || id.Name != "nil" {
+				return false
+			}
+			want := types.ExprString(x)
+			for _, bst := range ifs.Body.List {
+				as, ok := bst.(*ast.AssignStmt)
+				if !ok || pos < as.Pos() || as.End() <= pos {
+					continue
+				}
+				for _, l := range as.Lhs {
+					if types.ExprString(l) == want && l.Pos() <= pos && pos < l.End() {
+						return true
+					}
+				}
+			}
+			return false
+		}
+		if st.Pos() <= pos && pos < st.End() {
+			return false
+		}
+		if astq.Contains(st, func(n ast.Node) bool { _, ret := n.(*ast.ReturnStmt); return ret }) {
 			return false
 		}
 	}
@@ -555,6 +604,7 @@ func (c *checker) calleeLocs(a *access, cu callUse, path string) bool {
 		a.addLoc(p, u.Write, index)
 		for i := first; i < len(a.locs); i++ {
 			a.locs[i].once = u.Once
+			a.locs[i].lazy = u.Lazy
 		}
 		found = true
 	}

@@ -47,6 +47,11 @@ const (
 	ErrgroupGo              // g.Go(f), golang.org/x/sync/errgroup
 	WaitGroupGo             // wg.Go(f), sync (Go 1.25)
 	AfterFunc               // time.AfterFunc(d, f), context.AfterFunc(ctx, f)
+	// HelperGo: a call of a function of the package that runs its
+	// function argument in goroutines of its own (parallel(n, func(i)
+	// {...}): its body starts a goroutine that calls the parameter),
+	// decided from that body.
+	HelperGo
 )
 
 // Spawn is one place where a body starts a goroutine.
@@ -71,6 +76,9 @@ type Spawn struct {
 	joinKeys  []joinKey
 	reached   map[ast.Node]bool // cfg nodes of Body that run while it may run
 	exitReach bool              // the body can return while it may run
+	// helper is, for HelperGo, what the helper's body does with the
+	// function: starts it in a loop (many), waits before returning.
+	helper helperRun
 }
 
 // Body is a function body (a declaration's or a closure's) with the
@@ -194,7 +202,7 @@ func spawnAt(info *types.Info, n ast.Node, declOf func(*types.Func) *ast.FuncDec
 		case "time.AfterFunc", "context.AfterFunc":
 			s = &Spawn{Node: n, Kind: AfterFunc}
 		default:
-			return nil
+			return helperSpawn(info, n, fn, declOf)
 		}
 		s.Lit, _ = arg.(*ast.FuncLit)
 		if s.Lit == nil {
@@ -559,6 +567,12 @@ func (s *Spawn) hasKey(kind, k string) bool {
 // runs while the goroutine may run.
 func (s *Spawn) region(info *types.Info) {
 	s.reached = map[ast.Node]bool{}
+	if s.Kind == HelperGo {
+		// The helper joins its goroutines before it returns: they run
+		// with each other (in a loop), not with the caller.
+		s.Repeats = s.helper.many
+		return
+	}
 	type at struct {
 		blk *cfg.Block
 		i   int
@@ -708,4 +722,114 @@ func startNode(s *Spawn) ast.Node {
 		}
 	}
 	return best
+}
+
+// helperRun is what a helper's body does with a function parameter.
+type helperRun struct {
+	param int  // the parameter started in a goroutine
+	many  bool // the start is inside a loop: several run at once
+	waits bool // the body waits (WaitGroup or errgroup Wait) before returning
+}
+
+// helperSpawn returns the start a call of a package function is when the
+// function runs one of its function parameters in goroutines, and the
+// call passes a function literal there.
+func helperSpawn(info *types.Info, call *ast.CallExpr, fn *types.Func, declOf func(*types.Func) *ast.FuncDecl) *Spawn {
+	if declOf == nil {
+		return nil
+	}
+	fd := declOf(fn.Origin())
+	if fd == nil || fd.Body == nil {
+		return nil
+	}
+	run, ok := runsParamConcurrently(info, fd)
+	if !ok || !run.waits || run.param >= len(call.Args) {
+		// A helper that does not wait for its goroutines with a WaitGroup
+		// or an errgroup joins them some other way, or not at all: its
+		// caller's region is not known, and nothing is said.
+		return nil
+	}
+	lit, ok := ast.Unparen(call.Args[run.param]).(*ast.FuncLit)
+	if !ok {
+		return nil
+	}
+	return &Spawn{Node: call, Kind: HelperGo, Lit: lit, helper: run}
+}
+
+// runsParamConcurrently reports whether fd's body starts a goroutine (a go
+// statement, or wg.Go, g.Go) that calls one of fd's function parameters,
+// and how.
+func runsParamConcurrently(info *types.Info, fd *ast.FuncDecl) (helperRun, bool) {
+	params := map[types.Object]int{}
+	i := 0
+	for _, f := range fd.Type.Params.List {
+		for _, name := range f.Names {
+			if obj := info.Defs[name]; obj != nil {
+				if _, isFunc := obj.Type().Underlying().(*types.Signature); isFunc {
+					params[obj] = i
+				}
+			}
+			i++
+		}
+		if len(f.Names) == 0 {
+			i++
+		}
+	}
+	if len(params) == 0 {
+		return helperRun{}, false
+	}
+	calls := func(n ast.Node) (int, bool) {
+		found, at := false, 0
+		ast.Inspect(n, func(m ast.Node) bool {
+			if c, ok := m.(*ast.CallExpr); ok && !found {
+				if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok {
+					if j, ok := params[info.Uses[id]]; ok {
+						found, at = true, j
+					}
+				}
+			}
+			return !found
+		})
+		return at, found
+	}
+	var run helperRun
+	found := false
+	var stack []ast.Node
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		if c, ok := n.(*ast.CallExpr); ok {
+			if callee := typeutil.StaticCallee(info, c); callee != nil {
+				switch callee.FullName() {
+				case "(*sync.WaitGroup).Wait", "(*golang.org/x/sync/errgroup.Group).Wait":
+					run.waits = true
+				case "(*sync.WaitGroup).Go", "(*golang.org/x/sync/errgroup.Group).Go":
+					if j, ok := calls(c); ok && !found {
+						run.param, found, run.many = j, true, inLoop(stack)
+					}
+				}
+			}
+		}
+		if g, ok := n.(*ast.GoStmt); ok && !found {
+			if j, ok := calls(g.Call); ok {
+				run.param, found, run.many = j, true, inLoop(stack)
+			}
+		}
+		return true
+	})
+	return run, found
+}
+
+// inLoop reports whether a for or range statement is among the ancestors.
+func inLoop(stack []ast.Node) bool {
+	for _, n := range stack {
+		switch n.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+			return true
+		}
+	}
+	return false
 }
