@@ -230,13 +230,31 @@ func (a *packageAnalysis) refParams(fd *ast.FuncDecl) map[*types.Var]bool {
 }
 
 // captured returns the locals of a declaration that one of its closures
-// uses but does not declare (computed once per declaration).
+// uses but does not declare, or that a go statement hands its goroutine as
+// receiver or argument (computed once per declaration).
 func (a *packageAnalysis) captured(fd *ast.FuncDecl) map[*types.Var]bool {
 	if c, ok := a.capturedVars[fd]; ok {
 		return c
 	}
 	c := map[*types.Var]bool{}
+	local := func(e ast.Expr) {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			if v, ok := a.pass.TypesInfo.Uses[id].(*types.Var); ok && !v.IsField() && !isPackageLevel(v) {
+				c[v] = true
+			}
+		}
+	}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if g, ok := n.(*ast.GoStmt); ok {
+			// go p.work(), go run(p): the goroutine gets p as a closure
+			// would.
+			if se, ok := ast.Unparen(g.Call.Fun).(*ast.SelectorExpr); ok {
+				local(se.X)
+			}
+			for _, arg := range g.Call.Args {
+				local(arg)
+			}
+		}
 		lit, ok := n.(*ast.FuncLit)
 		if !ok {
 			return true
