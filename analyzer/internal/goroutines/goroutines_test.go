@@ -3,6 +3,7 @@ package goroutines_test
 import (
 	"go/ast"
 	"go/token"
+	"go/types"
 	"strings"
 	"testing"
 
@@ -154,6 +155,63 @@ func TestRegions(t *testing.T) {
 			if got := s.Concurrent(stmt); got != want {
 				t.Errorf("%s line %d: Concurrent = %v, want %v", fd.Name.Name, line, got, want)
 			}
+		}
+	}
+}
+
+const helperSrc = `package p
+
+import "sync"
+
+func parallel(n int, f func(int)) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() { defer wg.Done(); f(i) }()
+	}
+	wg.Wait()
+}
+
+func once(f func()) {
+	done := make(chan bool)
+	go func() { f(); close(done) }()
+	<-done
+}
+
+func inTurn(n int, f func(int)) {
+	for i := 0; i < n; i++ {
+		f(i)
+	}
+}
+
+func useParallel() { parallel(4, func(i int) {}) }
+func useOnce()     { once(func() {}) }
+func useInTurn()   { inTurn(4, func(i int) {}) }
+`
+
+// TestHelperStarts: a helper that runs its function argument in
+// goroutines and waits for them starts instances of the literal passed to
+// it, which repeat when the helper's go statement is in a loop; a helper
+// that joins another way, or calls its argument in turn, starts nothing.
+func TestHelperStarts(t *testing.T) {
+	source := testsrc.Check(t, helperSrc)
+	decls := map[string]*ast.FuncDecl{}
+	for _, d := range source.File.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok {
+			decls[fd.Name.Name] = fd
+		}
+	}
+	declOf := func(fn *types.Func) *ast.FuncDecl { return decls[fn.Name()] }
+	bodies := goroutines.FindWith(source.Info, decls["useParallel"], declOf)
+	if len(bodies) != 1 || len(bodies[0].Spawns) != 1 {
+		t.Fatalf("useParallel: %d bodies, want 1 with 1 start", len(bodies))
+	}
+	if s := bodies[0].Spawns[0]; s.Kind != goroutines.HelperGo || s.Lit == nil || !s.Repeats || s.OutlivesReturn() {
+		t.Errorf("useParallel: kind %v, lit %v, repeats %v, outlives %v; want a repeating helper start joined by the call", s.Kind, s.Lit != nil, s.Repeats, s.OutlivesReturn())
+	}
+	for _, name := range []string{"useOnce", "useInTurn"} {
+		if bodies := goroutines.FindWith(source.Info, decls[name], declOf); len(bodies) != 0 {
+			t.Errorf("%s: %d bodies with starts, want none", name, len(bodies))
 		}
 	}
 }
