@@ -276,6 +276,13 @@ func embeddedName(e ast.Expr) string {
 // locked", "Called with c.mu held", "Caller must hold mu", "mu must be held".
 var funcPhrase = regexp.MustCompile(`(?i)\b(?:assumes|requires)\s+((?:\w+\.)*\w+)\s+(?:is\s+|to\s+be\s+)?(?:locked|held)\b|\bcalled\s+with\s+((?:\w+\.)*\w+)\s+(?:locked|held)\b|\bmust\s+hold\s+(?:the\s+)?((?:\w+\.)*\w+)|\b((?:\w+\.)*\w+)\s+must\s+be\s+(?:held|locked)\b`)
 
+// mayStateHold reports whether doc has a word funcPhrase needs ("locked",
+// "held", "hold"), in any case.
+func mayStateHold(doc string) bool {
+	lower := strings.ToLower(doc)
+	return strings.Contains(lower, "held") || strings.Contains(lower, "locked") || strings.Contains(lower, "hold")
+}
+
 // proseContract gives a function whose doc says its caller holds a lock
 // the contract that says so, like //guard:holds. The words must resolve to
 // a lock through the receiver, a parameter or a package-level variable.
@@ -287,7 +294,11 @@ func (c *collector) proseContract(fd *ast.FuncDecl) {
 	if fn == nil || c.res.funcs[fn] != nil {
 		return // a directive or the ...Locked name said it first
 	}
-	m := funcPhrase.FindStringSubmatch(strings.Join(strings.Fields(fd.Doc.Text()), " "))
+	doc := fd.Doc.Text()
+	if !mayStateHold(doc) {
+		return // the regular expression is costly on every documented function
+	}
+	m := funcPhrase.FindStringSubmatch(strings.Join(strings.Fields(doc), " "))
 	if m == nil {
 		return
 	}
