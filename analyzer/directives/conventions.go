@@ -456,11 +456,43 @@ func (c *collector) acquiresFirst(fd *ast.FuncDecl, sig *types.Signature, ref Lo
 		return false
 	}
 	want := root + ref.Sel
+	// Local helpers: lock := func() { if need { o.mu.Lock() } }. A call of
+	// one counts as what its literal does first.
+	helpers := map[types.Object]*ast.FuncLit{}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+			for i, lhs := range as.Lhs {
+				id, _ := lhs.(*ast.Ident)
+				lit, _ := as.Rhs[i].(*ast.FuncLit)
+				if id == nil || lit == nil {
+					continue
+				}
+				if obj := c.pass.TypesInfo.ObjectOf(id); obj != nil {
+					helpers[obj] = lit
+				}
+			}
+		}
+		return true
+	})
+	first := c.firstLockOp(fd.Body, want, helpers, 0)
+	return first != "" && !strings.HasSuffix(first, "Unlock")
+}
+
+// firstLockOp returns the first lock operation (Lock, RLock, Unlock, ...)
+// on the lock path want in body, outside function literals except those
+// of local helpers called by name, or "".
+func (c *collector) firstLockOp(body ast.Node, want string, helpers map[types.Object]*ast.FuncLit, depth int) string {
 	first := ""
-	astq.Contains(fd.Body, func(n ast.Node) bool {
+	astq.Contains(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return false
+		}
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && depth < 2 {
+			if lit := helpers[c.pass.TypesInfo.Uses[id]]; lit != nil {
+				first = c.firstLockOp(lit.Body, want, helpers, depth+1)
+				return first != ""
+			}
 		}
 		se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 		if !ok {
@@ -483,7 +515,7 @@ func (c *collector) acquiresFirst(fd *ast.FuncDecl, sig *types.Signature, ref Lo
 		first = se.Sel.Name
 		return true
 	})
-	return first != "" && !strings.HasSuffix(first, "Unlock")
+	return first
 }
 
 // typeLock is a type-qualified lock in prose: Conn.mu.

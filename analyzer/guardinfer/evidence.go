@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"regexp"
 	"strings"
 
 	"github.com/guardvet/guardvet/analyzer/lockstate"
@@ -31,11 +32,29 @@ func (r *inference) count(accs []*lockstate.Access, lock string, ref guardRef) e
 			if !e.example.IsValid() {
 				e.example = a.Pos
 			}
-		} else {
+		} else if !r.meantHeld(a, ref) {
 			e.misses = append(e.misses, a)
 		}
 	}
 	return e
+}
+
+// meantHeld reports whether the code means the lock to be held at a,
+// without showing that it is: it is held on some paths only (if needLock
+// { mu.Lock() }), or every call of a's function is made in a function
+// whose doc says the lock is held (docSaysHeld) or where it is held. Such
+// an access is not reported, and not evidence either: it counts against
+// the ratio as a miss does, so that reading intent never adds findings.
+func (r *inference) meantHeld(a *lockstate.Access, ref guardRef) bool {
+	l := r.lockOf(a, ref)
+	if !l.Valid() {
+		return false
+	}
+	if a.State.Lock(l).Mode == lockstate.Maybe {
+		return true
+	}
+	f := r.funcOf[a]
+	return f != nil && r.heldByCallers(f, l, 0, true)
 }
 
 // explained reports whether a comment says why an access runs safely
@@ -70,6 +89,9 @@ func (r *inference) explained(a *lockstate.Access, lock string) bool {
 	}
 	if file == nil {
 		return false
+	}
+	if a.Base.Valid() && r.docHeldAt(f, a.Base.Root) {
+		return true
 	}
 	line := r.pass.Fset.Position(a.Pos).Line
 	for _, cg := range file.Comments {
@@ -142,6 +164,72 @@ func withoutLock(sentence, lock string) bool {
 			}
 		}
 	}
+}
+
+// heldOnEntry is a function doc saying that a lock is held when it runs,
+// without naming the lock field: "Lock should be held.", "Server lock is
+// held on entry.", "fs lock should be held.", "Read lock must be held.",
+// "Caller must hold the lock.", "Must be called with the lock held.",
+// "Should be called while holding the lock on the level." The optional
+// word before "lock" (group 1 to 4) names whose ("Both locks should be
+// held": the receiver's and a parameter's). A negation ("Lock must not be
+// held") does not match.
+var heldOnEntry = regexp.MustCompile(`(?i)(?:^|[.;:!?]\s+)(?:the\s+)?(?:(\w+)(?:'s)?\s+)?(?:lock|mutex|locks)\s+(?:should|must|needs\s+to|has\s+to|is\s+(?:expected|assumed|required)\s+to)\s+be\s+(?:held|locked|acquired|taken)\b` +
+	`|(?:^|[.;:!?]\s+|\b(?:assumes|requires|expects)\s+)(?:the\s+)?(?:(\w+)(?:'s)?\s+)?(?:lock|mutex)\s+(?:is\s+)?(?:(?:assumed|already)\s+)?(?:held|locked|acquired|taken)\b` +
+	`|\b(?:must|should)\s+hold\s+(?:the\s+)?(?:(\w+)(?:'s)?\s+)?(?:lock|mutex)\b` +
+	`|\b(?:with|while\s+holding)\s+(?:the\s+)?(?:(\w+)(?:'s)?\s+)?(?:lock|mutex)(?:\s+(?:held|locked|acquired)|\s+on)\b`)
+
+// docSaysHeld reports whether fd's doc says that the lock of root, its
+// receiver or a parameter, is held when fd runs (heldOnEntry). Such a
+// promise does not name the lock, so it is not a contract and not
+// evidence: the accesses through root in that function are explained, as
+// by a //guard:ignore, and that is all. A word naming whose lock must be
+// root's name or type name ("Server lock", "fs lock"); without one, or
+// for "read" and "write" locks, it is the receiver's; "both" and "all"
+// locks are the receiver's and the parameters'.
+func (r *inference) docSaysHeld(fd *ast.FuncDecl, root types.Object) bool {
+	v, ok := root.(*types.Var)
+	if !ok {
+		return false
+	}
+	text := strings.Join(strings.Fields(fd.Doc.Text()), " ")
+	lower := strings.ToLower(text)
+	if !strings.Contains(lower, "lock") && !strings.Contains(lower, "mutex") {
+		return false
+	}
+	m := heldOnEntry.FindStringSubmatch(text)
+	if m == nil {
+		return false
+	}
+	fn, _ := r.pass.TypesInfo.Defs[fd.Name].(*types.Func)
+	if fn == nil {
+		return false
+	}
+	sig := fn.Type().(*types.Signature)
+	isRecv := sig.Recv() == v
+	isParam := false
+	for i := 0; i < sig.Params().Len(); i++ {
+		isParam = isParam || sig.Params().At(i) == v
+	}
+	switch owner := strings.ToLower(m[1] + m[2] + m[3] + m[4]); owner {
+	case "", "read", "write", "caller", "callers", "a", "its", "our", "this":
+		return isRecv
+	case "both", "all":
+		return isRecv || isParam
+	default:
+		return (isRecv || isParam) && (owner == strings.ToLower(v.Name()) || owner == strings.ToLower(typeName(v.Type())))
+	}
+}
+
+// typeName is the name of a named type, or of the one a pointer points to.
+func typeName(t types.Type) string {
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if n, ok := types.Unalias(t).(*types.Named); ok {
+		return n.Obj().Name()
+	}
+	return ""
 }
 
 // score is the evidence that a lock guards a field: the writes made with

@@ -115,8 +115,9 @@ type callSite struct {
 }
 
 type callerKey struct {
-	fn  *types.Func
-	sel string
+	fn   *types.Func
+	sel  string
+	docs bool // callers documented as holding the lock count as holding it
 }
 
 // gather groups the accesses that are evidence by field, and returns the
@@ -274,7 +275,7 @@ func (r *inference) heldAt(a *lockstate.Access, ref guardRef) bool {
 		return true
 	}
 	f := r.funcOf[a]
-	return f != nil && r.heldByCallers(f, lock, 0)
+	return f != nil && r.heldByCallers(f, lock, 0, false)
 }
 
 // indexCallers records the static calls of this package's unexported
@@ -308,7 +309,7 @@ const maxCallerDepth = 4
 // method: an unexported helper only ever called under its receiver's (or
 // its argument's) lock runs under it, even without a ...Locked name. A method also referenced other than by a call (a
 // method value), or not called at all, gets no such credit.
-func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth int) bool {
+func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth int, docs bool) bool {
 	if depth > maxCallerDepth {
 		return false // t.parent.m() inside m: paths would grow without end
 	}
@@ -334,7 +335,7 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 		}
 	}
 	fn := f.Obj.Origin()
-	key := callerKey{fn, lock.Sel}
+	key := callerKey{fn, lock.Sel, docs}
 	if v, ok := r.memo[key]; ok {
 		return v > 0 // 0: recursion, which proves nothing
 	}
@@ -367,13 +368,19 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 			return false
 		}
 		atLock := r.ls.Dirs.CanonLock(lockpath.Path{Root: at.Root, Sel: at.Sel + lock.Sel})
-		if !site.call.State.Lock(atLock).Mode.Held() && !r.heldByCallers(site.fn, atLock, depth+1) {
+		if m := site.call.State.Lock(atLock).Mode; !m.Held() && m != lockstate.Maybe && !(docs && r.docHeldAt(site.fn, at.Root)) && !r.heldByCallers(site.fn, atLock, depth+1, docs) {
 			r.memo[key] = -1
 			return false
 		}
 	}
 	r.memo[key] = 1
 	return true
+}
+
+// docHeldAt reports whether the function f runs in is documented as
+// running with root's lock held (docSaysHeld).
+func (r *inference) docHeldAt(f *lockstate.Func, root types.Object) bool {
+	return f.Lit == nil && f.Decl != nil && f.Decl.Doc != nil && r.docSaysHeld(f.Decl, root)
 }
 
 // site is file:line, for evidence in messages.

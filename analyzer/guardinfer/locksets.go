@@ -26,7 +26,7 @@ func (r *inference) modeAt(a *lockstate.Access, ref guardRef) lockstate.Mode {
 	if m := a.State.Lock(lock).Mode; m.Held() {
 		return m
 	}
-	if f := r.funcOf[a]; f != nil && r.heldByCallers(f, lock, 0) {
+	if f := r.funcOf[a]; f != nil && r.heldByCallers(f, lock, 0, false) {
 		return lockstate.Shared
 	}
 	return lockstate.NotHeld

@@ -395,9 +395,67 @@ func (fa *funcAnalysis) aliasDef(lhs, rhs ast.Expr, s *State) bool {
 	if !isAddr {
 		return false
 	}
+	// total := &js.memUsed, used only as atomic.LoadInt64(total): an
+	// atomic access of the field, where the address is taken.
+	if write, ok := fa.atomicLocal(v); ok && fa.atomicTarget(addr.X, s, write) {
+		return true
+	}
 	// p := &x.f takes an address; what is done through p is what counts.
 	fa.expr(addr.X, s, useAddr)
 	return true
+}
+
+// atomicLocal reports whether every use of the local v in the function is
+// the pointer operand of a sync/atomic function (or an assignment to v),
+// and whether one of them writes (anything but a Load).
+func (fa *funcAnalysis) atomicLocal(v *types.Var) (write, ok bool) {
+	if fa.atomicLocals == nil {
+		fa.atomicLocals = map[*types.Var]uint8{}
+	}
+	if k, done := fa.atomicLocals[v]; done {
+		return k == 2, k > 0
+	}
+	allowed := map[*ast.Ident]bool{}
+	var uses []*ast.Ident
+	ast.Inspect(fa.body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.Ident:
+			if fa.info.Uses[n] == v {
+				uses = append(uses, n)
+			}
+		case *ast.AssignStmt:
+			for _, l := range n.Lhs {
+				if id, ok := ast.Unparen(l).(*ast.Ident); ok {
+					allowed[id] = true
+				}
+			}
+		case *ast.CallExpr:
+			callee := typeutil.StaticCallee(fa.info, n)
+			if callee == nil || callee.Pkg() == nil || callee.Pkg().Path() != "sync/atomic" || len(n.Args) == 0 {
+				return true
+			}
+			if id, ok := ast.Unparen(n.Args[0]).(*ast.Ident); ok && fa.info.Uses[id] == v {
+				allowed[id] = true
+				if !strings.HasPrefix(callee.Name(), "Load") {
+					write = true
+				}
+			}
+		}
+		return true
+	})
+	ok = len(uses) > 0
+	for _, id := range uses {
+		ok = ok && allowed[id]
+	}
+	k := uint8(0)
+	if ok {
+		k = 1
+		if write {
+			k = 2
+		}
+	}
+	fa.atomicLocals[v] = k
+	return write, ok
 }
 
 // pointsInto returns the tracked parameter e points into: the parameter or

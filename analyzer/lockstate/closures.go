@@ -81,8 +81,39 @@ func (a *packageAnalysis) closureEffects(fa *funcAnalysis, lit *ast.FuncLit) *li
 		return !(lit.Pos() <= p.Root.Pos() && p.Root.Pos() < lit.End()) // not the closure's own locals
 	}
 	eff := &litEffect{changes: netChanges(exits, sub.impliedEntry(newState()), keep), freed: sub.freed(exits, keep)}
+	if eff.changes == nil {
+		eff.changes = map[lockpath.Path]LockVal{}
+	}
+	conditionalChanges(eff.changes, exits, keep)
 	a.litEffects[lit] = eff
 	return eff
+}
+
+// conditionalChanges adds, for a lock a closure takes on some paths and
+// leaves alone on others (lock := func() { if need { o.mu.Lock() } }),
+// the change Maybe: after a call, the lock is held on some paths only.
+// A declared function's effects stay exact (they become contracts); a
+// local helper's are only what its caller learns.
+func conditionalChanges(changes map[lockpath.Path]LockVal, exits []*State, keep func(lockpath.Path) bool) {
+	for _, ex := range exits {
+		for p, v := range ex.locks {
+			if _, done := changes[p]; done || !keep(p) {
+				continue
+			}
+			if v.Mode == Maybe {
+				changes[p] = LockVal{Mode: Maybe}
+				continue
+			}
+			if !v.Mode.Held() {
+				continue
+			}
+			for _, other := range exits {
+				if other.Lock(p).Mode == Unknown {
+					changes[p] = LockVal{Mode: Maybe}
+				}
+			}
+		}
+	}
 }
 
 func (fa *funcAnalysis) applyChanges(eff *litEffect, s *State, deferred bool, pos token.Pos) {
@@ -232,7 +263,7 @@ func isAsynchronousCallback(fn *types.Func) bool {
 // isSynchronousCallback reports whether a function runs its function
 // arguments before it returns, so closures passed to it inherit the caller's
 // locks: the sort, slices, maps, strings and bytes helpers, sync.Once.Do,
-// sync.Map.Range and the file tree walkers.
+// sync.Map.Range, the file tree walkers and the random shuffles.
 func isSynchronousCallback(fn *types.Func) bool {
 	if fn == nil || fn.Pkg() == nil {
 		return false
@@ -242,7 +273,8 @@ func isSynchronousCallback(fn *types.Func) bool {
 		return true
 	}
 	switch directives.FuncKey(fn) {
-	case "sync.Once.Do", "sync.Map.Range", "path/filepath.Walk", "path/filepath.WalkDir", "io/fs.WalkDir":
+	case "sync.Once.Do", "sync.Map.Range", "path/filepath.Walk", "path/filepath.WalkDir", "io/fs.WalkDir",
+		"math/rand.Shuffle", "math/rand.Rand.Shuffle", "math/rand/v2.Shuffle", "math/rand/v2.Rand.Shuffle":
 		return true
 	}
 	return false

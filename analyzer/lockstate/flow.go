@@ -43,7 +43,10 @@ type funcAnalysis struct {
 	localLits   map[*types.Var]*ast.FuncLit  // f := func(){...} used only as f(...)
 	watched     map[*types.Var]ast.Expr      // p := &x.f or m := x.m (map, slice) of a guarded field
 	addrs       map[*types.Var]*addrSource   // p := &x.f[i]...: writes through p write x.f
-	isLocalLit  map[*ast.FuncLit]bool
+	// atomicLocals caches atomicLocal: 0 no, 1 atomic loads only, 2 with
+	// an atomic write.
+	atomicLocals map[*types.Var]uint8
+	isLocalLit   map[*ast.FuncLit]bool
 
 	final bool  // the last pass, after the fixpoint: events are recorded
 	rec   *Func // where events go (nil when only summarising)
