@@ -1125,3 +1125,40 @@ func (l *L) Release() { l.mu.Unlock() }
 		t.Errorf("-config.summaries=false still found the helper's effect:\n%s", stdout)
 	}
 }
+
+// TestTestVariantReportedOnce: a package and its test variant share files,
+// and an inferred guard's finding in both may differ in its counts (here
+// the test file calls peek without the lock, so in the variant peek's
+// callers no longer prove the lock held). One finding is printed, the
+// package's, in every format.
+func TestTestVariantReportedOnce(t *testing.T) {
+	dir := t.TempDir()
+	var src strings.Builder
+	src.WriteString("package p\n\nimport \"sync\"\n\ntype C struct {\n\tmu sync.Mutex\n\tn  int\n}\n\nfunc (c *C) Bad() int { return c.n }\n\n")
+	for i := range 20 {
+		fmt.Fprintf(&src, "func (c *C) Set%d() { c.mu.Lock(); c.n = %d; c.mu.Unlock() }\n", i, i)
+	}
+	src.WriteString("\nfunc (c *C) peek() int { return c.n }\n\nfunc (c *C) Peek() int { c.mu.Lock(); defer c.mu.Unlock(); return c.peek() }\n")
+	for name, body := range map[string]string{
+		"go.mod":    "module example.com/v\n\ngo 1.26\n",
+		"p.go":      src.String(),
+		"p_test.go": "package p\n\nfunc viaTest(c *C) int { return c.peek() }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const want = "p.go:10:34: c.n is accessed with c.mu held at 21 of 22 sites"
+	stdout, stderr, code := run(t, dir, guardvet, "-infer", "./...")
+	if code != 1 || strings.Count(stdout, "p.go:10:34:") != 1 || !strings.HasPrefix(stdout, want) {
+		t.Errorf("-infer on a package with tests: exit %d, want 1 and the package's finding once (%q)\n%s%s", code, want, stdout, stderr)
+	}
+	stdout, _, _ = run(t, dir, guardvet, "-infer", "-test=false", "./...")
+	if strings.Count(stdout, "p.go:10:34:") != 1 {
+		t.Errorf("-infer -test=false: want the finding once\n%s", stdout)
+	}
+	stdout, _, _ = run(t, dir, guardvet, "-infer", "-json", "./...")
+	if n := strings.Count(stdout, `"posn"`); n != 1 {
+		t.Errorf("-infer -json on a package with tests: %d findings, want 1\n%s", n, stdout)
+	}
+}

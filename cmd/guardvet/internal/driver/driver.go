@@ -50,6 +50,9 @@ type Finding struct {
 	Diag     analysis.Diagnostic
 	Fset     *token.FileSet
 	Posn     token.Position
+	// Variant: found in a package's test variant (p [p.test]), which
+	// shares the package's files.
+	Variant bool
 }
 
 type options struct {
@@ -224,7 +227,8 @@ func analyse(opts *options, enabled []*analysis.Analyzer, patterns []string, std
 				continue
 			}
 			for _, d := range act.Diagnostics {
-				findings = append(findings, Finding{Analyzer: act.Analyzer, Diag: d, Fset: act.Package.Fset, Posn: act.Package.Fset.Position(d.Pos)})
+				findings = append(findings, Finding{Analyzer: act.Analyzer, Diag: d, Fset: act.Package.Fset, Posn: act.Package.Fset.Position(d.Pos),
+					Variant: strings.Contains(act.Package.ID, " [")})
 			}
 		}
 	}
@@ -526,13 +530,31 @@ func sortFindings(fs []Finding) []Finding {
 		if fs[i].Analyzer.Name != fs[j].Analyzer.Name {
 			return fs[i].Analyzer.Name < fs[j].Analyzer.Name
 		}
+		if fs[i].Variant != fs[j].Variant {
+			return !fs[i].Variant
+		}
 		return fs[i].Diag.Message < fs[j].Diag.Message
 	})
 	// A package and its test variant share files: report each finding once.
+	// The variant's finding at a position where the package has one of
+	// the same rule is that finding seen with the tests' code too (an
+	// inferred guard's counts differ): the package's is kept.
+	type key struct {
+		posn     token.Position
+		analyzer *analysis.Analyzer
+	}
+	inPackage := map[key]bool{}
 	out := fs[:0]
 	for i, f := range fs {
+		k := key{f.Posn, f.Analyzer}
 		if i > 0 && f.Posn == fs[i-1].Posn && f.Diag.Message == fs[i-1].Diag.Message {
 			continue
+		}
+		if f.Variant && inPackage[k] {
+			continue
+		}
+		if !f.Variant {
+			inPackage[k] = true
 		}
 		out = append(out, f)
 	}

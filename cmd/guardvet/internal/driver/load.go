@@ -132,16 +132,13 @@ func relMessage(msg string) string {
 // printJSON prints the x/tools JSON tree (package ID → analyzer →
 // diagnostics) of every load as one object, as a single load prints it.
 func printJSON(w io.Writer, graphs []*checker.Graph) error {
-	if len(graphs) == 1 {
-		return graphs[0].PrintJSON(w)
-	}
-	merged := map[string]json.RawMessage{}
+	merged := map[string]map[string]json.RawMessage{}
 	for _, g := range graphs {
 		var buf bytes.Buffer
 		if err := g.PrintJSON(&buf); err != nil {
 			return err
 		}
-		var tree map[string]json.RawMessage
+		var tree map[string]map[string]json.RawMessage
 		if err := json.Unmarshal(buf.Bytes(), &tree); err != nil {
 			return err
 		}
@@ -149,10 +146,57 @@ func printJSON(w io.Writer, graphs []*checker.Graph) error {
 			merged[id] = v
 		}
 	}
+	dropVariantRepeats(merged)
 	data, err := json.MarshalIndent(merged, "", "\t")
 	if err != nil {
 		return err
 	}
 	_, err = fmt.Fprintf(w, "%s\n", data)
 	return err
+}
+
+// dropVariantRepeats removes from a test variant's entry (p [p.test]) the
+// diagnostics its package's entry has at the same position for the same
+// analyzer: the variant shares the package's files, and one bug is one
+// report, as in the text output. A variant left with nothing is dropped.
+func dropVariantRepeats(tree map[string]map[string]json.RawMessage) {
+	type diag struct {
+		Posn string `json:"posn"`
+	}
+	for id, byAnalyzer := range tree {
+		i := strings.Index(id, " [")
+		if i < 0 {
+			continue
+		}
+		base := tree[id[:i]]
+		for name, raw := range byAnalyzer {
+			var mine, theirs []json.RawMessage
+			if json.Unmarshal(raw, &mine) != nil || json.Unmarshal(base[name], &theirs) != nil {
+				continue // an analyzer error, or nothing to compare with
+			}
+			seen := map[string]bool{}
+			for _, d := range theirs {
+				var x diag
+				if json.Unmarshal(d, &x) == nil {
+					seen[x.Posn] = true
+				}
+			}
+			var kept []json.RawMessage
+			for _, d := range mine {
+				var x diag
+				if json.Unmarshal(d, &x) == nil && seen[x.Posn] {
+					continue
+				}
+				kept = append(kept, d)
+			}
+			if len(kept) == 0 {
+				delete(byAnalyzer, name)
+				continue
+			}
+			byAnalyzer[name], _ = json.Marshal(kept)
+		}
+		if len(byAnalyzer) == 0 {
+			delete(tree, id)
+		}
+	}
 }
