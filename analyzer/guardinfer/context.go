@@ -64,8 +64,8 @@ func (cs *contexts) private(f *lockstate.Func, v *types.Var, pos token.Pos) bool
 	if f == nil || f.Lit != nil || f.Context != lockstate.Declared || v == nil || f.Decl.Body == nil {
 		return false
 	}
-	if v.Pos() < f.Decl.Body.Pos() || v.Pos() >= f.Decl.Body.End() {
-		return false // not a local of this body
+	if (v.Pos() < f.Decl.Body.Pos() || v.Pos() >= f.Decl.Body.End()) && !namedResult(f.Decl, v) {
+		return false // not a local of this body, nor a named result
 	}
 	dc := cs.decl(f.Decl)
 	if !dc.allocs[v] {
@@ -93,6 +93,22 @@ func (cs *contexts) private(f *lockstate.Func, v *types.Var, pos token.Pos) bool
 		}
 	}
 	return true
+}
+
+// namedResult reports whether v is one of fd's named results (fs in
+// func newStore() (fs *fileStore, err error)): a local of the body too.
+func namedResult(fd *ast.FuncDecl, v *types.Var) bool {
+	if fd.Type.Results == nil {
+		return false
+	}
+	for _, f := range fd.Type.Results.List {
+		for _, name := range f.Names {
+			if name.Pos() == v.Pos() {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // withOwnGoroutine reports whether, at pos in the body of f, a goroutine

@@ -41,7 +41,8 @@ func (r *inference) count(accs []*lockstate.Access, lock string, ref guardRef) e
 
 // meantHeld reports whether the code means the lock to be held at a,
 // without showing that it is: it is held on some paths only (if needLock
-// { mu.Lock() }), or every call of a's function is made in a function
+// { mu.Lock() }), its goroutine's starter holds it until it joins the
+// goroutine (heldByStarter), or every call of a's function is made in a function
 // whose doc says the lock is held (docSaysHeld) or where it is held. Such
 // an access is not reported, and not evidence either: it counts against
 // the ratio as a miss does, so that reading intent never adds findings.
@@ -50,7 +51,7 @@ func (r *inference) meantHeld(a *lockstate.Access, ref guardRef) bool {
 	if !l.Valid() {
 		return false
 	}
-	if a.State.Lock(l).Mode == lockstate.Maybe {
+	if a.State.Lock(l).Mode == lockstate.Maybe || r.heldByStarter(a, l) {
 		return true
 	}
 	f := r.funcOf[a]

@@ -15,6 +15,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
+	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
@@ -107,6 +108,9 @@ type inference struct {
 	// loaders memoises which methods load their receiver's state
 	// atomically (ordered.go).
 	loaders map[*types.Func]bool
+	// goStarts and spawns memoise heldByStarter's lookups (joined.go).
+	goStarts map[*ast.FuncLit]goStart
+	spawns   map[*ast.FuncDecl][]*goroutines.Body
 }
 
 type callSite struct {

@@ -184,6 +184,9 @@ func (fa *funcAnalysis) goStmt(g *ast.GoStmt, s *State) {
 		for _, arg := range call.Args {
 			fa.expr(arg, s, useRead)
 		}
+		if fa.final && fa.rec != nil {
+			fa.rec.GoStarts = append(fa.rec.GoStarts, &GoStart{Node: g, Lit: lit, State: s.snapshot()})
+		}
 		fa.closure(lit, s, Goroutine)
 		return
 	}

@@ -46,6 +46,7 @@ type Func struct {
 	LockOps  []*LockOp
 	Returns  []*Return
 	Gos      []*Go
+	GoStarts []*GoStart
 	ChanOps  []*ChanOp
 	RefUses  []*RefUse
 	// Vars are the reads and writes of package-level variables, of
@@ -176,6 +177,16 @@ type MapEntry struct {
 	Map   ast.Expr // m
 	Key   ast.Expr // k
 	Value ast.Expr // v; nil for delete
+	State *State
+}
+
+// GoStart is a go statement that starts a function literal (in place, or
+// through a local that holds it), with the starter's locks there: the
+// goroutine does not hold them, but while the starter keeps one until it
+// joins the goroutine, nothing else holding it runs (see guardinfer).
+type GoStart struct {
+	Node  *ast.GoStmt
+	Lit   *ast.FuncLit
 	State *State
 }
 
