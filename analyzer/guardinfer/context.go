@@ -43,7 +43,8 @@ type declContext struct {
 	allocs map[*types.Var]bool // locals that only ever hold new objects
 	g      *cfg.CFG
 	nodes  []ast.Node
-	spawns []*goroutines.Spawn              // of the declaration's own body
+	spawns []*goroutines.Spawn // of the declaration's own body
+	declOf func(*types.Func) *ast.FuncDecl
 	shared map[*types.Var]map[ast.Node]bool // per local: the nodes after it is shared for good
 }
 
@@ -52,6 +53,9 @@ type contexts struct {
 	info    *types.Info
 	effects map[*types.Func]*lockstate.Effects
 	decls   map[*ast.FuncDecl]*declContext
+	// declOf finds the package's function declarations, so that a go
+	// f(x) is joined by what f's body signals (close(c.done)).
+	declOf func(*types.Func) *ast.FuncDecl
 }
 
 func newContexts(info *types.Info, effects map[*types.Func]*lockstate.Effects) *contexts {
@@ -165,7 +169,7 @@ func (cs *contexts) decl(fd *ast.FuncDecl) *declContext {
 	if dc, ok := cs.decls[fd]; ok {
 		return dc
 	}
-	dc := &declContext{info: cs.info, fd: fd, shared: map[*types.Var]map[ast.Node]bool{}}
+	dc := &declContext{info: cs.info, fd: fd, declOf: cs.declOf, shared: map[*types.Var]map[ast.Node]bool{}}
 	cs.decls[fd] = dc
 	dc.allocs = cs.findAllocs(fd)
 	return dc
@@ -181,7 +185,7 @@ func (dc *declContext) graph() {
 	for _, blk := range dc.g.Blocks {
 		dc.nodes = append(dc.nodes, blk.Nodes...)
 	}
-	for _, b := range goroutines.Find(dc.info, dc.fd) {
+	for _, b := range goroutines.FindWith(dc.info, dc.fd, dc.declOf) {
 		if b.Lit == nil {
 			dc.spawns = b.Spawns
 		}

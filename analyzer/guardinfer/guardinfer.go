@@ -48,6 +48,7 @@ func run(pass *analysis.Pass) (any, error) {
 		return rep.Flush(), nil
 	}
 	r := &inference{pass: pass, ls: ls, rep: rep, suggest: cfg.Suggest(), ctx: newContexts(pass.TypesInfo, ls.Effects), loaders: map[*types.Func]bool{}}
+	r.ctx.declOf = r.declOf
 	r.minScore, r.ratio = cfg.InferThreshold()
 	r.globals = locks.PackageLocks(pass.Pkg)
 	r.explainOn = cfg.Explain()
@@ -108,6 +109,8 @@ type inference struct {
 	// loaders memoises which methods load their receiver's state
 	// atomically (ordered.go).
 	loaders map[*types.Func]bool
+	// decls indexes the package's function declarations (declOf).
+	decls map[*types.Func]*ast.FuncDecl
 	// goStarts and spawns memoise heldByStarter's lookups (joined.go).
 	goStarts map[*ast.FuncLit]goStart
 	spawns   map[*ast.FuncDecl][]*goroutines.Body
@@ -385,6 +388,19 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 // running with root's lock held (docSaysHeld).
 func (r *inference) docHeldAt(f *lockstate.Func, root types.Object) bool {
 	return f.Lit == nil && f.Decl != nil && f.Decl.Doc != nil && r.docSaysHeld(f.Decl, root)
+}
+
+// declOf returns the declaration of one of the package's functions.
+func (r *inference) declOf(fn *types.Func) *ast.FuncDecl {
+	if r.decls == nil {
+		r.decls = map[*types.Func]*ast.FuncDecl{}
+		for _, f := range r.ls.Funcs {
+			if f.Lit == nil && f.Decl != nil && f.Obj != nil {
+				r.decls[f.Obj] = f.Decl
+			}
+		}
+	}
+	return r.decls[fn.Origin()]
 }
 
 // site is file:line, for evidence in messages.

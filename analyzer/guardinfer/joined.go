@@ -101,7 +101,7 @@ func (r *inference) spawnOf(gs goStart) *goroutines.Spawn {
 	}
 	bodies, ok := r.spawns[gs.starter.Decl]
 	if !ok {
-		bodies = goroutines.Find(r.pass.TypesInfo, gs.starter.Decl)
+		bodies = goroutines.FindWith(r.pass.TypesInfo, gs.starter.Decl, r.declOf)
 		r.spawns[gs.starter.Decl] = bodies
 	}
 	for _, b := range bodies {
