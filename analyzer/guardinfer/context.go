@@ -45,7 +45,10 @@ type declContext struct {
 	nodes  []ast.Node
 	spawns []*goroutines.Spawn // of the declaration's own body
 	declOf func(*types.Func) *ast.FuncDecl
-	shared map[*types.Var]map[ast.Node]bool // per local: the nodes after it is shared for good
+	// helpers are the locals of the body that are only ever called
+	// (localHelper).
+	helpers map[types.Object]bool
+	shared  map[sharedKey]map[ast.Node]bool // per local and field: the nodes after it is shared for good
 }
 
 // contexts computes declContexts on demand.
@@ -56,6 +59,9 @@ type contexts struct {
 	// declOf finds the package's function declarations, so that a go
 	// f(x) is joined by what f's body signals (close(c.done)).
 	declOf func(*types.Func) *ast.FuncDecl
+	// touched and busy memoise touchedBy.
+	touched map[*types.Func]fieldSet
+	busy    map[*types.Func]bool
 }
 
 func newContexts(info *types.Info, effects map[*types.Func]*lockstate.Effects) *contexts {
@@ -63,26 +69,59 @@ func newContexts(info *types.Info, effects map[*types.Func]*lockstate.Effects) *
 }
 
 // private reports whether, at pos in the body of f, the object in v is
-// reachable from this goroutine alone.
-func (cs *contexts) private(f *lockstate.Func, v *types.Var, pos token.Pos) bool {
-	if f == nil || f.Lit != nil || f.Context != lockstate.Declared || v == nil || f.Decl.Body == nil {
+// reachable from this goroutine alone, as far as its field field goes
+// (nil: any field): an object handed on only as method values (v.m) or
+// to go v.m() is still private for the fields those methods never reach
+// (touched.go).
+func (cs *contexts) private(f *lockstate.Func, v *types.Var, field *types.Var, pos token.Pos) bool {
+	if f == nil || v == nil || f.Decl == nil || f.Decl.Body == nil {
 		return false
 	}
-	if (v.Pos() < f.Decl.Body.Pos() || v.Pos() >= f.Decl.Body.End()) && !namedResult(f.Decl, v) {
+	if f.Lit != nil {
+		// A closure run in place (called where it is written, by a
+		// synchronous callback, or through a local only ever called):
+		// private where it runs.
+		if f.Context != lockstate.Inline {
+			return false
+		}
+		dc := cs.decl(f.Decl)
+		at := dc.helperCalls(f.Lit)
+		if at == nil {
+			at = []token.Pos{f.Lit.Pos()}
+		}
+		for _, p := range at {
+			if !cs.privateAt(f.Decl, v, field, p) {
+				return false
+			}
+		}
+		return true
+	}
+	if f.Context != lockstate.Declared {
+		return false
+	}
+	return cs.privateAt(f.Decl, v, field, pos)
+}
+
+// privateAt is private for a position in the declaration's own body.
+func (cs *contexts) privateAt(fd *ast.FuncDecl, v *types.Var, field *types.Var, pos token.Pos) bool {
+	if (v.Pos() < fd.Body.Pos() || v.Pos() >= fd.Body.End()) && !namedResult(fd, v) {
 		return false // not a local of this body, nor a named result
 	}
-	dc := cs.decl(f.Decl)
+	dc := cs.decl(fd)
 	if !dc.allocs[v] {
 		return false
 	}
 	dc.graph()
 	n := dc.nodeAt(pos)
-	if n == nil || dc.sharedAt(v)[n] {
+	if n == nil || cs.sharedAt(dc, v, field)[n] {
 		return false
 	}
 	for _, s := range dc.spawns {
 		if !dc.spawnUses(s, v) {
 			continue
+		}
+		if m := dc.receiverOnly(s, v); m != nil && !cs.touches([]*types.Func{m}, field) {
+			continue // go v.run(): run never reaches field
 		}
 		if s.Concurrent(pos) {
 			return false
@@ -117,17 +156,22 @@ func namedResult(fd *ast.FuncDecl, v *types.Var) bool {
 
 // withOwnGoroutine reports whether, at pos in the body of f, a goroutine
 // that f started with the object in v may be running: the concurrent
-// region of a start (package goroutines) that hands it v.
-func (cs *contexts) withOwnGoroutine(f *lockstate.Func, v *types.Var, pos token.Pos) bool {
+// region of a start (package goroutines) that hands it v, and can reach
+// its field field (nil: any).
+func (cs *contexts) withOwnGoroutine(f *lockstate.Func, v *types.Var, field *types.Var, pos token.Pos) bool {
 	if f == nil || f.Lit != nil || f.Context != lockstate.Declared || v == nil || f.Decl.Body == nil {
 		return false
 	}
 	dc := cs.decl(f.Decl)
 	dc.graph()
 	for _, s := range dc.spawns {
-		if dc.spawnUses(s, v) && s.Concurrent(pos) {
-			return true
+		if !dc.spawnUses(s, v) || !s.Concurrent(pos) {
+			continue
 		}
+		if m := dc.receiverOnly(s, v); m != nil && !cs.touches([]*types.Func{m}, field) {
+			continue // go v.run(): run never reaches field
+		}
+		return true
 	}
 	return false
 }
@@ -169,7 +213,7 @@ func (cs *contexts) decl(fd *ast.FuncDecl) *declContext {
 	if dc, ok := cs.decls[fd]; ok {
 		return dc
 	}
-	dc := &declContext{info: cs.info, fd: fd, declOf: cs.declOf, shared: map[*types.Var]map[ast.Node]bool{}}
+	dc := &declContext{info: cs.info, fd: fd, declOf: cs.declOf, shared: map[sharedKey]map[ast.Node]bool{}}
 	cs.decls[fd] = dc
 	dc.allocs = cs.findAllocs(fd)
 	return dc
@@ -320,13 +364,36 @@ func (dc *declContext) spawnUses(s *goroutines.Spawn, v *types.Var) bool {
 	return found
 }
 
-// sharedAt returns the cfg nodes that run after v is shared for good.
-func (dc *declContext) sharedAt(v *types.Var) map[ast.Node]bool {
-	if m, ok := dc.shared[v]; ok {
+// receiverOnly returns m when s is go v.m(args) with v in none of args.
+func (dc *declContext) receiverOnly(s *goroutines.Spawn, v *types.Var) *types.Func {
+	g, ok := s.Node.(*ast.GoStmt)
+	if !ok || s.Callee == nil {
+		return nil
+	}
+	se, ok := ast.Unparen(g.Call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	if id, ok := ast.Unparen(se.X).(*ast.Ident); !ok || dc.info.Uses[id] != types.Object(v) {
+		return nil
+	}
+	for _, a := range g.Call.Args {
+		if dc.mention(a, v, true) != mentionNone {
+			return nil
+		}
+	}
+	return s.Callee
+}
+
+// sharedAt returns the cfg nodes that run after v is shared for good, as
+// far as field goes (nil: any field).
+func (cs *contexts) sharedAt(dc *declContext, v, field *types.Var) map[ast.Node]bool {
+	key := sharedKey{v, field}
+	if m, ok := dc.shared[key]; ok {
 		return m
 	}
 	m := map[ast.Node]bool{}
-	dc.shared[v] = m
+	dc.shared[key] = m
 	seen := map[*cfg.Block]bool{}
 	var walk func(blk *cfg.Block, from int)
 	walk = func(blk *cfg.Block, from int) {
@@ -342,13 +409,19 @@ func (dc *declContext) sharedAt(v *types.Var) map[ast.Node]bool {
 	}
 	for _, blk := range dc.g.Blocks {
 		for i, n := range blk.Nodes {
-			if dc.shares(n, v) {
-				walk(blk, i+1)
+			if !dc.shares(n, v) {
+				continue
 			}
+			if methods, ok := dc.methodValuesOnly(n, v); ok && !cs.touches(methods, field) {
+				continue // handed on as method values that never reach field
+			}
+			walk(blk, i+1)
 		}
 	}
 	return m
 }
+
+type sharedKey struct{ v, field *types.Var }
 
 // shares reports whether cfg node n shares v for good.
 func (dc *declContext) shares(n ast.Node, v *types.Var) bool {
@@ -367,6 +440,105 @@ func (dc *declContext) shares(n ast.Node, v *types.Var) bool {
 		return false
 	}
 	return dc.sharesStmt(n, v)
+}
+
+// localHelper returns the function literal n defines, when n is f :=
+// func(...) {...} (or var f = ...) and f is only ever called, outside go
+// statements: a helper that runs in this goroutine.
+func (dc *declContext) localHelper(n *ast.AssignStmt) *ast.FuncLit {
+	if len(n.Lhs) != 1 || len(n.Rhs) != 1 || n.Tok != token.DEFINE {
+		return nil
+	}
+	lit, ok := ast.Unparen(n.Rhs[0]).(*ast.FuncLit)
+	id, isID := n.Lhs[0].(*ast.Ident)
+	if !ok || !isID {
+		return nil
+	}
+	obj := dc.info.Defs[id]
+	if obj == nil {
+		return nil
+	}
+	if dc.helpers == nil {
+		dc.helpers = map[types.Object]bool{}
+		calls := map[*ast.Ident]bool{}
+		inGo := map[*ast.Ident]bool{}
+		var uses, defs []*ast.Ident
+		ast.Inspect(dc.fd.Body, func(x ast.Node) bool {
+			switch x := x.(type) {
+			case *ast.CallExpr:
+				if f, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+					calls[f] = true
+				}
+			case *ast.GoStmt:
+				if f, ok := ast.Unparen(x.Call.Fun).(*ast.Ident); ok {
+					inGo[f] = true
+				}
+			case *ast.Ident:
+				if dc.info.Uses[x] != nil {
+					uses = append(uses, x)
+				} else if dc.info.Defs[x] != nil {
+					defs = append(defs, x)
+				}
+			}
+			return true
+		})
+		bad := map[types.Object]bool{}
+		for _, id := range uses {
+			if !calls[id] || inGo[id] {
+				bad[dc.info.Uses[id]] = true
+			}
+		}
+		for _, id := range defs {
+			if o := dc.info.Defs[id]; !bad[o] {
+				dc.helpers[o] = true
+			}
+		}
+	}
+	if !dc.helpers[obj] {
+		return nil
+	}
+	return lit
+}
+
+// helperCalls returns where the local helper that lit defines is called
+// (f := func() {...}; f()), or nil when lit is not one.
+func (dc *declContext) helperCalls(lit *ast.FuncLit) []token.Pos {
+	var obj types.Object
+	ast.Inspect(dc.fd.Body, func(n ast.Node) bool {
+		if as, ok := n.(*ast.AssignStmt); ok && obj == nil {
+			if l := dc.localHelper(as); l == lit {
+				obj = dc.info.Defs[as.Lhs[0].(*ast.Ident)]
+			}
+		}
+		return obj == nil
+	})
+	if obj == nil {
+		return nil
+	}
+	var at []token.Pos
+	var walk func(n ast.Node, nested bool)
+	walk = func(n ast.Node, nested bool) {
+		ast.Inspect(n, func(x ast.Node) bool {
+			switch x := x.(type) {
+			case *ast.FuncLit:
+				if x != n {
+					walk(x.Body, true)
+					return false
+				}
+			case *ast.CallExpr:
+				if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && dc.info.Uses[id] == obj {
+					if nested {
+						at = append(at, token.NoPos) // called from another closure: not known private
+					} else {
+						at = append(at, x.Pos())
+					}
+				}
+			}
+			return true
+		})
+	}
+	walk(dc.fd.Body, false)
+	return at
 }
 
 // sharesIn reports whether any statement inside body shares v.
@@ -392,6 +564,11 @@ func (dc *declContext) sharesIn(body ast.Node, v *types.Var) bool {
 func (dc *declContext) sharesStmt(n ast.Node, v *types.Var) bool {
 	switch n := n.(type) {
 	case *ast.AssignStmt:
+		if lit := dc.localHelper(n); lit != nil {
+			// f := func() {...}, only ever called here: what it captures
+			// stays in this goroutine; only what its body does counts.
+			return dc.sharesIn(lit.Body, v)
+		}
 		kind := mentionNone
 		for _, r := range n.Rhs {
 			kind = max(kind, dc.mention(r, v, false))

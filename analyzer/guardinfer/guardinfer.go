@@ -156,7 +156,7 @@ func (r *inference) gather() []*types.Var {
 			if v.Pkg() != r.pass.Pkg || acc.Fresh || !acc.Base.Valid() || ignoredField(v) {
 				continue
 			}
-			if se, ok := acc.Node.(*ast.SelectorExpr); ok && r.ctx.private(f, accessRoot(r.pass.TypesInfo, se), acc.Pos) {
+			if se, ok := acc.Node.(*ast.SelectorExpr); ok && r.ctx.private(f, accessRoot(r.pass.TypesInfo, se), firstField(r.pass.TypesInfo, se, accessRoot(r.pass.TypesInfo, se)), acc.Pos) {
 				continue // before the object is shared, or after its goroutines are joined
 			}
 			if initOnly[f.Obj] && recv != nil && acc.Base.Root == types.Object(recv) {
@@ -185,7 +185,7 @@ func (r *inference) testTargets(f *lockstate.Func) {
 			continue
 		}
 		se, ok := acc.Node.(*ast.SelectorExpr)
-		if !ok || !r.ctx.withOwnGoroutine(f, accessRoot(r.pass.TypesInfo, se), acc.Pos) {
+		if !ok || !r.ctx.withOwnGoroutine(f, accessRoot(r.pass.TypesInfo, se), firstField(r.pass.TypesInfo, se, accessRoot(r.pass.TypesInfo, se)), acc.Pos) {
 			continue
 		}
 		if r.inTests == nil {
@@ -771,7 +771,7 @@ func (r *inference) privateCall(f *lockstate.Func, call *lockstate.Call) bool {
 	if sel == nil || sel.Kind() != types.MethodVal || !ownPath(sel) {
 		return false
 	}
-	return r.ctx.private(f, ownRoot(r.pass.TypesInfo, se.X), call.Node.Pos())
+	return r.ctx.private(f, ownRoot(r.pass.TypesInfo, se.X), nil, call.Node.Pos())
 }
 
 // isParam reports whether v is a receiver, parameter or result of fn.

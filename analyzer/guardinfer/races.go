@@ -172,7 +172,7 @@ func (r *inference) onOwnObject(f *lockstate.Func, a *lockstate.Access, owner *t
 	if recv := f.Obj.Type().(*types.Signature).Recv(); recv != nil && types.Object(recv) == types.Object(v) {
 		return true
 	}
-	return r.ctx.withOwnGoroutine(f, v, a.Pos)
+	return r.ctx.withOwnGoroutine(f, v, nil, a.Pos)
 }
 
 // atEntry reports whether a is made in the body of its thread's entry (the
@@ -195,7 +195,7 @@ func (r *inference) atEntry(a *lockstate.Access, th thread) bool {
 // write after its go statement): the function's own.
 func (r *inference) starterThread(f *lockstate.Func, a *lockstate.Access) (thread, bool) {
 	se, ok := a.Node.(*ast.SelectorExpr)
-	if !ok || !r.ctx.withOwnGoroutine(f, accessRoot(r.pass.TypesInfo, se), a.Pos) {
+	if !ok || !r.ctx.withOwnGoroutine(f, accessRoot(r.pass.TypesInfo, se), firstField(r.pass.TypesInfo, se, accessRoot(r.pass.TypesInfo, se)), a.Pos) {
 		return thread{}, false
 	}
 	return thread{key: f.Obj, label: f.Obj.Name() + ", after it starts a goroutine with the object", starter: true, decl: f.Decl}, true
