@@ -771,7 +771,20 @@ func (r *inference) privateCall(f *lockstate.Func, call *lockstate.Call) bool {
 	if sel == nil || sel.Kind() != types.MethodVal || !ownPath(sel) {
 		return false
 	}
-	return r.ctx.private(f, ownRoot(r.pass.TypesInfo, se.X), nil, call.Node.Pos())
+	root := ownRoot(r.pass.TypesInfo, se.X)
+	// The call is private when the object is, for every field the method
+	// reaches (all of them, when that is not known).
+	if m, ok := sel.Obj().(*types.Func); ok && len(sel.Index()) == 1 && root != nil {
+		if touched := r.ctx.touchedBy(m); touched != nil {
+			for field := range touched {
+				if !r.ctx.private(f, root, field, call.Node.Pos()) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return r.ctx.private(f, root, nil, call.Node.Pos())
 }
 
 // isParam reports whether v is a receiver, parameter or result of fn.
