@@ -69,7 +69,7 @@ func (r *inference) meantHeld(a *lockstate.Access, ref guardRef) bool {
 //   - "the world is stopped" (nothing else runs);
 //   - callers "must serialize" the calls, or keep an order: it "must
 //     not be called until" (or "before") something, "must only be called
-//     after" it;
+//     after" it, "must (or should) be called before" it;
 //   - the memory order the access relies on: "load-acquire",
 //     "load-consume", "store-release" (also in the comment at the end of
 //     the access's line).
@@ -106,7 +106,29 @@ func (r *inference) explained(a *lockstate.Access, lock string) bool {
 			return true
 		}
 	}
-	return false
+	return f.Lit == nil && r.callersExplain(f.Obj, lock)
+}
+
+// callersExplain reports whether fn is an unexported method or function
+// called only by declarations whose doc explains running without the
+// lock: register, called only by RegisterService, "This must be called
+// before invoking Serve".
+func (r *inference) callersExplain(fn *types.Func, lock string) bool {
+	if fn == nil || fn.Exported() {
+		return false
+	}
+	fn = fn.Origin()
+	sites := r.callers[fn]
+	if len(sites) == 0 || len(sites) != r.refs[fn] {
+		return false
+	}
+	for _, site := range sites {
+		d := site.fn.Decl
+		if site.fn.Lit != nil || d == nil || d.Doc == nil || !explainsUnlocked(strings.ToLower(d.Doc.Text()), strings.ToLower(lock)) {
+			return false
+		}
+	}
+	return true
 }
 
 func explainsUnlocked(text, lock string) bool {
@@ -116,8 +138,9 @@ func explainsUnlocked(text, lock string) bool {
 		return true
 	}
 	// A call order the callers keep: "must not be called until after
-	// WriteHeader", "must only be called after Close".
-	for _, order := range []string{"must not be called until", "must only be called after", "must not be called before"} {
+	// WriteHeader", "must only be called after Close", "must be called
+	// before invoking Serve".
+	for _, order := range []string{"must not be called until", "must only be called after", "must not be called before", "must be called before", "should be called before"} {
 		if strings.Contains(text, order) {
 			return true
 		}

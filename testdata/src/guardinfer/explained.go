@@ -69,3 +69,46 @@ func (c *Chan) Drain() {
 func (c *Chan) Hits() int64 {
 	return c.hits // want `c.hits is accessed with sync/atomic elsewhere`
 }
+
+// Registrar's register runs only for RegisterService, whose doc keeps a
+// call order ("must be called before invoking Serve"): its write is not
+// concurrent with the readers, and Services is not reported. Its twin
+// Routes is written by addRoute, called by AddRoute, whose doc says
+// nothing: reported.
+type Registrar struct {
+	mu       sync.Mutex
+	services map[string]int
+	routes   map[string]int
+	serving  bool
+}
+
+// RegisterService adds a service. It must be called before invoking Serve.
+func (g *Registrar) RegisterService(name string) { g.register(name) }
+
+func (g *Registrar) register(name string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.services[name]++
+	g.services = map[string]int{name: 1}
+}
+
+// AddRoute adds a route.
+func (g *Registrar) AddRoute(name string) { g.addRoute(name) }
+
+func (g *Registrar) addRoute(name string) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.routes = map[string]int{name: 1}
+}
+
+func (g *Registrar) Serve() {
+	g.mu.Lock()
+	g.serving = true
+	g.mu.Unlock()
+}
+
+func (g *Registrar) Services() int { return len(g.services) }
+
+func (g *Registrar) Routes() int {
+	return len(g.routes) // want `g.routes is read here with no lock held`
+}
