@@ -106,7 +106,56 @@ func (r *inference) explained(a *lockstate.Access, lock string) bool {
 			return true
 		}
 	}
-	return f.Lit == nil && r.callersExplain(f.Obj, lock)
+	return f.Lit == nil && (r.callersExplain(f.Obj, lock) || r.typeDocRunsFirst(f.Obj))
+}
+
+// runsFirst is a type's doc saying one of its methods runs before the
+// others: "User needs to call Start before calling other functions",
+// "Init must be called first".
+var runsFirst = regexp.MustCompile(`(?i)\bcall(?:ing)?\s+(?:the\s+)?(\w+)(?:\s+method)?\s+(?:before|first)\b|\b(\w+)\s+(?:must|should|needs\s+to)\s+be\s+called\s+(?:before|first)\b`)
+
+// typeDocRunsFirst reports whether method fn's receiver type is
+// documented as having fn called before its other methods (runsFirst):
+// the method sets the object up before it is shared.
+func (r *inference) typeDocRunsFirst(fn *types.Func) bool {
+	if fn == nil {
+		return false
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return false
+	}
+	name := typeName(recv.Type())
+	if name == "" {
+		return false
+	}
+	if r.typeDocs == nil {
+		r.typeDocs = map[string]string{}
+		for _, file := range r.pass.Files {
+			for _, d := range file.Decls {
+				gd, ok := d.(*ast.GenDecl)
+				if !ok || gd.Tok != token.TYPE {
+					continue
+				}
+				for _, spec := range gd.Specs {
+					ts := spec.(*ast.TypeSpec)
+					doc := ts.Doc
+					if doc == nil && len(gd.Specs) == 1 {
+						doc = gd.Doc
+					}
+					if doc != nil {
+						r.typeDocs[ts.Name.Name] = strings.Join(strings.Fields(doc.Text()), " ")
+					}
+				}
+			}
+		}
+	}
+	for _, m := range runsFirst.FindAllStringSubmatch(r.typeDocs[name], -1) {
+		if m[1]+m[2] == fn.Name() {
+			return true
+		}
+	}
+	return false
 }
 
 // callersExplain reports whether fn is an unexported method or function

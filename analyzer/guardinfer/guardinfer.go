@@ -109,6 +109,8 @@ type inference struct {
 	// loaders memoises which methods load their receiver's state
 	// atomically (ordered.go).
 	loaders map[*types.Func]bool
+	// typeDocs are the package's type docs by type name (typeDocRunsFirst).
+	typeDocs map[string]string
 	// decls indexes the package's function declarations (declOf).
 	decls map[*types.Func]*ast.FuncDecl
 	// goStarts and spawns memoise heldByStarter's lookups (joined.go).

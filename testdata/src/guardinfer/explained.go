@@ -112,3 +112,29 @@ func (g *Registrar) Services() int { return len(g.services) }
 func (g *Registrar) Routes() int {
 	return len(g.routes) // want `g.routes is read here with no lock held`
 }
+
+// Relay's doc says Start runs before its other methods: Start's unlocked
+// write sets the object up and is not reported. Resize, which the doc
+// does not name, is.
+//
+// Callers need to call Start before calling other methods.
+type Relay struct {
+	mu    sync.Mutex
+	peers map[string]int // guarded by mu
+	size  int            // guarded by mu
+}
+
+func (r *Relay) Start() {
+	r.peers = map[string]int{}
+}
+
+func (r *Relay) Add(k string) {
+	r.mu.Lock()
+	r.peers[k]++
+	r.size++
+	r.mu.Unlock()
+}
+
+func (r *Relay) Resize(n int) {
+	r.size = n // want `r.size is documented as guarded by mu`
+}
