@@ -138,22 +138,6 @@ func (cs *contexts) privateAt(fd *ast.FuncDecl, v *types.Var, field *types.Var, 
 	return true
 }
 
-// namedResult reports whether v is one of fd's named results (fs in
-// func newStore() (fs *fileStore, err error)): a local of the body too.
-func namedResult(fd *ast.FuncDecl, v *types.Var) bool {
-	if fd.Type.Results == nil {
-		return false
-	}
-	for _, f := range fd.Type.Results.List {
-		for _, name := range f.Names {
-			if name.Pos() == v.Pos() {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // withOwnGoroutine reports whether, at pos in the body of f, a goroutine
 // that f started with the object in v may be running: the concurrent
 // region of a start (package goroutines) that hands it v, and can reach
@@ -364,27 +348,6 @@ func (dc *declContext) spawnUses(s *goroutines.Spawn, v *types.Var) bool {
 	return found
 }
 
-// receiverOnly returns m when s is go v.m(args) with v in none of args.
-func (dc *declContext) receiverOnly(s *goroutines.Spawn, v *types.Var) *types.Func {
-	g, ok := s.Node.(*ast.GoStmt)
-	if !ok || s.Callee == nil {
-		return nil
-	}
-	se, ok := ast.Unparen(g.Call.Fun).(*ast.SelectorExpr)
-	if !ok {
-		return nil
-	}
-	if id, ok := ast.Unparen(se.X).(*ast.Ident); !ok || dc.info.Uses[id] != types.Object(v) {
-		return nil
-	}
-	for _, a := range g.Call.Args {
-		if dc.mention(a, v, true) != mentionNone {
-			return nil
-		}
-	}
-	return s.Callee
-}
-
 // sharedAt returns the cfg nodes that run after v is shared for good, as
 // far as field goes (nil: any field).
 func (cs *contexts) sharedAt(dc *declContext, v, field *types.Var) map[ast.Node]bool {
@@ -440,105 +403,6 @@ func (dc *declContext) shares(n ast.Node, v *types.Var) bool {
 		return false
 	}
 	return dc.sharesStmt(n, v)
-}
-
-// localHelper returns the function literal n defines, when n is f :=
-// func(...) {...} (or var f = ...) and f is only ever called, outside go
-// statements: a helper that runs in this goroutine.
-func (dc *declContext) localHelper(n *ast.AssignStmt) *ast.FuncLit {
-	if len(n.Lhs) != 1 || len(n.Rhs) != 1 || n.Tok != token.DEFINE {
-		return nil
-	}
-	lit, ok := ast.Unparen(n.Rhs[0]).(*ast.FuncLit)
-	id, isID := n.Lhs[0].(*ast.Ident)
-	if !ok || !isID {
-		return nil
-	}
-	obj := dc.info.Defs[id]
-	if obj == nil {
-		return nil
-	}
-	if dc.helpers == nil {
-		dc.helpers = map[types.Object]bool{}
-		calls := map[*ast.Ident]bool{}
-		inGo := map[*ast.Ident]bool{}
-		var uses, defs []*ast.Ident
-		ast.Inspect(dc.fd.Body, func(x ast.Node) bool {
-			switch x := x.(type) {
-			case *ast.CallExpr:
-				if f, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
-					calls[f] = true
-				}
-			case *ast.GoStmt:
-				if f, ok := ast.Unparen(x.Call.Fun).(*ast.Ident); ok {
-					inGo[f] = true
-				}
-			case *ast.Ident:
-				if dc.info.Uses[x] != nil {
-					uses = append(uses, x)
-				} else if dc.info.Defs[x] != nil {
-					defs = append(defs, x)
-				}
-			}
-			return true
-		})
-		bad := map[types.Object]bool{}
-		for _, id := range uses {
-			if !calls[id] || inGo[id] {
-				bad[dc.info.Uses[id]] = true
-			}
-		}
-		for _, id := range defs {
-			if o := dc.info.Defs[id]; !bad[o] {
-				dc.helpers[o] = true
-			}
-		}
-	}
-	if !dc.helpers[obj] {
-		return nil
-	}
-	return lit
-}
-
-// helperCalls returns where the local helper that lit defines is called
-// (f := func() {...}; f()), or nil when lit is not one.
-func (dc *declContext) helperCalls(lit *ast.FuncLit) []token.Pos {
-	var obj types.Object
-	ast.Inspect(dc.fd.Body, func(n ast.Node) bool {
-		if as, ok := n.(*ast.AssignStmt); ok && obj == nil {
-			if l := dc.localHelper(as); l == lit {
-				obj = dc.info.Defs[as.Lhs[0].(*ast.Ident)]
-			}
-		}
-		return obj == nil
-	})
-	if obj == nil {
-		return nil
-	}
-	var at []token.Pos
-	var walk func(n ast.Node, nested bool)
-	walk = func(n ast.Node, nested bool) {
-		ast.Inspect(n, func(x ast.Node) bool {
-			switch x := x.(type) {
-			case *ast.FuncLit:
-				if x != n {
-					walk(x.Body, true)
-					return false
-				}
-			case *ast.CallExpr:
-				if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && dc.info.Uses[id] == obj {
-					if nested {
-						at = append(at, token.NoPos) // called from another closure: not known private
-					} else {
-						at = append(at, x.Pos())
-					}
-				}
-			}
-			return true
-		})
-	}
-	walk(dc.fd.Body, false)
-	return at
 }
 
 // sharesIn reports whether any statement inside body shares v.

@@ -1,0 +1,242 @@
+package guardinfer
+
+import (
+	"go/ast"
+	"go/types"
+
+	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
+	"github.com/guardvet/guardvet/analyzer/lockstate"
+)
+
+// The callers of the package's functions: which locks every call of a
+// helper holds, which methods only ever run on an object not yet shared
+// (init helpers), and where a function's declaration is.
+
+// indexCallers records the static calls of this package's unexported
+// methods, and every reference to them.
+func (r *inference) indexCallers() {
+	r.callers = map[*types.Func][]callSite{}
+	r.refs = map[*types.Func]int{}
+	r.memo = map[callerKey]int8{}
+	r.entries = map[*types.Func]map[string]lockstate.Mode{}
+	r.threads = map[*types.Func]thread{}
+	r.lockSets = map[*lockstate.Access]map[string]lockstate.Mode{}
+	for _, obj := range r.pass.TypesInfo.Uses {
+		if fn, ok := obj.(*types.Func); ok && fn.Pkg() == r.pass.Pkg && !fn.Exported() && fn.Type().(*types.Signature).Recv() != nil {
+			r.refs[fn.Origin()]++
+		}
+	}
+	for _, f := range r.ls.Funcs {
+		for _, call := range f.Calls {
+			if fn := call.Callee.Origin(); r.refs[fn] > 0 && !call.Deferred {
+				r.callers[fn] = append(r.callers[fn], callSite{f, call})
+			}
+		}
+	}
+}
+
+// maxCallerDepth bounds how far up the call chain heldByCallers looks.
+const maxCallerDepth = 4
+
+// heldByCallers reports whether lock, rooted at the receiver of the method
+// f runs in or at one of its parameters, is held at every call of that
+// method: an unexported helper only ever called under its receiver's (or
+// its argument's) lock runs under it, even without a ...Locked name. A method also referenced other than by a call (a
+// method value), or not called at all, gets no such credit.
+func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth int, docs bool) bool {
+	if depth > maxCallerDepth {
+		return false // t.parent.m() inside m: paths would grow without end
+	}
+	if f.Context != lockstate.Declared && f.Context != lockstate.Inline && f.Context != lockstate.Deferred {
+		return false
+	}
+	sig := f.Obj.Type().(*types.Signature)
+	recv := sig.Recv()
+	if recv == nil {
+		return false
+	}
+	// The lock is the receiver's, or a parameter's (a helper of t that
+	// its callers call holding s.hdrMu of the stream s they pass it).
+	param := -1
+	if lock.Root != types.Object(recv) {
+		for i := 0; i < sig.Params().Len(); i++ {
+			if types.Object(sig.Params().At(i)) == lock.Root {
+				param = i
+			}
+		}
+		if param < 0 || (sig.Variadic() && param == sig.Params().Len()-1) {
+			return false
+		}
+	}
+	fn := f.Obj.Origin()
+	key := callerKey{fn, lock.Sel, docs}
+	if v, ok := r.memo[key]; ok {
+		return v > 0 // 0: recursion, which proves nothing
+	}
+	sites := r.callers[fn]
+	if len(sites) == 0 || len(sites) != r.refs[fn] {
+		r.memo[key] = -1
+		return false
+	}
+	r.memo[key] = 0
+	for _, site := range sites {
+		se, ok := ast.Unparen(site.call.Node.Fun).(*ast.SelectorExpr)
+		if !ok {
+			r.memo[key] = -1
+			return false
+		}
+		if param < 0 && r.privateCall(site.fn, site.call) {
+			continue // on an object not yet shared: no lock needed
+		}
+		x := se.X
+		if param >= 0 {
+			if param >= len(site.call.Node.Args) {
+				r.memo[key] = -1
+				return false
+			}
+			x = site.call.Node.Args[param]
+		}
+		at := site.fn.Resolver.Of(x)
+		if !at.Valid() {
+			r.memo[key] = -1
+			return false
+		}
+		atLock := r.ls.Dirs.CanonLock(lockpath.Path{Root: at.Root, Sel: at.Sel + lock.Sel})
+		if m := site.call.State.Lock(atLock).Mode; !m.Held() && m != lockstate.Maybe && !(docs && r.docHeldAt(site.fn, at.Root)) && !r.heldByCallers(site.fn, atLock, depth+1, docs) {
+			r.memo[key] = -1
+			return false
+		}
+	}
+	r.memo[key] = 1
+	return true
+}
+
+// docHeldAt reports whether the function f runs in is documented as
+// running with root's lock held (docSaysHeld).
+func (r *inference) docHeldAt(f *lockstate.Func, root types.Object) bool {
+	return f.Lit == nil && f.Decl != nil && f.Decl.Doc != nil && r.docSaysHeld(f.Decl, root)
+}
+
+// declOf returns the declaration of one of the package's functions.
+func (r *inference) declOf(fn *types.Func) *ast.FuncDecl {
+	if r.decls == nil {
+		r.decls = map[*types.Func]*ast.FuncDecl{}
+		for _, f := range r.ls.Funcs {
+			if f.Lit == nil && f.Decl != nil && f.Obj != nil {
+				r.decls[f.Obj] = f.Decl
+			}
+		}
+	}
+	return r.decls[fn.Origin()]
+}
+
+// initHelpers finds unexported methods that only ever run before their
+// receiver is shared: every reference to them is a call on an object not
+// yet published (s := &S{}; s.init()), or a method value handed to
+// sync.Once.Do, which runs it once before any caller of Do goes on; and
+// methods named init, which say so by their name.
+func (r *inference) initHelpers() map[*types.Func]bool {
+	pass, refs, early := r.pass, r.refs, map[*types.Func]int{}
+	for _, f := range r.ls.Funcs {
+		for _, call := range f.Calls {
+			if directives.FuncKey(call.Callee) == "sync.Once.Do" && len(call.Node.Args) == 1 {
+				if se, ok := ast.Unparen(call.Node.Args[0]).(*ast.SelectorExpr); ok {
+					if fn, ok := pass.TypesInfo.Uses[se.Sel].(*types.Func); ok {
+						early[fn.Origin()]++
+					}
+				}
+				continue
+			}
+			fn := call.Callee.Origin()
+			if refs[fn] == 0 {
+				continue
+			}
+			se, ok := ast.Unparen(call.Node.Fun).(*ast.SelectorExpr)
+			if !ok {
+				continue
+			}
+			if id, ok := ast.Unparen(se.X).(*ast.Ident); ok {
+				// The engine tracks parameters as fresh only to learn
+				// whether a function publishes them; a caller's own
+				// receiver or parameter is not an unpublished object.
+				if v, ok := pass.TypesInfo.Uses[id].(*types.Var); ok && call.State.Fresh(v) && !isParam(f.Obj, v) {
+					early[fn]++
+					continue
+				}
+			}
+			if r.privateCall(f, call) {
+				early[fn]++ // s.q.init(): on a part of an object not yet shared
+			}
+		}
+	}
+	out := map[*types.Func]bool{}
+	for fn, n := range refs {
+		// A method named init initialises its receiver in place by its
+		// name, as a ...Locked method holds its lock: wherever it is
+		// called, the object is not in use yet.
+		if early[fn] == n || fn.Name() == "init" {
+			out[fn] = true
+		}
+	}
+	return out
+}
+
+// onceClosures returns the closures handed to sync.Once.Do: each runs
+// once, before any caller of Do goes on, as an init helper does.
+func (r *inference) onceClosures() map[*ast.FuncLit]bool {
+	out := map[*ast.FuncLit]bool{}
+	for _, f := range r.ls.Funcs {
+		for _, call := range f.Calls {
+			if directives.FuncKey(call.Callee) == "sync.Once.Do" && len(call.Node.Args) == 1 {
+				if lit, ok := ast.Unparen(call.Node.Args[0]).(*ast.FuncLit); ok {
+					out[lit] = true
+				}
+			}
+		}
+	}
+	return out
+}
+
+// privateCall reports whether a method call is made on an object, or a
+// part of one, that the calling function allocated and has not shared.
+func (r *inference) privateCall(f *lockstate.Func, call *lockstate.Call) bool {
+	se, ok := ast.Unparen(call.Node.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	sel := r.pass.TypesInfo.Selections[se]
+	if sel == nil || sel.Kind() != types.MethodVal || !ownPath(sel) {
+		return false
+	}
+	root := ownRoot(r.pass.TypesInfo, se.X)
+	// The call is private when the object is, for every field the method
+	// reaches (all of them, when that is not known).
+	if m, ok := sel.Obj().(*types.Func); ok && len(sel.Index()) == 1 && root != nil {
+		if touched := r.ctx.touchedBy(m); touched != nil {
+			for field := range touched {
+				if !r.ctx.private(f, root, field, call.Node.Pos()) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	return r.ctx.private(f, root, nil, call.Node.Pos())
+}
+
+// isParam reports whether v is a receiver, parameter or result of fn.
+func isParam(fn *types.Func, v *types.Var) bool {
+	sig := fn.Type().(*types.Signature)
+	if sig.Recv() == v {
+		return true
+	}
+	for _, tuple := range []*types.Tuple{sig.Params(), sig.Results()} {
+		for i := 0; i < tuple.Len(); i++ {
+			if tuple.At(i) == v {
+				return true
+			}
+		}
+	}
+	return false
+}
