@@ -338,6 +338,14 @@ func (c *checker) contractCall(fn *lockstate.Func, call *lockstate.Call) {
 				continue
 			}
 			entry := ""
+			if call.Contract.Convention != "" && v.Mode == lockstate.Maybe && fn.Implied != nil && fn.Implied.Lock(lock).Mode.Held() && retakenBefore(fn, lock, call.Node.Pos()) {
+				// Held on some paths only, in a function whose body shows
+				// its caller holds the lock (it releases it first on a
+				// path) and takes it back before the call (unlock, work,
+				// relock): on the other paths it is still the caller's.
+				// A name or a doc is not enough to report that.
+				continue
+			}
 			if call.Contract.Convention != "" && v.Mode == lockstate.Unknown {
 				// A name is weaker evidence than a directive: report only
 				// where this function itself left the lock released, or
@@ -412,6 +420,18 @@ func siteVerb(v lockstate.LockVal) string {
 		return "changed"
 	}
 	return "locked"
+}
+
+// retakenBefore reports whether the last operation on lock before pos in
+// fn's body, in source order, takes it (Lock, RLock).
+func retakenBefore(fn *lockstate.Func, lock lockpath.Path, pos token.Pos) bool {
+	var last *lockstate.LockOp
+	for _, op := range fn.LockOps {
+		if op.Lock == lock && op.Node.Pos() < pos && (last == nil || op.Node.Pos() > last.Node.Pos()) {
+			last = op
+		}
+	}
+	return last != nil && (last.Op == locks.Lock || last.Op == locks.RLock)
 }
 
 // shownAtCall prints a callee's lock path in the caller's terms: the

@@ -347,3 +347,44 @@ func (g *Gauge) set(v int) {
 }
 
 func (g *Gauge) Reset() { g.set(0) }
+
+// Blocks: dropBlock steps out of b.mu on one path (unlock, write, relock),
+// so its body shows its caller holds b.mu; after the branches b.mu is held
+// on every path, and the call of countLocked is silent. dropBlockLeaky
+// does not take b.mu back on its other path: reported.
+type Blocks struct {
+	mu   sync.Mutex
+	n    int
+	last bool
+}
+
+func (b *Blocks) countLocked() int { return b.n }
+
+func (b *Blocks) dropBlock() int {
+	if b.last {
+		b.mu.Unlock()
+		b.flush()
+		b.mu.Lock()
+	}
+	return b.countLocked()
+}
+
+func (b *Blocks) dropBlockLeaky() int {
+	if b.last {
+		b.mu.Unlock()
+		b.flush()
+		b.mu.Lock()
+	} else {
+		b.mu.Unlock()
+		b.flush()
+	}
+	return b.countLocked() // want `call to b.countLocked needs b.mu locked .*, but b.mu is held on some paths only here`
+}
+
+func (b *Blocks) flush() {}
+
+func (b *Blocks) Drop() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.dropBlock() + b.dropBlockLeaky()
+}
