@@ -224,6 +224,9 @@ type ParamSummary struct {
 	// do); AtomicWrite: only ever accessed through sync/atomic, with at
 	// least one atomic write.
 	AtomicRead, AtomicWrite []int
+	// Sync: parameters of function type only ever called, in place,
+	// before the function returns (callbacks.go).
+	Sync []int
 }
 
 func (pa *paramAccess) result() *ParamSummary {
@@ -542,7 +545,7 @@ func (fa *funcAnalysis) kindMatters(e ast.Expr, addressed bool) bool {
 }
 
 func (s *ParamSummary) any() bool {
-	return s != nil && len(s.ReadOnly)+len(s.AtomicRead)+len(s.AtomicWrite) > 0
+	return s != nil && len(s.ReadOnly)+len(s.AtomicRead)+len(s.AtomicWrite)+len(s.Sync) > 0
 }
 
 // ParamTable is the package fact (a facttable) carrying the access
@@ -561,7 +564,7 @@ func (f *ParamTable) String() string {
 		for _, l := range []struct {
 			name string
 			idx  []int
-		}{{"readonly", sum.ReadOnly}, {"atomicread", sum.AtomicRead}, {"atomicwrite", sum.AtomicWrite}} {
+		}{{"readonly", sum.ReadOnly}, {"atomicread", sum.AtomicRead}, {"atomicwrite", sum.AtomicWrite}, {"sync", sum.Sync}} {
 			if len(l.idx) > 0 {
 				parts = append(parts, fmt.Sprintf("%s%v", l.name, l.idx))
 			}
@@ -575,20 +578,38 @@ func (a *packageAnalysis) importedAccess(fn *types.Func) *ParamSummary {
 }
 
 func (a *packageAnalysis) exportAccesses() {
-	f := &ParamTable{}
-	for fn, s := range a.summaries {
-		if s.access.any() && fn.Exported() {
-			if k := LocalKey(fn); k != "" {
-				f.Add(k, *s.access)
+	// Callbacks run in place (callbacks.go), for every exported function,
+	// analysed or not.
+	sync := map[*types.Func][]int{}
+	for fn, fd := range a.decls {
+		if fn.Exported() {
+			if ps := syncParams(a.pass.TypesInfo, fd); len(ps) > 0 {
+				sync[fn] = ps
 			}
 		}
 	}
-	for fn, sum := range a.asmAccess {
+	f := &ParamTable{}
+	add := func(fn *types.Func, sum ParamSummary) {
+		sum.Sync = sync[fn]
+		delete(sync, fn)
 		if sum.any() && fn.Exported() {
 			if k := LocalKey(fn); k != "" {
-				f.Add(k, *sum)
+				f.Add(k, sum)
 			}
 		}
+	}
+	for fn, s := range a.summaries {
+		if s.access != nil {
+			add(fn, *s.access)
+		}
+	}
+	for fn, sum := range a.asmAccess {
+		if sum != nil {
+			add(fn, *sum)
+		}
+	}
+	for fn := range sync {
+		add(fn, ParamSummary{})
 	}
 	f.Export(a.pass, f)
 }

@@ -291,7 +291,7 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 // through, or keeps.
 func (fa *funcAnalysis) operand(call *ast.CallExpr, callee *types.Func, i int, arg ast.Expr, s *State, atomicFunc bool) {
 	if lit, ok := ast.Unparen(arg).(*ast.FuncLit); ok {
-		if isSynchronousCallback(callee) {
+		if isSynchronousCallback(callee) || fa.a.syncParam(callee, i) {
 			fa.closure(lit, s, Inline)
 		} else if isAsynchronousCallback(callee) {
 			fa.closure(lit, s, Goroutine)

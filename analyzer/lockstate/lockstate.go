@@ -278,6 +278,7 @@ type packageAnalysis struct {
 	pass      *analysis.Pass
 	dirs      *directives.Result
 	decls     map[*types.Func]*ast.FuncDecl
+	syncs     map[*types.Func][]int // syncParam's memo
 	order     []*ast.FuncDecl
 	summaries map[*types.Func]*summary
 	// importedEff and importedAcc index the EffectsTable and ParamTable

@@ -1,0 +1,128 @@
+package lockstate
+
+import (
+	"go/ast"
+	"go/types"
+	"slices"
+
+	"github.com/guardvet/guardvet/analyzer/internal/locks"
+)
+
+// Callbacks run in place: a function literal passed to a function that
+// only calls its function parameter, before it returns (labels.Range(f),
+// a package's forEach), runs with the caller's locks and on the caller's
+// goroutine, as one passed to sort.Slice does. That is decided from the
+// callee's body, in its own package, and carried to others in the
+// ParamTable fact (ParamSummary.Sync), which every package exports, with
+// or without directives: a syntax scan.
+
+// syncParams lists the parameters of function type that fd's body only
+// calls, directly (not from a closure, not in a go statement) and never
+// otherwise uses (stores, returns, hands on), in a body that takes no
+// lock of its own.
+func syncParams(info *types.Info, fd *ast.FuncDecl) []int {
+	if fd.Body == nil {
+		return nil
+	}
+	fn, _ := info.Defs[fd.Name].(*types.Func)
+	if fn == nil {
+		return nil
+	}
+	if takesLocks(info, fd.Body) {
+		return nil // withLock(mu, f): f runs under locks its caller does not see
+	}
+	sig := fn.Type().(*types.Signature)
+	var out []int
+	for i := 0; i < sig.Params().Len(); i++ {
+		p := sig.Params().At(i)
+		if _, ok := p.Type().Underlying().(*types.Signature); !ok || p.Name() == "" || p.Name() == "_" || sig.Variadic() && i == sig.Params().Len()-1 {
+			continue
+		}
+		if onlyCalledInPlace(info, fd.Body, p) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// takesLocks reports whether body (closures included) locks or unlocks
+// anything, through a lock method or a sync.Locker.
+func takesLocks(info *types.Info, body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if found || !ok {
+			return !found
+		}
+		if _, ok := locks.AsCall(info, call); ok {
+			found = true
+		} else if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			found = locks.IsOpName(se.Sel.Name)
+		}
+		return !found
+	})
+	return found
+}
+
+// onlyCalledInPlace reports whether every use of p in body is the
+// function of a call made in body itself, outside closures and go
+// statements, and there is at least one.
+func onlyCalledInPlace(info *types.Info, body *ast.BlockStmt, p *types.Var) bool {
+	called := map[*ast.Ident]bool{}
+	uses, ok := 0, true
+	var walk func(n ast.Node, nested bool)
+	walk = func(n ast.Node, nested bool) {
+		ast.Inspect(n, func(x ast.Node) bool {
+			if !ok {
+				return false
+			}
+			switch x := x.(type) {
+			case *ast.FuncLit:
+				walk(x.Body, true)
+				return false
+			case *ast.GoStmt:
+				walk(x.Call, true)
+				return false
+			case *ast.CallExpr:
+				if id, isID := ast.Unparen(x.Fun).(*ast.Ident); isID && !nested {
+					called[id] = true
+				}
+			case *ast.Ident:
+				if info.Uses[x] == types.Object(p) {
+					uses++
+					ok = called[x]
+				}
+			}
+			return true
+		})
+	}
+	walk(body, false)
+	return ok && uses > 0
+}
+
+// syncParam reports whether fn runs a function literal passed as its
+// parameter i in place (syncParams), from its declaration in this package
+// or its package's fact.
+func (a *packageAnalysis) syncParam(fn *types.Func, i int) bool {
+	if fn == nil || i < 0 {
+		return false
+	}
+	fn = fn.Origin()
+	if fn.Pkg() != a.pass.Pkg {
+		sum := a.importedAccess(fn)
+		return sum != nil && slices.Contains(sum.Sync, i)
+	}
+	fd := a.decls[fn]
+	if fd == nil {
+		return false
+	}
+	if a.syncs == nil {
+		a.syncs = map[*types.Func][]int{}
+	}
+	got, ok := a.syncs[fn]
+	if !ok {
+		got = syncParams(a.pass.TypesInfo, fd)
+		a.syncs[fn] = got
+	}
+	return slices.Contains(got, i)
+}
