@@ -47,7 +47,7 @@ func run(pass *analysis.Pass) (any, error) {
 	if !cfg.Infer() {
 		return rep.Flush(), nil
 	}
-	r := &inference{pass: pass, ls: ls, rep: rep, suggest: cfg.Suggest(), ctx: newContexts(pass.TypesInfo, ls.Effects), loaders: map[*types.Func]bool{}}
+	r := &inference{pass: pass, ls: ls, rep: rep, suggest: cfg.Suggest(), ctx: newContexts(pass.TypesInfo, ls.Effects), loaders: map[*types.Func]bool{}, barriers: map[*types.Func]bool{}}
 	r.ctx.declOf = r.declOf
 	r.minScore, r.ratio = cfg.InferThreshold()
 	r.globals = locks.PackageLocks(pass.Pkg)
@@ -109,6 +109,8 @@ type inference struct {
 	// loaders memoises which methods load their receiver's state
 	// atomically (ordered.go).
 	loaders map[*types.Func]bool
+	// barriers memoises barrierCall: double-checked initialisers.
+	barriers map[*types.Func]bool
 	// typeDocs are the package's type docs by type name (typeDocRunsFirst).
 	typeDocs map[string]string
 	// decls indexes the package's function declarations (declOf).

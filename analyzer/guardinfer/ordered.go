@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
+	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -25,6 +26,9 @@ import (
 // orderedByAtomic reports whether a, a read, is in the then-branch of an
 // if whose condition loads the accessed object's state atomically.
 func (r *inference) orderedByAtomic(a *lockstate.Access) bool {
+	if r.afterBarrier(a) {
+		return true
+	}
 	f := r.funcOf[a]
 	if a.Write || f == nil || f.Decl == nil || !a.Base.Valid() {
 		return false
@@ -128,4 +132,131 @@ func (r *inference) loader(fn *types.Func) bool {
 		}
 	}
 	return r.loaders[fn]
+}
+
+// Reads after a barrier: once a double-checked initialiser of the object
+// has run in this goroutine, its state is published to it (the fast path
+// loaded it atomically, or the slow path set it under the lock):
+//
+//	t.unpack() // if t.loaded() { return }; t.mu.Lock(); ...
+//	return t.methods
+//
+//	if !t.has(ready) {
+//		t.resolve()
+//	}
+//	return t.size
+
+// afterBarrier reports whether a, a read, follows such a barrier on its
+// object in a block that holds it: a call of a method of the object whose
+// body is a double-checked initialiser (barrier), or an if with no else
+// whose condition is the negation of an atomic load of the object and
+// whose body calls one of its methods.
+func (r *inference) afterBarrier(a *lockstate.Access) bool {
+	f := r.funcOf[a]
+	if a.Write || f == nil || f.Decl == nil || !a.Base.Valid() {
+		return false
+	}
+	var body ast.Node = f.Decl.Body
+	if f.Lit != nil {
+		body = f.Lit.Body
+	}
+	if body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found || n == nil || a.Pos < n.Pos() || a.Pos >= n.End() {
+			return false
+		}
+		if lit, ok := n.(*ast.FuncLit); ok && lit != f.Lit {
+			return false
+		}
+		if blk, ok := n.(*ast.BlockStmt); ok {
+			for _, st := range blk.List {
+				if st.Pos() <= a.Pos {
+					if st.End() > a.Pos {
+						break // the statement that holds the access
+					}
+					if r.isBarrier(f, st, a.Base) {
+						found = true
+					}
+				}
+			}
+		}
+		return !found
+	})
+	return found
+}
+
+// isBarrier reports whether statement st of f passes a barrier on the
+// object at base.
+func (r *inference) isBarrier(f *lockstate.Func, st ast.Stmt, base lockpath.Path) bool {
+	switch st := st.(type) {
+	case *ast.ExprStmt:
+		return r.barrierCall(f, st.X, base)
+	case *ast.AssignStmt:
+		return len(st.Rhs) == 1 && r.barrierCall(f, st.Rhs[0], base)
+	case *ast.IfStmt:
+		if st.Else != nil || st.Init != nil || !r.loadsAtomically(f, st.Cond, base) {
+			return false
+		}
+		for _, call := range f.Calls {
+			if se, ok := ast.Unparen(call.Node.Fun).(*ast.SelectorExpr); ok && st.Body.Pos() <= call.Node.Pos() && call.Node.End() <= st.Body.End() && f.Resolver.Of(se.X) == base {
+				return true // if !t.has(ready) { t.resolve() }
+			}
+		}
+	}
+	return false
+}
+
+// barrierCall reports whether e is a call, on the object at base, of a
+// method that is a double-checked initialiser: its first statement returns
+// when an atomic load of the receiver says the work is done, and the rest
+// takes the receiver's lock.
+func (r *inference) barrierCall(f *lockstate.Func, e ast.Expr, base lockpath.Path) bool {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return false
+	}
+	se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || f.Resolver.Of(se.X) != base {
+		return false
+	}
+	fn, ok := r.pass.TypesInfo.Uses[se.Sel].(*types.Func)
+	if !ok || fn.Pkg() != r.pass.Pkg {
+		return false
+	}
+	fn = fn.Origin()
+	if v, ok := r.barriers[fn]; ok {
+		return v
+	}
+	r.barriers[fn] = false
+	recv := fn.Type().(*types.Signature).Recv()
+	fd := r.declOf(fn)
+	if recv == nil || fd == nil || fd.Body == nil || len(fd.Body.List) < 2 {
+		return false
+	}
+	first, ok := fd.Body.List[0].(*ast.IfStmt)
+	if !ok || first.Else != nil || len(first.Body.List) == 0 {
+		return false
+	}
+	if _, ret := first.Body.List[len(first.Body.List)-1].(*ast.ReturnStmt); !ret {
+		return false
+	}
+	for _, g := range r.ls.Funcs {
+		if g.Obj != fn || g.Lit != nil {
+			continue
+		}
+		self := lockpath.Path{Root: recv}
+		if !r.loadsAtomically(g, first.Cond, self) {
+			return false
+		}
+		for _, op := range g.LockOps {
+			if op.Lock.Root == types.Object(recv) && op.Node.Pos() > first.End() && (op.Op == locks.Lock || op.Op == locks.RLock) {
+				r.barriers[fn] = true
+				return true
+			}
+		}
+	}
+	return false
 }

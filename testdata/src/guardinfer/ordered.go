@@ -106,3 +106,59 @@ func (r *ring) peek() int64 {
 func (r *ring) peekRacy() int64 {
 	return r.head // want `r.head is accessed with sync/atomic elsewhere`
 }
+
+// After a barrier: once a double-checked initialiser of the object has run
+// here (unpack: return if the state says done, else lock and set), or an
+// if !loaded { resolve } has, the object's state is published to this
+// goroutine: the reads after it are silent. Before it, reported.
+type lazyNamed struct {
+	mu      sync.Mutex // guards all fields below
+	state   atomic.Uint32
+	methods []string
+	under   string
+}
+
+func (n *lazyNamed) unpack() {
+	if n.state.Load()&1 != 0 {
+		return
+	}
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if n.state.Load()&1 == 0 {
+		n.methods = []string{"String"}
+		n.state.Store(n.state.Load() | 1)
+	}
+}
+
+func (n *lazyNamed) resolve() {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	n.under = "int"
+	n.state.Store(n.state.Load() | 2)
+}
+
+func (n *lazyNamed) NumMethods() int {
+	n.unpack()
+	return len(n.methods) // after the barrier: silent
+}
+
+func (n *lazyNamed) Underlying() string {
+	if n.state.Load()&2 == 0 {
+		n.resolve()
+	}
+	return n.under // after if-not-loaded-resolve: silent
+}
+
+func (n *lazyNamed) Methods() []string {
+	m := n.methods // want `n.methods is documented as guarded by mu`
+	n.unpack()
+	return m
+}
+
+func (n *lazyNamed) UnderlyingEarly() string {
+	u := n.under // want `n.under is documented as guarded by mu`
+	if n.state.Load()&2 == 0 {
+		n.resolve()
+	}
+	return u
+}
