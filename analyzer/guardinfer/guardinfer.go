@@ -395,6 +395,9 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) bool {
 		return false // too many accesses do without it
 	}
 	shown := func(a *lockstate.Access) string { return r.shown(best, a) }
+	if r.confined(accs) {
+		return true // one goroutine's own
+	}
 	best.misses = r.racing(best.misses, accs, owner)
 	if best.ref.parent != nil {
 		// No directive on the field can name another struct's lock.
@@ -507,6 +510,9 @@ func (r *inference) checkProse(v *types.Var, g *directives.ProseGuard, accs []*l
 	ref := guardRef{path: lockPath(r.pass, owner, g.Lock)}
 	if ref.path == nil {
 		return
+	}
+	if r.confined(accs) {
+		return // one goroutine's own
 	}
 	if !written(accs) {
 		return // set before publication, read-only since: nothing to race with

@@ -2,6 +2,7 @@ package guardinfer
 
 import (
 	"go/ast"
+	"go/types"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
@@ -115,4 +116,51 @@ func (r *inference) spawnOf(gs goStart) *goroutines.Spawn {
 		}
 	}
 	return nil
+}
+
+// confined reports whether every access of a field is made in one
+// unexported method that only one goroutine per object runs: its one
+// reference is a call in a goroutine literal, not started again before
+// it ends, on an object its starter allocated (go func() {
+// wps.recvLoop() }() in the function that made wps). Such a field never
+// leaves that goroutine, whatever its comment says guards it.
+func (r *inference) confined(accs []*lockstate.Access) bool {
+	var fn *types.Func
+	for _, a := range accs {
+		f := r.funcOf[a]
+		if f == nil || f.Lit != nil || f.Obj == nil {
+			return false
+		}
+		if fn == nil {
+			fn = f.Obj.Origin()
+		}
+		if f.Obj.Origin() != fn {
+			return false
+		}
+	}
+	if fn == nil || fn.Exported() || r.refs[fn] != 1 || len(r.callers[fn]) != 1 {
+		return false
+	}
+	site := r.callers[fn][0]
+	if site.fn.Lit == nil || site.fn.Context != lockstate.Goroutine {
+		return false
+	}
+	gs, ok := r.goStartOf()[site.fn.Lit]
+	if !ok || gs.starter.Decl == nil || gs.starter.Lit != nil {
+		return false
+	}
+	sp := r.spawnOf(gs)
+	if sp == nil || sp.Repeats {
+		return false
+	}
+	se, ok := ast.Unparen(site.call.Node.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	id, ok := ast.Unparen(se.X).(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v, _ := r.pass.TypesInfo.Uses[id].(*types.Var)
+	return v != nil && r.ctx.decl(gs.starter.Decl).allocs[v]
 }

@@ -78,3 +78,51 @@ func (p *Pools) Detach(n string) {
 		_ = p.jobs[n] // want `p.jobs is documented as guarded by mu`
 	}()
 }
+
+// A field only one goroutine's method touches: recvLoop is called once,
+// from a goroutine its starter runs once on the object it made; nextID
+// never leaves that goroutine, whatever its comment says. Silent. The
+// twin starts its loop once per worker on one object: reported.
+type WatchStream struct {
+	mu     sync.Mutex // protects watchers and nextID
+	nextID int
+	reqs   chan string
+}
+
+func (w *WatchStream) recvLoop() {
+	for range w.reqs {
+		w.mu.Lock()
+		w.nextID++
+		w.mu.Unlock()
+		println(w.nextID)
+	}
+}
+
+func NewWatchStream() *WatchStream {
+	w := &WatchStream{reqs: make(chan string)}
+	go func() { w.recvLoop() }()
+	return w
+}
+
+type WorkStream struct {
+	mu     sync.Mutex // protects nextID
+	nextID int
+	reqs   chan string
+}
+
+func (w *WorkStream) recvLoop() {
+	for range w.reqs {
+		w.mu.Lock()
+		w.nextID++
+		w.mu.Unlock()
+		println(w.nextID) // want `w.nextID is documented as guarded by mu`
+	}
+}
+
+func NewWorkStream(workers int) *WorkStream {
+	w := &WorkStream{reqs: make(chan string)}
+	for range workers {
+		go func() { w.recvLoop() }()
+	}
+	return w
+}
