@@ -140,18 +140,43 @@ wall: whole process; peak RSS = test; CPU = user+system time of the command and 
 caches: test caches
 
 == tiny: fmt
-command         median wall       min       max  median RSS  wall/floor  RSS/floor  median CPU  CPU/floor  exit
-guardvet             2.20 s    2.00 s    2.40 s   210.0 MiB       1.100      1.050      3.10 s      1.033  0,3
-typecheckfloor       2.00 s    1.90 s    2.10 s   200.0 MiB       1.000      1.000      3.00 s      1.000  0
-go vet               9.00 s    8.00 s   10.00 s   100.0 MiB       4.500      0.500     12.00 s      4.000  1,2
+command          median wall       min       max  median RSS  wall/floor  RSS/floor  median CPU  CPU/floor  exit
+guardvet              2.20 s    2.00 s    2.40 s   210.0 MiB       1.100      1.050      3.10 s      1.033  0,3
+typecheckfloor        2.00 s    1.90 s    2.10 s   200.0 MiB       1.000      1.000      3.00 s      1.000  0
+go vet                9.00 s    8.00 s   10.00 s   100.0 MiB       4.500      0.500     12.00 s      4.000  1,2
 runs, in order (wall s / peak RSS MiB / CPU s):
-  guardvet        2.20/220/3.30  2.00/200/3.00  2.40/210/3.10
-  typecheckfloor  2.00/200/3.00  1.90/190/2.90  2.10/205/3.20
-  go vet          9.00/100/12.00  8.00/90/11.00  10.00/110/15.00
+  guardvet         2.20/220/3.30  2.00/200/3.00  2.40/210/3.10
+  typecheckfloor   2.00/200/3.00  1.90/190/2.90  2.10/205/3.20
+  go vet           9.00/100/12.00  8.00/90/11.00  10.00/110/15.00
 note: go vet exited 2 (expected one of [0 1]; if that is a load or build error, those runs are not comparable); check its output by running: /bin/go vet -printf.funcs=<nonce> fmt
 guardvet overhead over floor on tiny: +10.0% wall, +5.0% RSS (+3.3% CPU)
 `
 	if got != want {
 		t.Errorf("formatText:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestInferRatio: with guardvet -infer among the commands, the set's
+// result gives its medians over the default run's.
+func TestInferRatio(t *testing.T) {
+	cmds := []Command{{Name: "guardvet"}, {Name: "typecheckfloor"}, {Name: "guardvet -infer"}}
+	samples := [][]Sample{
+		{{WallSeconds: 2, PeakRSSMiB: 100, CPUSeconds: 4}, {WallSeconds: 4, PeakRSSMiB: 100, CPUSeconds: 4}, {WallSeconds: 3, PeakRSSMiB: 100, CPUSeconds: 4}},
+		{{WallSeconds: 1, PeakRSSMiB: 50, CPUSeconds: 2}},
+		{{WallSeconds: 6, PeakRSSMiB: 120, CPUSeconds: 10}, {WallSeconds: 5, PeakRSSMiB: 130, CPUSeconds: 8}, {WallSeconds: 9, PeakRSSMiB: 110, CPUSeconds: 12}},
+	}
+	res := summarize(PackageSet{Name: "s"}, cmds, samples)
+	if res.Infer == nil {
+		t.Fatal("no -infer ratio")
+	}
+	if res.Infer.Wall != 2 || res.Infer.RSS != 1.2 || res.Infer.CPU != 2.5 {
+		t.Errorf("-infer over guardvet = %+v, want wall 2 (6/3), RSS 1.2 (120/100), CPU 2.5 (10/4)", *res.Infer)
+	}
+	if !strings.Contains(formatText(Results{Sets: []SetResult{res}}), "guardvet -infer over guardvet on s: 2.00x wall, 1.20x RSS (2.50x CPU)") {
+		t.Errorf("text output lacks the -infer line:\n%s", formatText(Results{Sets: []SetResult{res}}))
+	}
+	without := summarize(PackageSet{Name: "s"}, cmds[:2], samples[:2])
+	if without.Infer != nil {
+		t.Errorf("a set without guardvet -infer has an -infer ratio: %+v", *without.Infer)
 	}
 }

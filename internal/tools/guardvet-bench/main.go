@@ -10,6 +10,7 @@
 //
 //	guardvet PKGS                   the binary under test (prebuilt, -guardvet)
 //	typecheckfloor [-facts] PKGS    the floor (prebuilt from internal/tools/typecheckfloor, -floor)
+//	guardvet -infer PKGS            guard inference on, reported against the default run (-infer)
 //	go vet PKGS                     plain standard go vet, a familiar reference point
 //
 // Each command runs -runs times. The runs are interleaved round-robin
@@ -81,6 +82,8 @@
 //	                   type-check dependencies from source)
 //	-vet               also run go vet (default true)
 //	-vet-cache         let go vet replay its cached results (default false)
+//	-infer             also run guardvet -infer, and report its median wall
+//	                   time and peak RSS over the default run's (default true)
 //	-go PATH           go command for go vet (default "go")
 //	-json              print the results as JSON instead of tables
 //
@@ -138,6 +141,7 @@ type config struct {
 	floorFacts bool
 	vet        bool
 	vetCache   bool
+	infer      bool
 	json       bool
 }
 
@@ -154,6 +158,7 @@ func main() {
 	fs.BoolVar(&cfg.floorFacts, "floor-facts", true, "run the floor with -facts=true, so that it type-checks dependencies from source as guardvet does (its analyzers declare facts)")
 	fs.BoolVar(&cfg.vet, "vet", true, "also run plain go vet as a reference point")
 	fs.BoolVar(&cfg.vetCache, "vet-cache", false, "let go vet replay cached results (default: defeat the vet cache with a per-run nonce flag so every run analyses every package)")
+	fs.BoolVar(&cfg.infer, "infer", true, "also run guardvet -infer (guard inference) and report its cost over the default run")
 	fs.BoolVar(&cfg.json, "json", false, "print results as JSON instead of tables")
 	fs.IntVar(&measureFD, "measure", 0, "internal: run the command after -- and report its wall time, exit status and peak RSS as JSON on file descriptor `FD` (2 for standard error)")
 	fs.Usage = func() {
@@ -294,6 +299,9 @@ func commandsFor(cfg *config, goPath string, set PackageSet) []Command {
 			Args:     []string{fmt.Sprintf("-facts=%t", cfg.floorFacts)},
 			Packages: set.Packages, ExpectedExit: []int{0, 1}, Dir: set.Dir,
 		},
+	}
+	if cfg.infer {
+		cmds = append(cmds, Command{Name: "guardvet -infer", Path: cfg.guardvet, Args: []string{"-infer"}, Packages: set.Packages, ExpectedExit: []int{0, 1}, Dir: set.Dir})
 	}
 	if cfg.vet {
 		vet := Command{Name: "go vet", Path: goPath, Args: []string{"vet"}, Packages: set.Packages, ExpectedExit: []int{0, 1}, Dir: set.Dir}

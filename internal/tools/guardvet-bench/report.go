@@ -98,6 +98,13 @@ type SetResult struct {
 		RSSPercent  float64 `json:"rss_percent"`
 		CPUPercent  float64 `json:"cpu_percent"`
 	} `json:"guardvet_overhead"`
+	// Infer is guardvet -infer's median wall time, peak RSS and CPU time
+	// over the default run's, as ratios (when it was run).
+	Infer *struct {
+		Wall float64 `json:"wall_ratio"`
+		RSS  float64 `json:"rss_ratio"`
+		CPU  float64 `json:"cpu_ratio"`
+	} `json:"infer_over_guardvet,omitempty"`
 	Notes []string `json:"notes,omitempty"`
 }
 
@@ -184,7 +191,22 @@ func summarize(set PackageSet, cmds []Command, samples [][]Sample) SetResult {
 		res.Overhead.RSSPercent = (gv.RSSRatio - 1) * 100
 		res.Overhead.CPUPercent = (gv.CPURatio - 1) * 100
 	}
-	return res
+	return res.withInfer()
+}
+
+// withInfer adds guardvet -infer's cost over the default run, when both
+// ran.
+func (r SetResult) withInfer() SetResult {
+	gv, in := r.command("guardvet"), r.command("guardvet -infer")
+	if gv == nil || in == nil {
+		return r
+	}
+	r.Infer = &struct {
+		Wall float64 `json:"wall_ratio"`
+		RSS  float64 `json:"rss_ratio"`
+		CPU  float64 `json:"cpu_ratio"`
+	}{ratio(in.MedianWall, gv.MedianWall), ratio(in.MedianRSSMiB, gv.MedianRSSMiB), ratio(in.MedianCPU, gv.MedianCPU)}
+	return r
 }
 
 func (r *SetResult) command(name string) *CommandResult {
@@ -213,16 +235,16 @@ func formatText(res Results) string {
 	fmt.Fprintf(&b, "caches: %s\n", res.CacheNotice)
 	for _, s := range res.Sets {
 		fmt.Fprintf(&b, "\n== %s: %s\n", s.Name, strings.Join(s.Packages, " "))
-		fmt.Fprintf(&b, "%-14s  %11s  %8s  %8s  %10s  %10s  %9s  %10s  %9s  %s\n",
+		fmt.Fprintf(&b, "%-15s  %11s  %8s  %8s  %10s  %10s  %9s  %10s  %9s  %s\n",
 			"command", "median wall", "min", "max", "median RSS", "wall/floor", "RSS/floor", "median CPU", "CPU/floor", "exit")
 		for _, c := range s.Commands {
-			fmt.Fprintf(&b, "%-14s  %9.2f s  %6.2f s  %6.2f s  %6.1f MiB  %10.3f  %9.3f  %8.2f s  %9.3f  %s\n",
+			fmt.Fprintf(&b, "%-15s  %9.2f s  %6.2f s  %6.2f s  %6.1f MiB  %10.3f  %9.3f  %8.2f s  %9.3f  %s\n",
 				c.Name, c.MedianWall, c.MinWall, c.MaxWall, c.MedianRSSMiB, c.WallRatio, c.RSSRatio,
 				c.MedianCPU, c.CPURatio, joinInts(c.ExitCodes))
 		}
 		fmt.Fprintf(&b, "runs, in order (wall s / peak RSS MiB / CPU s):\n")
 		for _, c := range s.Commands {
-			fmt.Fprintf(&b, "  %-14s", c.Name)
+			fmt.Fprintf(&b, "  %-15s", c.Name)
 			for _, r := range c.Runs {
 				fmt.Fprintf(&b, "  %.2f/%.0f/%.2f", r.WallSeconds, r.PeakRSSMiB, r.CPUSeconds)
 			}
@@ -234,6 +256,10 @@ func formatText(res Results) string {
 		if s.command("guardvet") != nil {
 			fmt.Fprintf(&b, "guardvet overhead over floor on %s: %+.1f%% wall, %+.1f%% RSS (%+.1f%% CPU)\n",
 				s.Name, s.Overhead.WallPercent, s.Overhead.RSSPercent, s.Overhead.CPUPercent)
+		}
+		if s.Infer != nil {
+			fmt.Fprintf(&b, "guardvet -infer over guardvet on %s: %.2fx wall, %.2fx RSS (%.2fx CPU)\n",
+				s.Name, s.Infer.Wall, s.Infer.RSS, s.Infer.CPU)
 		}
 	}
 	return b.String()
