@@ -458,22 +458,7 @@ func (c *collector) acquiresFirst(fd *ast.FuncDecl, sig *types.Signature, ref Lo
 	want := root + ref.Sel
 	// Local helpers: lock := func() { if need { o.mu.Lock() } }. A call of
 	// one counts as what its literal does first.
-	helpers := map[types.Object]*ast.FuncLit{}
-	ast.Inspect(fd.Body, func(n ast.Node) bool {
-		if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
-			for i, lhs := range as.Lhs {
-				id, _ := lhs.(*ast.Ident)
-				lit, _ := as.Rhs[i].(*ast.FuncLit)
-				if id == nil || lit == nil {
-					continue
-				}
-				if obj := c.pass.TypesInfo.ObjectOf(id); obj != nil {
-					helpers[obj] = lit
-				}
-			}
-		}
-		return true
-	})
+	helpers, _ := astq.CalledClosures(c.pass.TypesInfo, fd.Body)
 	first := c.firstLockOp(fd.Body, want, helpers, 0)
 	return first != "" && !strings.HasSuffix(first, "Unlock")
 }

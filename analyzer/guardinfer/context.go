@@ -47,7 +47,7 @@ type declContext struct {
 	declOf func(*types.Func) *ast.FuncDecl
 	// helpers are the locals of the body that are only ever called
 	// (localHelper).
-	helpers map[types.Object]bool
+	helpers map[types.Object]*ast.FuncLit
 	shared  map[sharedKey]map[ast.Node]bool // per local and field: the nodes after it is shared for good
 }
 

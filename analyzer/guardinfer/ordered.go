@@ -29,6 +29,16 @@ func (r *inference) orderedByAtomic(a *lockstate.Access) bool {
 	if r.afterBarrier(a) {
 		return true
 	}
+	return r.aroundRead(a, func(f *lockstate.Func, n ast.Node) bool {
+		ifs, ok := n.(*ast.IfStmt)
+		return ok && ifs.Body.Pos() <= a.Pos && a.Pos < ifs.Body.End() && r.loadsAtomically(f, ifs.Cond, a.Base)
+	})
+}
+
+// aroundRead reports whether found holds for one of the nodes that
+// enclose a, a read on an object, in the body of the function it is made
+// in (not in another closure of it).
+func (r *inference) aroundRead(a *lockstate.Access, found func(f *lockstate.Func, n ast.Node) bool) bool {
 	f := r.funcOf[a]
 	if a.Write || f == nil || f.Decl == nil || !a.Base.Valid() {
 		return false
@@ -40,20 +50,18 @@ func (r *inference) orderedByAtomic(a *lockstate.Access) bool {
 	if body == nil {
 		return false
 	}
-	found := false
+	hit := false
 	ast.Inspect(body, func(n ast.Node) bool {
-		if found || n == nil || a.Pos < n.Pos() || a.Pos >= n.End() {
+		if hit || n == nil || a.Pos < n.Pos() || a.Pos >= n.End() {
 			return false
 		}
 		if lit, ok := n.(*ast.FuncLit); ok && lit != f.Lit {
 			return false // another function's body
 		}
-		if ifs, ok := n.(*ast.IfStmt); ok && ifs.Body.Pos() <= a.Pos && a.Pos < ifs.Body.End() && r.loadsAtomically(f, ifs.Cond, a.Base) {
-			found = true
-		}
-		return !found
+		hit = found(f, n)
+		return !hit
 	})
-	return found
+	return hit
 }
 
 // loadsAtomically reports whether cond, in f, loads the object at base
@@ -148,44 +156,25 @@ func (r *inference) loader(fn *types.Func) bool {
 
 // afterBarrier reports whether a, a read, follows such a barrier on its
 // object in a block that holds it: a call of a method of the object whose
-// body is a double-checked initialiser (barrier), or an if with no else
-// whose condition is the negation of an atomic load of the object and
-// whose body calls one of its methods.
+// body is a double-checked initialiser (barrierCall), or an if with no
+// else whose condition loads the object atomically (if !t.has(ready), if
+// t.state.Load() == 0) and whose body calls one of its methods.
 func (r *inference) afterBarrier(a *lockstate.Access) bool {
-	f := r.funcOf[a]
-	if a.Write || f == nil || f.Decl == nil || !a.Base.Valid() {
-		return false
-	}
-	var body ast.Node = f.Decl.Body
-	if f.Lit != nil {
-		body = f.Lit.Body
-	}
-	if body == nil {
-		return false
-	}
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		if found || n == nil || a.Pos < n.Pos() || a.Pos >= n.End() {
+	return r.aroundRead(a, func(f *lockstate.Func, n ast.Node) bool {
+		blk, ok := n.(*ast.BlockStmt)
+		if !ok {
 			return false
 		}
-		if lit, ok := n.(*ast.FuncLit); ok && lit != f.Lit {
-			return false
-		}
-		if blk, ok := n.(*ast.BlockStmt); ok {
-			for _, st := range blk.List {
-				if st.Pos() <= a.Pos {
-					if st.End() > a.Pos {
-						break // the statement that holds the access
-					}
-					if r.isBarrier(f, st, a.Base) {
-						found = true
-					}
-				}
+		for _, st := range blk.List {
+			if st.End() > a.Pos {
+				break // the statement that holds the access, and those after it
+			}
+			if r.isBarrier(f, st, a.Base) {
+				return true
 			}
 		}
-		return !found
+		return false
 	})
-	return found
 }
 
 // isBarrier reports whether statement st of f passes a barrier on the

@@ -253,55 +253,23 @@ func (dc *declContext) localHelper(n *ast.AssignStmt) *ast.FuncLit {
 	if len(n.Lhs) != 1 || len(n.Rhs) != 1 || n.Tok != token.DEFINE {
 		return nil
 	}
-	lit, ok := ast.Unparen(n.Rhs[0]).(*ast.FuncLit)
-	id, isID := n.Lhs[0].(*ast.Ident)
-	if !ok || !isID {
-		return nil
-	}
-	obj := dc.info.Defs[id]
-	if obj == nil {
+	id, ok := n.Lhs[0].(*ast.Ident)
+	if !ok {
 		return nil
 	}
 	if dc.helpers == nil {
-		dc.helpers = map[types.Object]bool{}
-		calls := map[*ast.Ident]bool{}
-		inGo := map[*ast.Ident]bool{}
-		var uses, defs []*ast.Ident
-		ast.Inspect(dc.fd.Body, func(x ast.Node) bool {
-			switch x := x.(type) {
-			case *ast.CallExpr:
-				if f, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
-					calls[f] = true
-				}
-			case *ast.GoStmt:
-				if f, ok := ast.Unparen(x.Call.Fun).(*ast.Ident); ok {
-					inGo[f] = true
-				}
-			case *ast.Ident:
-				if dc.info.Uses[x] != nil {
-					uses = append(uses, x)
-				} else if dc.info.Defs[x] != nil {
-					defs = append(defs, x)
-				}
-			}
-			return true
-		})
-		bad := map[types.Object]bool{}
-		for _, id := range uses {
-			if !calls[id] || inGo[id] {
-				bad[dc.info.Uses[id]] = true
-			}
-		}
-		for _, id := range defs {
-			if o := dc.info.Defs[id]; !bad[o] {
-				dc.helpers[o] = true
+		lits, inGo := astq.CalledClosures(dc.info, dc.fd.Body)
+		dc.helpers = map[types.Object]*ast.FuncLit{}
+		for o, lit := range lits {
+			if !inGo[o] {
+				dc.helpers[o] = lit
 			}
 		}
 	}
-	if !dc.helpers[obj] {
-		return nil
+	if lit := dc.helpers[dc.info.Defs[id]]; lit == ast.Unparen(n.Rhs[0]) {
+		return lit
 	}
-	return lit
+	return nil
 }
 
 // helperCalls returns where the local helper that lit defines is called

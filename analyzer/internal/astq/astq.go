@@ -207,3 +207,58 @@ func isStruct(t types.Type) bool {
 	_, ok := t.Underlying().(*types.Struct)
 	return ok
 }
+
+// CalledClosures returns the closures of body bound to a local variable
+// (f := func() {...}) that is only ever called afterwards, with calls
+// handed to a go statement listed in goCalled: a helper that runs where it
+// is called, in the caller's goroutine unless started with go.
+func CalledClosures(info *types.Info, body ast.Node) (lits map[types.Object]*ast.FuncLit, goCalled map[types.Object]bool) {
+	lits, goCalled = map[types.Object]*ast.FuncLit{}, map[types.Object]bool{}
+	called := map[*ast.Ident]bool{}
+	bad := map[types.Object]bool{}
+	var uses []*ast.Ident
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok {
+				called[id] = true
+			}
+		case *ast.GoStmt:
+			if id, ok := ast.Unparen(n.Call.Fun).(*ast.Ident); ok {
+				if o := info.Uses[id]; o != nil {
+					goCalled[o] = true
+				}
+			}
+		case *ast.AssignStmt:
+			if len(n.Lhs) != len(n.Rhs) {
+				break
+			}
+			for i, l := range n.Lhs {
+				id, ok := l.(*ast.Ident)
+				lit, isLit := ast.Unparen(n.Rhs[i]).(*ast.FuncLit)
+				if !ok || !isLit || n.Tok != token.DEFINE {
+					continue
+				}
+				if o := info.Defs[id]; o != nil {
+					lits[o] = lit
+				}
+			}
+		case *ast.Ident:
+			if info.Uses[n] != nil {
+				uses = append(uses, n)
+			}
+		}
+		return true
+	})
+	for _, id := range uses {
+		if !called[id] {
+			bad[info.Uses[id]] = true
+		}
+	}
+	for o := range lits {
+		if bad[o] {
+			delete(lits, o)
+		}
+	}
+	return lits, goCalled
+}
