@@ -23,7 +23,7 @@ func (r *inference) indexCallers() {
 	r.threads = map[*types.Func]thread{}
 	r.lockSets = map[*lockstate.Access]map[string]lockstate.Mode{}
 	for _, obj := range r.pass.TypesInfo.Uses {
-		if fn, ok := obj.(*types.Func); ok && fn.Pkg() == r.pass.Pkg && !fn.Exported() && fn.Type().(*types.Signature).Recv() != nil {
+		if fn, ok := obj.(*types.Func); ok && fn.Pkg() == r.pass.Pkg && fn.Type().(*types.Signature).Recv() != nil {
 			r.refs[fn.Origin()]++
 		}
 	}
@@ -149,7 +149,7 @@ func (r *inference) initHelpers() map[*types.Func]bool {
 				continue
 			}
 			fn := call.Callee.Origin()
-			if refs[fn] == 0 {
+			if refs[fn] == 0 || fn.Exported() {
 				continue
 			}
 			se, ok := ast.Unparen(call.Node.Fun).(*ast.SelectorExpr)
@@ -172,6 +172,9 @@ func (r *inference) initHelpers() map[*types.Func]bool {
 	}
 	out := map[*types.Func]bool{}
 	for fn, n := range refs {
+		if fn.Exported() {
+			continue // callers outside the package are not seen
+		}
 		// A method named init initialises its receiver in place by its
 		// name, as a ...Locked method holds its lock: wherever it is
 		// called, the object is not in use yet.

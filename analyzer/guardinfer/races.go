@@ -270,6 +270,19 @@ func (r *inference) lockSet(a *lockstate.Access) map[string]lockstate.Mode {
 	return h
 }
 
+// lockedHere reports whether a lock is held at an access by the code
+// itself: in its function's own state, or at the entry of an unexported
+// function. What the package's callers of an exported method hold
+// excludes a race there, but says nothing of the author treating the
+// field as shared: callers outside the package are not seen.
+func (r *inference) lockedHere(a *lockstate.Access) bool {
+	if len(heldTyped(a.State)) > 0 {
+		return true
+	}
+	f := r.funcOf[a]
+	return f != nil && f.Obj != nil && !f.Obj.Exported() && len(r.entryLocks(f, 0)) > 0
+}
+
 // excludes reports whether a lock is held at both accesses, exclusively at
 // one of them.
 func excludes(x, y map[string]lockstate.Mode) bool {
@@ -313,7 +326,7 @@ func (r *inference) races(v *types.Var, accs []*lockstate.Access) {
 			continue
 		}
 		ps = append(ps, placed{a, th})
-		if len(r.lockSet(a)) > 0 {
+		if r.lockedHere(a) {
 			anyLocked = true
 		}
 	}
