@@ -94,7 +94,8 @@ func (r *inference) entryThread(fn *types.Func, depth int) (thread, bool) {
 // directWrite reports whether a write access stores into the field
 // itself, or into an element of the map or slice it holds (x.f = v,
 // x.f++, x.f[k] = v), rather than through the pointer it holds
-// (x.f.g = v writes g, which a read of x.f does not race with).
+// (x.f.g = v writes g, which a read of x.f does not race with, unless
+// x.f is a struct value and g a part of it).
 func (r *inference) directWrite(a *lockstate.Access) bool {
 	file := r.fileOf(a.Node.Pos())
 	if file == nil {
@@ -118,7 +119,13 @@ func (r *inference) directWrite(a *lockstate.Access) bool {
 				}
 			}
 			return false
-		case *ast.SelectorExpr, *ast.StarExpr:
+		case *ast.SelectorExpr:
+			if _, isStruct := r.pass.TypesInfo.TypeOf(child.(ast.Expr)).Underlying().(*types.Struct); isStruct && n.X == child {
+				child = n // a part of a struct value: the field's own memory
+				continue
+			}
+			return false // through the pointer
+		case *ast.StarExpr:
 			return false // through the pointer
 		}
 		return true
@@ -382,7 +389,7 @@ func (r *inference) partner(m placed, ps []placed) *placed {
 			// setup before the object is shared.
 			continue
 		}
-		if excludes(r.lockSet(m.a), r.lockSet(o.a)) {
+		if excludes(r.lockSet(m.a), r.lockSet(o.a)) || r.disjointParts(m.a, o.a) {
 			continue
 		}
 		if best == nil || len(r.lockSet(best.a)) == 0 && len(r.lockSet(o.a)) > 0 {
@@ -458,4 +465,62 @@ func (r *inference) lockToTake(p racePair) (held, fix string) {
 		return paths[0].String() + " held", "lock " + name + " here too"
 	}
 	return "the lock its callers hold", "take the lock its callers hold here too"
+}
+
+// disjointParts reports whether two accesses of a struct-valued field
+// reach different parts of it: a read of b.meta.ULID and a write of
+// b.meta.Stats.NumTombstones touch different memory and cannot race,
+// while either races with a copy of the whole b.meta.
+func (r *inference) disjointParts(a, b *lockstate.Access) bool {
+	pa, pb := r.partPath(a), r.partPath(b)
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		if pa[i] != pb[i] {
+			return true
+		}
+	}
+	return false
+}
+
+// partPath is the chain of fields an access selects inside the field's
+// value, as long as each step stays in the same memory (a field of a
+// struct value, not through a pointer): [Stats NumTombstones] for
+// b.meta.Stats.NumTombstones; nil for b.meta itself.
+func (r *inference) partPath(a *lockstate.Access) []*types.Var {
+	file := r.fileOf(a.Node.Pos())
+	if file == nil {
+		return nil
+	}
+	path, _ := astutil.PathEnclosingInterval(file, a.Node.Pos(), a.Node.End())
+	var out []*types.Var
+	var child ast.Expr
+	for _, n := range path {
+		e, ok := n.(ast.Expr)
+		if !ok {
+			break
+		}
+		if child == nil {
+			if n == a.Node {
+				child = e
+			}
+			continue
+		}
+		if p, ok := e.(*ast.ParenExpr); ok && p.X == child {
+			child = e
+			continue
+		}
+		se, ok := e.(*ast.SelectorExpr)
+		if !ok || se.X != child {
+			break
+		}
+		if _, isStruct := r.pass.TypesInfo.TypeOf(child).Underlying().(*types.Struct); !isStruct {
+			break
+		}
+		sel := r.pass.TypesInfo.Selections[se]
+		if sel == nil || sel.Kind() != types.FieldVal || sel.Indirect() {
+			break
+		}
+		out = append(out, sel.Obj().(*types.Var))
+		child = se
+	}
+	return out
 }
