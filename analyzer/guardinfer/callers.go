@@ -3,6 +3,7 @@ package guardinfer
 import (
 	"go/ast"
 	"go/types"
+	"strings"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
@@ -23,7 +24,7 @@ func (r *inference) indexCallers() {
 	r.threads = map[*types.Func]thread{}
 	r.lockSets = map[*lockstate.Access]map[string]lockstate.Mode{}
 	for _, obj := range r.pass.TypesInfo.Uses {
-		if fn, ok := obj.(*types.Func); ok && fn.Pkg() == r.pass.Pkg && fn.Type().(*types.Signature).Recv() != nil {
+		if fn, ok := obj.(*types.Func); ok && fn.Pkg() == r.pass.Pkg {
 			r.refs[fn.Origin()]++
 		}
 	}
@@ -53,13 +54,11 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 	}
 	sig := f.Obj.Type().(*types.Signature)
 	recv := sig.Recv()
-	if recv == nil {
-		return false
-	}
 	// The lock is the receiver's, or a parameter's (a helper of t that
-	// its callers call holding s.hdrMu of the stream s they pass it).
+	// its callers call holding s.hdrMu of the stream s they pass it, or a
+	// function handed a block its callers lock or have not shared yet).
 	param := -1
-	if lock.Root != types.Object(recv) {
+	if recv == nil || lock.Root != types.Object(recv) {
 		for i := 0; i < sig.Params().Len(); i++ {
 			if types.Object(sig.Params().At(i)) == lock.Root {
 				param = i
@@ -70,6 +69,12 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 		}
 	}
 	fn := f.Obj.Origin()
+	if !docs && (fn.Exported() || recv == nil) {
+		// What the package's calls of an exported method or of a
+		// function hold says what the author means; it is not evidence
+		// of a guard (meantHeld): it can remove a finding, never add one.
+		return false
+	}
 	key := callerKey{fn, lock.Sel, docs}
 	if v, ok := r.memo[key]; ok {
 		return v > 0 // 0: recursion, which proves nothing
@@ -80,22 +85,39 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 		return false
 	}
 	r.memo[key] = 0
-	for _, site := range sites {
-		se, ok := ast.Unparen(site.call.Node.Fun).(*ast.SelectorExpr)
-		if !ok {
+	if fn.Exported() || recv == nil {
+		// A test calls an exported function as it likes, often on an
+		// object it just made: the package's own code must call it.
+		own := false
+		for _, site := range sites {
+			own = own || !strings.HasSuffix(r.pass.Fset.File(site.call.Node.Pos()).Name(), "_test.go")
+		}
+		if !own {
 			r.memo[key] = -1
 			return false
 		}
-		if param < 0 && r.privateCall(site.fn, site.call) {
-			continue // on an object not yet shared: no lock needed
-		}
-		x := se.X
-		if param >= 0 {
+	}
+	for _, site := range sites {
+		var x ast.Expr
+		if param < 0 {
+			se, ok := ast.Unparen(site.call.Node.Fun).(*ast.SelectorExpr)
+			if !ok {
+				r.memo[key] = -1
+				return false
+			}
+			if r.privateCall(site.fn, site.call) {
+				continue // on an object not yet shared: no lock needed
+			}
+			x = se.X
+		} else {
 			if param >= len(site.call.Node.Args) {
 				r.memo[key] = -1
 				return false
 			}
 			x = site.call.Node.Args[param]
+			if v := ownRoot(r.pass.TypesInfo, x); v != nil && r.ctx.private(site.fn, v, nil, site.call.Node.Pos()) {
+				continue // an object the caller has not shared yet
+			}
 		}
 		at := site.fn.Resolver.Of(x)
 		if !at.Valid() {

@@ -102,6 +102,7 @@ type inference struct {
 	entries  map[*types.Func]map[string]lockstate.Mode
 	threads  map[*types.Func]thread
 	gos      map[*types.Func]token.Pos
+	goCounts map[*types.Func]int // go statements starting each of gos
 	lockSets map[*lockstate.Access]map[string]lockstate.Mode
 	// ctx says where an object allocated in a function is still private
 	// to it (context.go).

@@ -229,6 +229,47 @@ func (r *inference) ownThread(fn *types.Func) (thread, bool) {
 	return thread{key: fn, label: "exported " + n.Obj().Name() + "." + fn.Name(), exported: true}, true
 }
 
+// beforeStart reports whether an access comes before the one go
+// statement that starts the goroutine th, in the same function body and
+// not in a loop around that statement: cr.ctx set in start before its
+// go cr.run() happens before run reads it.
+func (r *inference) beforeStart(a *lockstate.Access, th thread) bool {
+	if !th.goroutine || !th.start.IsValid() || a.Pos >= th.start {
+		return false
+	}
+	r.goTargets()
+	if fn, ok := th.key.(*types.Func); ok && r.goCounts[fn] != 1 {
+		return false // started from more than one place
+	}
+	f := r.funcOf[a]
+	if f == nil || f.Decl == nil {
+		return false
+	}
+	var body *ast.BlockStmt = f.Decl.Body
+	if f.Lit != nil {
+		body = f.Lit.Body
+	}
+	if body == nil || th.start < body.Pos() || th.start >= body.End() {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(r.fileOf(th.start), th.start, th.start)
+	for _, n := range path {
+		if n == ast.Node(body) {
+			return true
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			if th.key == any(n) {
+				continue // the goroutine's own literal
+			}
+			return false // started from another function
+		case *ast.ForStmt, *ast.RangeStmt:
+			return false // started again
+		}
+	}
+	return false
+}
+
 // goTargets maps the package's functions and methods that a go statement
 // starts (go s.pump(), go run(ctx)) to the first such statement.
 func (r *inference) goTargets() map[*types.Func]token.Pos {
@@ -236,6 +277,7 @@ func (r *inference) goTargets() map[*types.Func]token.Pos {
 		return r.gos
 	}
 	r.gos = map[*types.Func]token.Pos{}
+	r.goCounts = map[*types.Func]int{}
 	for _, file := range r.pass.Files {
 		if strings.HasSuffix(r.pass.Fset.File(file.Pos()).Name(), "_test.go") {
 			continue // a test's goroutines are not the package's threads
@@ -250,6 +292,7 @@ func (r *inference) goTargets() map[*types.Func]token.Pos {
 				return true
 			}
 			fn = fn.Origin()
+			r.goCounts[fn]++
 			if old, ok := r.gos[fn]; !ok || srcpos.Less(r.pass.Fset, g.Pos(), old) {
 				r.gos[fn] = g.Pos()
 			}
@@ -379,6 +422,8 @@ func (r *inference) partner(m placed, ps []placed) *placed {
 			continue
 		case r.explained(o.a, ""):
 			continue // the writer's doc states when it runs ("must be called before Serve")
+		case r.beforeStart(o.a, m.th):
+			continue // the go statement orders it before the goroutine
 		case known:
 			if !plainWrite(m.a) && !plainWrite(o.a) {
 				continue
