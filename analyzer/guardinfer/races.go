@@ -144,8 +144,11 @@ func (r *inference) fileOf(pos token.Pos) *ast.File {
 }
 
 // inTest reports whether a is in a test file.
-func (r *inference) inTest(a *lockstate.Access) bool {
-	return strings.HasSuffix(r.pass.Fset.File(a.Pos).Name(), "_test.go")
+func (r *inference) inTest(a *lockstate.Access) bool { return r.inTestFile(a.Pos) }
+
+// inTestFile reports whether pos is in a test file.
+func (r *inference) inTestFile(pos token.Pos) bool {
+	return strings.HasSuffix(r.pass.Fset.File(pos).Name(), "_test.go")
 }
 
 // onOwnObject reports whether a is made on the object its function works
@@ -227,47 +230,6 @@ func (r *inference) ownThread(fn *types.Func) (thread, bool) {
 		return thread{}, false
 	}
 	return thread{key: fn, label: "exported " + n.Obj().Name() + "." + fn.Name(), exported: true}, true
-}
-
-// beforeStart reports whether an access comes before the one go
-// statement that starts the goroutine th, in the same function body and
-// not in a loop around that statement: cr.ctx set in start before its
-// go cr.run() happens before run reads it.
-func (r *inference) beforeStart(a *lockstate.Access, th thread) bool {
-	if !th.goroutine || !th.start.IsValid() || a.Pos >= th.start {
-		return false
-	}
-	r.goTargets()
-	if fn, ok := th.key.(*types.Func); ok && r.goCounts[fn] != 1 {
-		return false // started from more than one place
-	}
-	f := r.funcOf[a]
-	if f == nil || f.Decl == nil {
-		return false
-	}
-	var body *ast.BlockStmt = f.Decl.Body
-	if f.Lit != nil {
-		body = f.Lit.Body
-	}
-	if body == nil || th.start < body.Pos() || th.start >= body.End() {
-		return false
-	}
-	path, _ := astutil.PathEnclosingInterval(r.fileOf(th.start), th.start, th.start)
-	for _, n := range path {
-		if n == ast.Node(body) {
-			return true
-		}
-		switch n := n.(type) {
-		case *ast.FuncLit:
-			if th.key == any(n) {
-				continue // the goroutine's own literal
-			}
-			return false // started from another function
-		case *ast.ForStmt, *ast.RangeStmt:
-			return false // started again
-		}
-	}
-	return false
 }
 
 // goTargets maps the package's functions and methods that a go statement
