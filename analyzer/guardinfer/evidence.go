@@ -125,9 +125,32 @@ func (r *inference) typeDocRunsFirst(fn *types.Func) bool {
 	if recv == nil {
 		return false
 	}
-	name := typeName(recv.Type())
+	for _, m := range runsFirst.FindAllStringSubmatch(r.typeDoc(typeName(recv.Type())), -1) {
+		if m[1]+m[2] == fn.Name() {
+			return true
+		}
+	}
+	return false
+}
+
+// notConcurrent matches a type doc that rules out concurrent use of its
+// values: "It is not safe for concurrent usage", "is not safe for
+// concurrent use by multiple goroutines", "not thread-safe", "must not be
+// used concurrently".
+var notConcurrent = regexp.MustCompile(`(?i)\b(?:not|never)\s+(?:safe\s+(?:for|to\s+use\s+for|to\s+use)\s+(?:\w+\s+)?concurrent(?:ly)?|(?:thread|goroutine|concurrency)[- ]safe)|\bmust\s+not\s+be\s+used\s+concurrently|\bis\s+not\s+(?:safe\s+)?concurrency[- ]safe`)
+
+// typeDocSaysSerial reports whether the doc of the named type the method
+// fn is declared on says its values are not for concurrent use: callers
+// then never run two of its methods at once.
+func (r *inference) typeDocSaysSerial(n *types.Named) bool {
+	return n != nil && n.Obj().Pkg() == r.pass.Pkg && notConcurrent.MatchString(r.typeDoc(n.Obj().Name()))
+}
+
+// typeDoc is the doc comment of one of the package's named types, its
+// words joined by single spaces.
+func (r *inference) typeDoc(name string) string {
 	if name == "" {
-		return false
+		return ""
 	}
 	if r.typeDocs == nil {
 		r.typeDocs = map[string]string{}
@@ -150,12 +173,7 @@ func (r *inference) typeDocRunsFirst(fn *types.Func) bool {
 			}
 		}
 	}
-	for _, m := range runsFirst.FindAllStringSubmatch(r.typeDocs[name], -1) {
-		if m[1]+m[2] == fn.Name() {
-			return true
-		}
-	}
-	return false
+	return r.typeDocs[name]
 }
 
 // callersExplain reports whether fn is an unexported method or function

@@ -226,8 +226,8 @@ func (r *inference) ownThread(fn *types.Func) (thread, bool) {
 		return thread{}, false
 	}
 	st, ok := n.Underlying().(*types.Struct)
-	if !ok || !locks.HasLockField(st) || !n.Obj().Exported() {
-		return thread{}, false
+	if !ok || !locks.HasLockField(st) || !n.Obj().Exported() || r.typeDocSaysSerial(n) {
+		return thread{}, false // "not safe for concurrent use": one caller at a time
 	}
 	return thread{key: fn, label: "exported " + n.Obj().Name() + "." + fn.Name(), exported: true}, true
 }
