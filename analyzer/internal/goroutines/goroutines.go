@@ -126,7 +126,7 @@ func FindWith(info *types.Info, fd *ast.FuncDecl, declOf func(*types.Func) *ast.
 			if l, ok := n.(*ast.FuncLit); ok && l != lit {
 				return false // a body of its own
 			}
-			if s := spawnAt(info, n, declOf, declSigs); s != nil {
+			if s := spawnAt(info, n, declOf, declSigs); s != nil && !(s.Kind == AfterFunc && stoppedAtOnce(info, stack, n)) {
 				s.Body = b
 				for i := len(stack) - 1; i >= 0; i-- {
 					switch stack[i].(type) {
@@ -218,6 +218,49 @@ func spawnAt(info *types.Info, n ast.Node, declOf func(*types.Func) *ast.FuncDec
 		return s
 	}
 	return nil
+}
+
+// stoppedAtOnce reports whether the timer a time.AfterFunc call makes is
+// stopped by the very next statement (t = time.AfterFunc(d, f);
+// t.Stop()): the function then runs only after a later t.Reset, which
+// orders everything before that Reset before it, so the call starts
+// nothing here (pgx's slowWriteTimer). stack holds n's ancestors.
+func stoppedAtOnce(info *types.Info, stack []ast.Node, n ast.Node) bool {
+	if len(stack) < 2 {
+		return false
+	}
+	as, ok := stack[len(stack)-1].(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != n {
+		return false
+	}
+	var list []ast.Stmt
+	switch b := stack[len(stack)-2].(type) {
+	case *ast.BlockStmt:
+		list = b.List
+	case *ast.CaseClause:
+		list = b.Body
+	case *ast.CommClause:
+		list = b.Body
+	default:
+		return false
+	}
+	for i, st := range list {
+		if st != ast.Stmt(as) || i+1 == len(list) {
+			continue
+		}
+		es, ok := list[i+1].(*ast.ExprStmt)
+		if !ok {
+			return false
+		}
+		call, ok := ast.Unparen(es.X).(*ast.CallExpr)
+		if !ok {
+			return false
+		}
+		se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+		fn := typeutil.StaticCallee(info, call)
+		return ok && fn != nil && fn.FullName() == "(*time.Timer).Stop" && key(se.X) == key(as.Lhs[0])
+	}
+	return false
 }
 
 func recvKey(call *ast.CallExpr) string {

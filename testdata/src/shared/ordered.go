@@ -331,3 +331,29 @@ func countedReceives() uint32 {
 	}
 	return a[0]
 }
+
+type slowConn struct {
+	timer   *time.Timer
+	started chan struct{}
+}
+
+// stoppedTimer: the timer is stopped as soon as it is made, so its
+// function runs only after a later Reset, and the channel made before
+// that is ready by then (pgx's slowWriteTimer). The same timer left
+// running is reported (afterFunc in bad.go).
+func stoppedTimer(c *slowConn) {
+	c.timer = time.AfterFunc(time.Hour, func() {
+		c.started <- struct{}{}
+	})
+	c.timer.Stop()
+	c.started = make(chan struct{})
+}
+
+// runningTimer is its twin: the timer runs, and its function may read
+// c.started before it is made.
+func runningTimer(c *slowConn) {
+	c.timer = time.AfterFunc(time.Hour, func() {
+		c.started <- struct{}{} // want `c.started is read in the goroutine started at ordered.go:\d+ and written by the function that started it, at ordered.go:\d+, before joining it`
+	})
+	c.started = make(chan struct{})
+}
