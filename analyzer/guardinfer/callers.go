@@ -3,7 +3,6 @@ package guardinfer
 import (
 	"go/ast"
 	"go/types"
-	"strings"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
@@ -79,30 +78,37 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 	if v, ok := r.memo[key]; ok {
 		return v > 0 // 0: recursion, which proves nothing
 	}
+	r.memo[key] = 0
+	held := r.callsHold(fn, param, lock, depth, docs)
+	r.memo[key] = -1
+	if held {
+		r.memo[key] = 1
+	}
+	return held
+}
+
+// callsHold reports whether every call of fn holds lock, rooted at its
+// receiver (param < 0) or at its parameter param, or is made on an object
+// the caller has not shared yet.
+func (r *inference) callsHold(fn *types.Func, param int, lock lockpath.Path, depth int, docs bool) bool {
 	sites := r.callers[fn]
 	if len(sites) == 0 || len(sites) != r.refs[fn] {
-		r.memo[key] = -1
 		return false
 	}
-	r.memo[key] = 0
-	if fn.Exported() || recv == nil {
-		// A test calls an exported function as it likes, often on an
-		// object it just made: the package's own code must call it.
-		own := false
-		for _, site := range sites {
-			own = own || !strings.HasSuffix(r.pass.Fset.File(site.call.Node.Pos()).Name(), "_test.go")
-		}
-		if !own {
-			r.memo[key] = -1
-			return false
-		}
+	if (docs || fn.Exported() || fn.Type().(*types.Signature).Recv() == nil) && !r.ownCode(sites) {
+		return false
 	}
 	for _, site := range sites {
+		if docs && r.inTestFile(site.call.Node.Pos()) {
+			// A test calls helpers as it likes, when nothing else runs:
+			// what the package's own calls hold is what is meant (never
+			// evidence: that counts the test's calls too).
+			continue
+		}
 		var x ast.Expr
 		if param < 0 {
 			se, ok := ast.Unparen(site.call.Node.Fun).(*ast.SelectorExpr)
 			if !ok {
-				r.memo[key] = -1
 				return false
 			}
 			if r.privateCall(site.fn, site.call) {
@@ -111,7 +117,6 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 			x = se.X
 		} else {
 			if param >= len(site.call.Node.Args) {
-				r.memo[key] = -1
 				return false
 			}
 			x = site.call.Node.Args[param]
@@ -121,17 +126,27 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 		}
 		at := site.fn.Resolver.Of(x)
 		if !at.Valid() {
-			r.memo[key] = -1
 			return false
 		}
 		atLock := r.ls.Dirs.CanonLock(lockpath.Path{Root: at.Root, Sel: at.Sel + lock.Sel})
 		if m := site.call.State.Lock(atLock).Mode; !m.Held() && m != lockstate.Maybe && !(docs && r.docHeldAt(site.fn, at.Root)) && !r.heldByCallers(site.fn, atLock, depth+1, docs) {
-			r.memo[key] = -1
 			return false
 		}
 	}
-	r.memo[key] = 1
 	return true
+}
+
+// ownCode reports whether some of the calls are in the package's own
+// code: a test calls a function as it likes, often on an object it just
+// made and while nothing else runs, which says nothing of the lock it
+// needs.
+func (r *inference) ownCode(sites []callSite) bool {
+	for _, site := range sites {
+		if !r.inTestFile(site.call.Node.Pos()) {
+			return true
+		}
+	}
+	return false
 }
 
 // docHeldAt reports whether the function f runs in is documented as
