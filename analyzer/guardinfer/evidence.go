@@ -6,9 +6,12 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/guardvet/guardvet/analyzer/lockstate"
+	"golang.org/x/tools/go/ast/astutil"
+	"golang.org/x/tools/go/types/typeutil"
 )
 
 // Evidence for an inferred guard: the points that score it, the
@@ -51,7 +54,7 @@ func (r *inference) meantHeld(a *lockstate.Access, ref guardRef) bool {
 	if !l.Valid() {
 		return false
 	}
-	if a.State.Lock(l).Mode == lockstate.Maybe || r.heldByStarter(a, l) {
+	if a.State.Lock(l).Mode == lockstate.Maybe || r.heldByStarter(a, l) || r.addressToHelper(a) {
 		return true
 	}
 	f := r.funcOf[a]
@@ -409,4 +412,36 @@ func plural(n int, one, many string) string {
 		return one
 	}
 	return many
+}
+
+// addressToHelper reports whether the access only takes the field's
+// address to hand it to a function of this package
+// (getOrCreate(&c.pipeliner, &c.pipelinerMu)): taking an address reads
+// and writes nothing; the helper's own code does, under whatever lock it
+// takes there, which is not this access's lock state.
+func (r *inference) addressToHelper(a *lockstate.Access) bool {
+	file := r.fileOf(a.Node.Pos())
+	if file == nil {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(file, a.Node.Pos(), a.Node.End())
+	for i, n := range path {
+		if n != ast.Node(a.Node) {
+			continue
+		}
+		if i+2 >= len(path) {
+			return false
+		}
+		u, ok := path[i+1].(*ast.UnaryExpr)
+		if !ok || u.Op != token.AND {
+			return false
+		}
+		call, ok := path[i+2].(*ast.CallExpr)
+		if !ok || !slices.Contains(call.Args, ast.Expr(u)) {
+			return false
+		}
+		fn := typeutil.StaticCallee(r.pass.TypesInfo, call)
+		return fn != nil && fn.Pkg() == r.pass.Pkg && r.declOf(fn) != nil
+	}
+	return false
 }
