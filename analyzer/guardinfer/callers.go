@@ -265,13 +265,15 @@ func (r *inference) privateCall(f *lockstate.Func, call *lockstate.Call) bool {
 	return r.ctx.private(f, root, nil, call.Node.Pos())
 }
 
-// isParam reports whether v is a receiver, parameter or result of fn.
+// isParam reports whether v is a receiver or parameter of fn: an object
+// from the caller. A named result is not: it starts out zero, and is
+// fresh only once the body stores a new object in it (p = &provider{}).
 func isParam(fn *types.Func, v *types.Var) bool {
 	sig := fn.Type().(*types.Signature)
 	if sig.Recv() == v {
 		return true
 	}
-	for _, tuple := range []*types.Tuple{sig.Params(), sig.Results()} {
+	for _, tuple := range []*types.Tuple{sig.Params()} {
 		for i := 0; i < tuple.Len(); i++ {
 			if tuple.At(i) == v {
 				return true
