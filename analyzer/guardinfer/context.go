@@ -41,6 +41,9 @@ type declContext struct {
 	info   *types.Info
 	fd     *ast.FuncDecl
 	allocs map[*types.Var]bool // locals that only ever hold new objects
+	// parts are locals that only ever hold the address of a part of one
+	// such object (s := &c.shards[i]), with that object's local.
+	parts map[*types.Var]*types.Var
 	g      *cfg.CFG
 	nodes  []ast.Node
 	spawns []*goroutines.Spawn // of the declaration's own body
@@ -108,6 +111,13 @@ func (cs *contexts) privateAt(fd *ast.FuncDecl, v *types.Var, field *types.Var, 
 		return false // not a local of this body, nor a named result
 	}
 	dc := cs.decl(fd)
+	if o := dc.parts[v]; o != nil && !dc.allocs[v] {
+		// A part of a new object, through a local pointer: private
+		// while the object is and the pointer is not handed on.
+		dc.graph()
+		n := dc.nodeAt(pos)
+		return n != nil && !cs.sharedAt(dc, v, field)[n] && cs.privateAt(fd, o, nil, pos)
+	}
 	if !dc.allocs[v] {
 		return false
 	}
@@ -199,7 +209,7 @@ func (cs *contexts) decl(fd *ast.FuncDecl) *declContext {
 	}
 	dc := &declContext{info: cs.info, fd: fd, declOf: cs.declOf, shared: map[sharedKey]map[ast.Node]bool{}}
 	cs.decls[fd] = dc
-	dc.allocs = cs.findAllocs(fd)
+	dc.allocs, dc.parts = cs.findAllocs(fd)
 	return dc
 }
 
@@ -223,9 +233,10 @@ func (dc *declContext) graph() {
 // findAllocs returns the locals of fd every assignment of which is a new
 // object: &T{...}, new(T), T{...}, a zero var, or a call of a function of
 // the package that returns a new object.
-func (cs *contexts) findAllocs(fd *ast.FuncDecl) map[*types.Var]bool {
+func (cs *contexts) findAllocs(fd *ast.FuncDecl) (map[*types.Var]bool, map[*types.Var]*types.Var) {
 	out := map[*types.Var]bool{}
 	bad := map[*types.Var]bool{}
+	parts := map[*types.Var]*types.Var{}
 	note := func(id ast.Expr, rhs ast.Expr, ok bool) {
 		ident, isIdent := ast.Unparen(id).(*ast.Ident)
 		if !isIdent {
@@ -238,10 +249,16 @@ func (cs *contexts) findAllocs(fd *ast.FuncDecl) map[*types.Var]bool {
 		if v == nil || v.IsField() {
 			return
 		}
-		if ok && rhs != nil && cs.isAlloc(rhs) {
+		switch o := partOwner(cs.info, rhs); {
+		case ok && rhs != nil && cs.isAlloc(rhs):
 			out[v] = true
-		} else {
+		case ok && o != nil && (parts[v] == nil || parts[v] == o):
+			parts[v] = o
+			bad[v] = true // not itself a new object
+		default:
 			bad[v] = true
+			parts[v] = nil
+			delete(parts, v)
 		}
 	}
 	ast.Inspect(fd.Body, func(n ast.Node) bool {
@@ -289,7 +306,52 @@ func (cs *contexts) findAllocs(fd *ast.FuncDecl) map[*types.Var]bool {
 	for v := range bad {
 		delete(out, v)
 	}
-	return out
+	for v, o := range parts {
+		if !out[o] {
+			delete(parts, v)
+		}
+	}
+	return out, parts
+}
+
+// partOwner returns the local whose object e takes the address of a part
+// of: &c.shards[i], &c.stats, where c holds the object and each step
+// stays in its memory or in a slice or array it holds; nil otherwise.
+func partOwner(info *types.Info, e ast.Expr) *types.Var {
+	u, ok := ast.Unparen(e).(*ast.UnaryExpr)
+	if !ok || u.Op != token.AND {
+		return nil
+	}
+	x := u.X
+	for {
+		switch e := ast.Unparen(x).(type) {
+		case *ast.IndexExpr:
+			switch info.TypeOf(e.X).Underlying().(type) {
+			case *types.Slice, *types.Array:
+				x = e.X
+			default:
+				return nil
+			}
+		case *ast.SelectorExpr:
+			sel := info.Selections[e]
+			if sel == nil || sel.Kind() != types.FieldVal || !ownPath(sel) {
+				return nil
+			}
+			if id, ok := ast.Unparen(e.X).(*ast.Ident); ok {
+				v, _ := info.Uses[id].(*types.Var)
+				if v == nil || v.IsField() {
+					return nil
+				}
+				return v
+			}
+			if astq.IsPointer(info.TypeOf(e.X)) {
+				return nil // through another pointer: not this object's memory
+			}
+			x = e.X
+		default:
+			return nil
+		}
+	}
 }
 
 func (cs *contexts) isAlloc(e ast.Expr) bool {

@@ -6,11 +6,9 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
-	"slices"
 	"strings"
 
 	"github.com/guardvet/guardvet/analyzer/lockstate"
-	"golang.org/x/tools/go/ast/astutil"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -420,28 +418,27 @@ func plural(n int, one, many string) string {
 // and writes nothing; the helper's own code does, under whatever lock it
 // takes there, which is not this access's lock state.
 func (r *inference) addressToHelper(a *lockstate.Access) bool {
-	file := r.fileOf(a.Node.Pos())
-	if file == nil {
-		return false
+	if r.handedAddrs == nil {
+		r.handedAddrs = map[ast.Expr]bool{}
+		for _, file := range r.pass.Files {
+			ast.Inspect(file, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				fn := typeutil.StaticCallee(r.pass.TypesInfo, call)
+				if fn == nil || fn.Pkg() != r.pass.Pkg || r.declOf(fn) == nil {
+					return true
+				}
+				for _, arg := range call.Args {
+					if u, ok := arg.(*ast.UnaryExpr); ok && u.Op == token.AND {
+						r.handedAddrs[u.X] = true
+					}
+				}
+				return true
+			})
+		}
 	}
-	path, _ := astutil.PathEnclosingInterval(file, a.Node.Pos(), a.Node.End())
-	for i, n := range path {
-		if n != ast.Node(a.Node) {
-			continue
-		}
-		if i+2 >= len(path) {
-			return false
-		}
-		u, ok := path[i+1].(*ast.UnaryExpr)
-		if !ok || u.Op != token.AND {
-			return false
-		}
-		call, ok := path[i+2].(*ast.CallExpr)
-		if !ok || !slices.Contains(call.Args, ast.Expr(u)) {
-			return false
-		}
-		fn := typeutil.StaticCallee(r.pass.TypesInfo, call)
-		return fn != nil && fn.Pkg() == r.pass.Pkg && r.declOf(fn) != nil
-	}
-	return false
+	e, ok := a.Node.(ast.Expr)
+	return ok && r.handedAddrs[e]
 }

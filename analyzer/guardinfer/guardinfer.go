@@ -103,7 +103,10 @@ type inference struct {
 	threads  map[*types.Func]thread
 	gos      map[*types.Func]token.Pos
 	goCounts map[*types.Func]int // go statements starting each of gos
-	lockSets map[*lockstate.Access]map[string]lockstate.Mode
+	// handedAddrs are the operands x.f of &x.f handed to a function of
+	// the package (addressToHelper).
+	handedAddrs map[ast.Expr]bool
+	lockSets    map[*lockstate.Access]map[string]lockstate.Mode
 	// ctx says where an object allocated in a function is still private
 	// to it (context.go).
 	ctx *contexts
