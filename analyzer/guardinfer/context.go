@@ -43,7 +43,7 @@ type declContext struct {
 	allocs map[*types.Var]bool // locals that only ever hold new objects
 	// parts are locals that only ever hold the address of a part of one
 	// such object (s := &c.shards[i]), with that object's local.
-	parts map[*types.Var]*types.Var
+	parts  map[*types.Var]*types.Var
 	g      *cfg.CFG
 	nodes  []ast.Node
 	spawns []*goroutines.Spawn // of the declaration's own body
