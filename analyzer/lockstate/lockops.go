@@ -11,6 +11,7 @@ import (
 	"slices"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 )
@@ -265,13 +266,8 @@ func deferPairs(info *types.Info, body *ast.BlockStmt) map[*ast.CallExpr]*ast.Ca
 		}
 	}
 	ast.Inspect(body, func(n ast.Node) bool {
-		switch n := n.(type) {
-		case *ast.BlockStmt:
-			scan(n.List)
-		case *ast.CaseClause:
-			scan(n.Body)
-		case *ast.CommClause:
-			scan(n.Body)
+		if list, ok := astq.StmtList(n); ok {
+			scan(list)
 		}
 		return true
 	})

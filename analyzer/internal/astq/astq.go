@@ -262,3 +262,17 @@ func CalledClosures(info *types.Info, body ast.Node) (lits map[types.Object]*ast
 	}
 	return lits, goCalled
 }
+
+// StmtList returns the statements a block, a switch case or a select case
+// holds, in order; ok is false for any other node.
+func StmtList(n ast.Node) (list []ast.Stmt, ok bool) {
+	switch n := n.(type) {
+	case *ast.BlockStmt:
+		return n.List, true
+	case *ast.CaseClause:
+		return n.Body, true
+	case *ast.CommClause:
+		return n.Body, true
+	}
+	return nil, false
+}

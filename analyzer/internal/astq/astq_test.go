@@ -154,3 +154,35 @@ func f(a, b int) func() int {
 		t.Errorf("pred called %d times after it held, want it to stop at the first", calls)
 	}
 }
+
+func TestStmtList(t *testing.T) {
+	s := testsrc.Check(t, `package p
+
+func f(x int, c chan int) {
+	switch x {
+	case 1:
+		x++
+		x--
+	}
+	select {
+	case <-c:
+		x = 2
+	}
+}
+`)
+	body := s.File.Decls[0].(*ast.FuncDecl).Body
+	if list, ok := StmtList(body); !ok || len(list) != 2 {
+		t.Errorf("StmtList(body) = %d statements, %v; want 2, true", len(list), ok)
+	}
+	cc := body.List[0].(*ast.SwitchStmt).Body.List[0]
+	if list, ok := StmtList(cc); !ok || len(list) != 2 {
+		t.Errorf("StmtList(case 1) = %d statements, %v; want 2, true", len(list), ok)
+	}
+	comm := body.List[1].(*ast.SelectStmt).Body.List[0]
+	if list, ok := StmtList(comm); !ok || len(list) != 1 {
+		t.Errorf("StmtList(case <-c) = %d statements, %v; want 1, true", len(list), ok)
+	}
+	if _, ok := StmtList(body.List[0]); ok {
+		t.Error("StmtList(switch statement) ok = true, want false")
+	}
+}

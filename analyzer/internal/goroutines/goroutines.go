@@ -36,6 +36,7 @@ import (
 	"golang.org/x/tools/go/cfg"
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/flowgraph"
 )
 
@@ -233,15 +234,8 @@ func stoppedAtOnce(info *types.Info, stack []ast.Node, n ast.Node) bool {
 	if !ok || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Rhs[0] != n {
 		return false
 	}
-	var list []ast.Stmt
-	switch b := stack[len(stack)-2].(type) {
-	case *ast.BlockStmt:
-		list = b.List
-	case *ast.CaseClause:
-		list = b.Body
-	case *ast.CommClause:
-		list = b.Body
-	default:
+	list, ok := astq.StmtList(stack[len(stack)-2])
+	if !ok {
 		return false
 	}
 	for i, st := range list {
