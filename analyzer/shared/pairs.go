@@ -44,7 +44,7 @@ func (c *checker) variable(v *types.Var, accs []*access, spawns []*goroutines.Sp
 				if p.owner == s || p.block != s.Body.Block {
 					continue
 				}
-				if p.exit && !s.OutlivesReturn() || !p.exit && !s.Concurrent(p.at) || inPost(v, p.at, s) || nextIteration(v, p.at, s) {
+				if p.exit && !s.OutlivesReturn() || !p.exit && !s.Concurrent(p.at) || inPost(v, p.at, s) || nextIteration(v, p.at, s) || c.joinedInline(p, s) {
 					continue
 				}
 				k := withParent
@@ -370,4 +370,15 @@ func (c *checker) report(v *types.Var, p pair, mixed bool) {
 	c.rep.Reportf(p.a.pos, report.Related(p.b.pos, name+" "+verb(p.b, p.lb)+" here"),
 		"%s is %s in the goroutine started at %s and %s %s, with no lock%s join ordering the two; %s",
 		name, verb(p.a, p.la), start, verb(p.b, p.lb), other, atomicWord, fix)
+}
+
+// joinedInline reports whether an access in closures its body runs in
+// place comes, within one of them, only after a join of s.
+func (c *checker) joinedInline(p *access, s *goroutines.Spawn) bool {
+	for _, in := range p.inline {
+		if s.JoinedBefore(c.pass.TypesInfo, in.body, in.at) {
+			return true
+		}
+	}
+	return false
 }

@@ -57,8 +57,17 @@ type access struct {
 	// via names the function called when the access is made by a callee.
 	via string
 	// once: in a function run by sync.Once.Do, which runs it once.
-	once  bool
-	state *lockstate.State
+	once bool
+	// inline are the closures run in place that the access is in, each
+	// with where in its body it runs, innermost first.
+	inline []inlineAt
+	state  *lockstate.State
+}
+
+// inlineAt is a place in the body of a closure run in place.
+type inlineAt struct {
+	body *ast.BlockStmt
+	at   token.Pos
 }
 
 type checker struct {
@@ -382,6 +391,7 @@ func (c *checker) place(a *access, lit *ast.FuncLit, fd *ast.FuncDecl, spawnOf m
 					a.once = true
 				}
 			}
+			a.inline = append(a.inline, inlineAt{lit.Body, a.at})
 		case lockstate.Deferred:
 			a.exit = true
 		default:

@@ -627,15 +627,7 @@ func (s *Spawn) region(info *types.Info) {
 	}
 	jt := &joinTest{s: s, info: info, joined: map[ast.Node]bool{}}
 	isJoin, blockJoins := jt.isJoin, jt.blockJoins
-	// go/cfg lists a select's communications before it branches: they
-	// are not joins there, only the case body that one of them enters.
-	comm := map[ast.Node]bool{}
-	ast.Inspect(s.Body.Block, func(n ast.Node) bool {
-		if cc, ok := n.(*ast.CommClause); ok && cc.Comm != nil {
-			comm[cc.Comm] = true
-		}
-		return true
-	})
+	comm := commNodes(s.Body.Block)
 	seen := map[*cfg.Block]bool{}
 	var walk func(blk *cfg.Block, from int)
 	walk = func(blk *cfg.Block, from int) {
@@ -664,6 +656,56 @@ func (s *Spawn) region(info *types.Info) {
 		}
 	}
 	walk(start.blk, start.i+1)
+}
+
+// JoinedBefore reports whether every path from the entry of body, a
+// closure its starter runs in place, to pos passes a join of s first: the
+// read in try(func() error { select { case <-ch: read } }), called while
+// the goroutine may still run, comes after the goroutine is done.
+func (s *Spawn) JoinedBefore(info *types.Info, body *ast.BlockStmt, pos token.Pos) bool {
+	g := flowgraph.New(info, body)
+	if len(g.Blocks) == 0 {
+		return false
+	}
+	jt := &joinTest{s: s, info: info, joined: map[ast.Node]bool{}}
+	comm := commNodes(body)
+	seen := map[*cfg.Block]bool{g.Blocks[0]: true}
+	reached := false
+	var walk func(blk *cfg.Block)
+	walk = func(blk *cfg.Block) {
+		for _, n := range blk.Nodes {
+			if !comm[n] && jt.isJoin(n) {
+				return
+			}
+			if n.Pos() <= pos && pos < n.End() {
+				reached = true
+				return
+			}
+		}
+		for _, succ := range blk.Succs {
+			if reached || seen[succ] || jt.blockJoins(succ) {
+				continue
+			}
+			seen[succ] = true
+			walk(succ)
+		}
+	}
+	walk(g.Blocks[0])
+	return !reached
+}
+
+// commNodes are the communications of body's select cases: go/cfg lists
+// them before the select branches, where they are not joins; only the
+// case body one of them enters is.
+func commNodes(body ast.Node) map[ast.Node]bool {
+	comm := map[ast.Node]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if cc, ok := n.(*ast.CommClause); ok && cc.Comm != nil {
+			comm[cc.Comm] = true
+		}
+		return true
+	})
+	return comm
 }
 
 // joinTest answers, with memos, whether a node or a block waits for the

@@ -357,3 +357,36 @@ func runningTimer(c *slowConn) {
 	})
 	c.started = make(chan struct{})
 }
+
+// retry calls f until it returns true: in place, in the caller's
+// goroutine.
+func retry(f func() bool) {
+	for !f() {
+	}
+}
+
+// joinedInCallback: the callback reads s only in the select arm that
+// receives from ch, which the goroutine closes after writing s (pebble's
+// async-compact test): joined there, although the callback runs while
+// the goroutine may. Reading s in the default arm is reported.
+func joinedInCallback() string {
+	var s, t string
+	ch := make(chan struct{})
+	go func() {
+		s = "done"
+		t = "done" // want `t is written in the goroutine started at ordered.go:\d+ and read by the function that started it, at ordered.go:\d+, before joining it`
+		close(ch)
+	}()
+	out := ""
+	retry(func() bool {
+		select {
+		case <-ch:
+			out = s
+			return true
+		default:
+			out = t
+			return false
+		}
+	})
+	return out
+}
