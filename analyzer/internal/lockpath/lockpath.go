@@ -271,6 +271,13 @@ func (r *Resolver) of(e ast.Expr, depth int, basic bool) Path {
 		return base.Field(locks.ImplicitFields(sel)...).Field(e.Sel.Name)
 	case *ast.StarExpr:
 		return r.of(e.X, depth+1, basic)
+	case *ast.CallExpr:
+		// (*T)(s), where T and s's type share one struct: the same
+		// object seen through another type, whose fields (and locks) are
+		// s's own.
+		if len(e.Args) == 1 && sameStorage(r.Info, e) {
+			return r.of(e.Args[0], depth+1, basic)
+		}
 	case *ast.UnaryExpr:
 		if e.Op == token.AND {
 			return r.of(e.X, depth+1, basic)
@@ -446,4 +453,27 @@ func (p Path) Owner() Path {
 	}
 	p.Sel = p.Sel[:len(p.Sel)-cut]
 	return p
+}
+
+// sameStorage reports whether call is a conversion that keeps its operand's
+// memory: between pointer types whose base types have identical
+// underlying structs, as in type ackHandler Stream;
+// (*Stream)(h).complete(). A path through it names the operand's fields.
+// A conversion of a struct value is a copy, so it is not one.
+func sameStorage(info *types.Info, call *ast.CallExpr) bool {
+	tv, ok := info.Types[call.Fun]
+	if !ok || !tv.IsType() {
+		return false
+	}
+	from := info.TypeOf(call.Args[0])
+	if from == nil {
+		return false
+	}
+	p, ok := tv.Type.Underlying().(*types.Pointer)
+	q, ok2 := from.Underlying().(*types.Pointer)
+	if !ok || !ok2 {
+		return false
+	}
+	_, isStruct := p.Elem().Underlying().(*types.Struct)
+	return isStruct && types.Identical(p.Elem().Underlying(), q.Elem().Underlying())
 }
