@@ -117,6 +117,9 @@ type inference struct {
 	barriers map[*types.Func]bool
 	// typeDocs are the package's type docs by type name (typeDocRunsFirst).
 	typeDocs map[string]string
+	// declFuncs indexes the records of the package's declared functions
+	// (declFunc).
+	declFuncs map[*types.Func]*lockstate.Func
 	// decls indexes the package's function declarations (declOf).
 	decls map[*types.Func]*ast.FuncDecl
 	// goStarts and spawns memoise heldByStarter's lookups (joined.go).

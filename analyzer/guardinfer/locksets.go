@@ -80,7 +80,7 @@ func (r *inference) racingBy(misses, accs []*lockstate.Access, owner *types.Stru
 	}
 	var out []*lockstate.Access
 	for _, m := range misses {
-		if !excludedByAnotherLock(m, accs, modes, conflict) && !r.beforeAllStarts(m, accs) {
+		if !excludedByAnotherLock(m, accs, modes, conflict) && !r.beforeAllStarts(m, accs) && !r.afterClose(m, accs) {
 			out = append(out, m)
 		}
 	}

@@ -347,7 +347,7 @@ func (r *inference) races(v *types.Var, accs []*lockstate.Access) {
 	}
 	var pairs []racePair
 	for _, m := range ps {
-		if len(r.lockSet(m.a)) > 0 || !r.atEntry(m.a, m.th) || r.addressToHelper(m.a) {
+		if len(r.lockSet(m.a)) > 0 || !r.atEntry(m.a, m.th) || r.addressToHelper(m.a) || r.afterClose(m.a, accs) {
 			continue
 		}
 		if best := r.partner(m, ps); best != nil {

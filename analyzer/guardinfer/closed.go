@@ -1,0 +1,252 @@
+package guardinfer
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
+	"github.com/guardvet/guardvet/analyzer/lockstate"
+)
+
+// Reads ordered by closing a channel: publish, then close.
+//
+//	s.err = err // with or without a lock
+//	close(s.done)
+//	...
+//	case <-s.done:
+//		return nil, s.err
+//
+// Closing a channel happens before every receive it completes. A read made
+// after receiving from a channel of the same object (in the select case
+// that receives, or after a plain receive earlier in a block that holds
+// it) comes after every write of the field whose function goes on to close
+// that channel: later in its body, in a deferred call, or in a method of
+// the object it calls after the write (s.err = err; s.Close()). A write in
+// a helper counts when every call of the helper is followed so. The read
+// is not a miss of the lock then: nothing can write the field after the
+// receive.
+
+// maxCloseDepth bounds how far afterClose follows calls, down into the
+// methods a writer calls and up to the callers of a helper that writes.
+const maxCloseDepth = 3
+
+// afterClose reports whether a, a read, is ordered after every plain write
+// among accs by a channel close it receives from.
+func (r *inference) afterClose(a *lockstate.Access, accs []*lockstate.Access) bool {
+	if a.Write || !a.Base.Valid() {
+		return false
+	}
+	var chans []lockpath.Path
+	r.aroundRead(a, func(f *lockstate.Func, n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CommClause:
+			if len(n.Body) > 0 && n.Body[0].Pos() <= a.Pos {
+				if x := received(n.Comm); x != nil {
+					chans = append(chans, f.Resolver.Of(x))
+				}
+			}
+		case *ast.BlockStmt:
+			for _, st := range n.List {
+				if st.End() > a.Pos {
+					break
+				}
+				if x := received(st); x != nil {
+					chans = append(chans, f.Resolver.Of(x))
+				}
+			}
+		}
+		return false
+	})
+	for _, ch := range chans {
+		if ch.Valid() && ch.Root == a.Base.Root && r.closedAfterWrites(a, ch, accs) {
+			return true
+		}
+	}
+	return false
+}
+
+// received returns the channel a statement receives from (<-ch, v := <-ch,
+// v, ok = <-ch), or nil.
+func received(st ast.Stmt) ast.Expr {
+	var e ast.Expr
+	switch st := st.(type) {
+	case *ast.ExprStmt:
+		e = st.X
+	case *ast.AssignStmt:
+		if len(st.Rhs) == 1 {
+			e = st.Rhs[0]
+		}
+	}
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+		return u.X
+	}
+	return nil
+}
+
+// closedAfterWrites reports whether every plain write among accs is
+// followed by closing the channel at ch, which the read a receives from.
+func (r *inference) closedAfterWrites(a *lockstate.Access, ch lockpath.Path, accs []*lockstate.Access) bool {
+	// The channel as a path from the written object: a field of it
+	// (s.done for s.err), or of the same root when both accesses reach
+	// the field by the same path (w.flusher.closed for w.free.blocks).
+	rel, fromBase := strings.CutPrefix(ch.Sel, a.Base.Sel)
+	writes := 0
+	for _, w := range accs {
+		if w == a || !w.Write || w.Atomic {
+			continue
+		}
+		writes++
+		f := r.funcOf[w]
+		if f == nil || !w.Base.Valid() {
+			return false
+		}
+		want := lockpath.Path{Root: w.Base.Root, Sel: w.Base.Sel + rel}
+		if !fromBase {
+			if w.Base.Sel != a.Base.Sel || !sameType(w.Base.Root, a.Base.Root) {
+				return false
+			}
+			want = lockpath.Path{Root: w.Base.Root, Sel: ch.Sel}
+		}
+		if !r.closesAfter(f, w.Pos, want, 0) {
+			return false
+		}
+	}
+	return writes > 0
+}
+
+func sameType(x, y types.Object) bool { return types.Identical(x.Type(), y.Type()) }
+
+// closesAfter reports whether f, on reaching pos, goes on to close the
+// channel at ch: close(ch) later in its body, a deferred close, a later
+// call of a method of the package that closes it, or, for a helper, every
+// call of it doing so.
+func (r *inference) closesAfter(f *lockstate.Func, pos token.Pos, ch lockpath.Path, depth int) bool {
+	if depth > maxCloseDepth {
+		return false
+	}
+	body := funcBody(f)
+	if body == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if found || n == nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false // another function's body (a deferred one is below)
+		case *ast.DeferStmt:
+			found = r.closesIn(f, n.Call, ch) || r.deferredLitCloses(f, n.Call, ch)
+			return false
+		case *ast.CallExpr:
+			if n.Pos() > pos && (r.closesIn(f, n, ch) || r.calleeCloses(f, n, ch, depth)) {
+				found = true
+			}
+		}
+		return true
+	})
+	if found {
+		return true
+	}
+	// A helper: every call of it must be followed so.
+	if f.Lit != nil || f.Obj == nil {
+		return false
+	}
+	recv := f.Obj.Type().(*types.Signature).Recv()
+	fn := f.Obj.Origin()
+	sites := r.callers[fn]
+	if recv == nil || ch.Root != types.Object(recv) || len(sites) == 0 || len(sites) != r.refs[fn] || fn.Exported() {
+		return false
+	}
+	for _, site := range sites {
+		se, ok := ast.Unparen(site.call.Node.Fun).(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		at := site.fn.Resolver.Of(se.X)
+		if !at.Valid() || !r.closesAfter(site.fn, site.call.Node.Pos(), lockpath.Path{Root: at.Root, Sel: at.Sel + ch.Sel}, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// funcBody is the body f's records are for.
+func funcBody(f *lockstate.Func) *ast.BlockStmt {
+	if f.Lit != nil {
+		return f.Lit.Body
+	}
+	if f.Decl != nil {
+		return f.Decl.Body
+	}
+	return nil
+}
+
+// closesIn reports whether call is close(ch).
+func (r *inference) closesIn(f *lockstate.Func, call *ast.CallExpr, ch lockpath.Path) bool {
+	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
+	if !ok || len(call.Args) != 1 {
+		return false
+	}
+	if _, builtin := r.pass.TypesInfo.Uses[id].(*types.Builtin); !builtin || id.Name != "close" {
+		return false
+	}
+	return f.Resolver.Of(call.Args[0]) == ch
+}
+
+// deferredLitCloses reports whether call is defer func() { ... close(ch)
+// ... }() in f.
+func (r *inference) deferredLitCloses(f *lockstate.Func, call *ast.CallExpr, ch lockpath.Path) bool {
+	lit, ok := ast.Unparen(call.Fun).(*ast.FuncLit)
+	if !ok {
+		return false
+	}
+	found := false
+	ast.Inspect(lit.Body, func(n ast.Node) bool {
+		if c, ok := n.(*ast.CallExpr); ok && !found && r.closesIn(f, c, ch) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// calleeCloses reports whether call is a call of a method of the package,
+// on the object ch belongs to (or a part of it), whose body closes ch.
+func (r *inference) calleeCloses(f *lockstate.Func, call *ast.CallExpr, ch lockpath.Path, depth int) bool {
+	se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	fn, ok := r.pass.TypesInfo.Uses[se.Sel].(*types.Func)
+	if !ok || fn.Pkg() != r.pass.Pkg {
+		return false
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	at := f.Resolver.Of(se.X)
+	if recv == nil || !at.Valid() || at.Root != ch.Root {
+		return false
+	}
+	rest, ok := strings.CutPrefix(ch.Sel, at.Sel)
+	if !ok {
+		return false
+	}
+	g := r.declFunc(fn.Origin())
+	return g != nil && r.closesAfter(g, token.NoPos, lockpath.Path{Root: recv, Sel: rest}, depth+1)
+}
+
+// declFunc returns the records of one of the package's declared functions.
+func (r *inference) declFunc(fn *types.Func) *lockstate.Func {
+	if r.declFuncs == nil {
+		r.declFuncs = map[*types.Func]*lockstate.Func{}
+		for _, f := range r.ls.Funcs {
+			if f.Lit == nil && f.Obj != nil {
+				r.declFuncs[f.Obj] = f
+			}
+		}
+	}
+	return r.declFuncs[fn]
+}
