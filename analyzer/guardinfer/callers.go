@@ -27,13 +27,27 @@ func (r *inference) indexCallers() {
 			r.refs[fn.Origin()]++
 		}
 	}
+	r.calls = map[*types.Func]int{}
+	seen := map[*ast.CallExpr]bool{}
 	for _, f := range r.ls.Funcs {
 		for _, call := range f.Calls {
 			if fn := call.Callee.Origin(); r.refs[fn] > 0 && !call.Deferred {
 				r.callers[fn] = append(r.callers[fn], callSite{f, call})
+				if !seen[call.Node] {
+					seen[call.Node] = true
+					r.calls[fn]++
+				}
 			}
 		}
 	}
+}
+
+// calledOnly reports whether every reference to fn is a call the index
+// holds: no method value, no deferred call. A call in a closure the engine
+// follows in several contexts (a helper closure called twice) has a site
+// for each, so sites are counted by call, not by context.
+func (r *inference) calledOnly(fn *types.Func) bool {
+	return len(r.callers[fn]) > 0 && r.calls[fn] == r.refs[fn]
 }
 
 // maxCallerDepth bounds how far up the call chain heldByCallers looks.
@@ -92,7 +106,7 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 // the caller has not shared yet.
 func (r *inference) callsHold(fn *types.Func, param int, lock lockpath.Path, depth int, docs bool) bool {
 	sites := r.callers[fn]
-	if len(sites) == 0 || len(sites) != r.refs[fn] {
+	if !r.calledOnly(fn) {
 		return false
 	}
 	if (docs || fn.Exported() || fn.Type().(*types.Signature).Recv() == nil) && !r.ownCode(sites) {
@@ -111,7 +125,7 @@ func (r *inference) callsHold(fn *types.Func, param int, lock lockpath.Path, dep
 			if !ok {
 				return false
 			}
-			if r.privateCall(site.fn, site.call) {
+			if r.privateCall(site.fn, site.call) || r.inInitHelper(site.fn, se.X) {
 				continue // on an object not yet shared: no lock needed
 			}
 			x = se.X
@@ -263,6 +277,17 @@ func (r *inference) privateCall(f *lockstate.Func, call *lockstate.Call) bool {
 		}
 	}
 	return r.ctx.private(f, root, nil, call.Node.Pos())
+}
+
+// inInitHelper reports whether f is an init helper and x its receiver, or
+// a part of it: s.freePush() inside s.init() runs on an object not yet
+// shared, as the init helper does.
+func (r *inference) inInitHelper(f *lockstate.Func, x ast.Expr) bool {
+	if f.Lit != nil || f.Obj == nil || !r.initOnly[f.Obj.Origin()] {
+		return false
+	}
+	recv := f.Obj.Type().(*types.Signature).Recv()
+	return recv != nil && f.Resolver.Of(x).Root == types.Object(recv)
 }
 
 // isParam reports whether v is a receiver or parameter of fn: an object

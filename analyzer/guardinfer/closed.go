@@ -158,7 +158,7 @@ func (r *inference) closesAfter(f *lockstate.Func, pos token.Pos, ch lockpath.Pa
 	recv := f.Obj.Type().(*types.Signature).Recv()
 	fn := f.Obj.Origin()
 	sites := r.callers[fn]
-	if recv == nil || ch.Root != types.Object(recv) || len(sites) == 0 || len(sites) != r.refs[fn] || fn.Exported() {
+	if recv == nil || ch.Root != types.Object(recv) || !r.calledOnly(fn) || fn.Exported() {
 		return false
 	}
 	for _, site := range sites {

@@ -187,7 +187,7 @@ func (r *inference) callersExplain(fn *types.Func, lock string) bool {
 	}
 	fn = fn.Origin()
 	sites := r.callers[fn]
-	if len(sites) == 0 || len(sites) != r.refs[fn] {
+	if !r.calledOnly(fn) {
 		return false
 	}
 	for _, site := range sites {

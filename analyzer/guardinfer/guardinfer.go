@@ -66,6 +66,7 @@ func run(pass *analysis.Pass) (any, error) {
 			r.races(v, accs)
 		}
 	}
+	r.flushFindings()
 	if suggest {
 		r.suggestLockedContracts()
 	}
@@ -96,6 +97,7 @@ type inference struct {
 	// every reference to it (calls and method values).
 	callers map[*types.Func][]callSite
 	refs    map[*types.Func]int
+	calls   map[*types.Func]int // distinct calls among callers
 	memo    map[callerKey]int8 // 1 held at every call, -1 not, 0 being computed
 	// entries memoises entryLocks; threads, gos and lockSets memoise
 	// what races needs (races.go).
@@ -117,6 +119,12 @@ type inference struct {
 	barriers map[*types.Func]bool
 	// typeDocs are the package's type docs by type name (typeDocRunsFirst).
 	typeDocs map[string]string
+	// findings wait for flushFindings, which drops a finding on an
+	// expression that another finding's access contains.
+	findings []finding
+	// initOnly are the init helpers: methods that run only before their
+	// receiver is shared (initHelpers).
+	initOnly map[*types.Func]bool
 	// declFuncs indexes the records of the package's declared functions
 	// (declFunc).
 	declFuncs map[*types.Func]*lockstate.Func
@@ -146,6 +154,7 @@ func (r *inference) gather() []*types.Var {
 	r.funcOf = map[*lockstate.Access]*lockstate.Func{}
 	r.indexCallers()
 	initOnly := r.initHelpers()
+	r.initOnly = initOnly
 	onceLits := r.onceClosures()
 	var fields []*types.Var
 	for _, f := range r.ls.Funcs {
@@ -492,7 +501,7 @@ func (r *inference) reportOnce(misses []*lockstate.Access, fix *analysis.Suggest
 	if fix != nil {
 		d.SuggestedFixes = []analysis.SuggestedFix{*fix}
 	}
-	r.rep.Report(d)
+	r.emit(first.Node, d)
 }
 
 // written reports whether any of the accesses is a plain write.

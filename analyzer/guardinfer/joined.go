@@ -138,7 +138,7 @@ func (r *inference) confined(accs []*lockstate.Access) bool {
 			return false
 		}
 	}
-	if fn == nil || fn.Exported() || r.refs[fn] != 1 || len(r.callers[fn]) != 1 {
+	if fn == nil || fn.Exported() || r.refs[fn] != 1 || r.calls[fn] != 1 {
 		return false
 	}
 	site := r.callers[fn][0]

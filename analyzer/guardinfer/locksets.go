@@ -112,7 +112,7 @@ func (r *inference) entryLocks(f *lockstate.Func, depth int) map[string]lockstat
 		return got // nil while being computed: recursion proves nothing
 	}
 	sites := r.callers[fn]
-	if len(sites) == 0 || len(sites) != r.refs[fn] {
+	if !r.calledOnly(fn) {
 		return nil
 	}
 	r.entries[fn] = nil

@@ -449,7 +449,7 @@ func (r *inference) reportRaces(pairs []racePair) {
 		}
 	}
 	related = append(related, analysis.RelatedInformation{Pos: p.other.Pos, Message: fmt.Sprintf("%s %s here with %s (in %s)", types.ExprString(p.other.Node), verb(p.other), lock, p.otherTh.label)})
-	r.rep.Report(analysis.Diagnostic{Pos: p.miss.Pos, Message: text, Related: related})
+	r.emit(p.miss.Node, analysis.Diagnostic{Pos: p.miss.Pos, Message: text, Related: related})
 }
 
 // lockToTake names the lock the partner holds, as the miss reaches it

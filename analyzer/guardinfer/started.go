@@ -119,7 +119,7 @@ func (r *inference) rootsOf(f *lockstate.Func, depth int) ([]thread, bool) {
 		out = append(out, th)
 	}
 	sites := r.callers[fn]
-	if len(sites)+r.goCounts[fn] != r.refs[fn] {
+	if r.calls[fn]+r.goCounts[fn] != r.refs[fn] {
 		return nil, false // a method value, handed on: it runs anywhere
 	}
 	for _, site := range sites {
