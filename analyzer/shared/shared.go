@@ -299,8 +299,17 @@ func (c *checker) resultAccesses(fd *ast.FuncDecl, set *accessSet) {
 			case *ast.FuncLit:
 				return false
 			case *ast.ReturnStmt:
+				// return x, err with err the named result itself
+				// reads err and stores it back where it is: no write
+				// (the compiler leaves the store out).
+				write := len(n.Results) > 0
+				if len(n.Results) == sig.Results().Len() {
+					if id, ok := ast.Unparen(n.Results[i]).(*ast.Ident); ok && c.pass.TypesInfo.Uses[id] == r {
+						write = false
+					}
+				}
 				a := &access{va: &lockstate.VarAccess{Var: r}, pos: n.Pos(), block: fd.Body, at: n.Pos(), ret: true}
-				a.addLoc("", len(n.Results) > 0, nil)
+				a.addLoc("", write, nil)
 				set.add(a)
 			}
 			return true

@@ -343,3 +343,13 @@ func mixedAtomic(n int) int64 {
 	wg.Wait()
 	return total
 }
+
+// listenerChanRenewed is the twin of good.go's listenerChan: its return
+// stores a new channel in got while the goroutine may still read it.
+func listenerChanRenewed() (addr string, got chan int) {
+	got = make(chan int, 1)
+	go func() {
+		got <- 1 // want `got is read in the goroutine started at bad.go:\d+ and set by the return at bad.go:\d+, which the goroutine can outlive`
+	}()
+	return "addr", make(chan int)
+}
