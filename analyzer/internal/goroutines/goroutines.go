@@ -10,7 +10,10 @@
 // call handed the channel, taken to receive from it), by mu.Lock() when it
 // calls mu.Unlock() (a mutex used as a semaphore), by synctest.Wait, and
 // by reading a pipe the declaration creates to its end (io.ReadAll(r),
-// io.Copy(dst, r)) when it closes the pipe's write end.
+// io.Copy(dst, r)) when it closes the pipe's write end. Through the
+// package's methods too: a goroutine's call x.stop(), whose body sends on
+// or closes x.done on every path, signals x.done, and the starter's call
+// x.wait(), whose body receives from x.done, is a receive from it.
 // A goroutine's signal counts when it is made on every path of its
 // closure (a deferred one where the defer statement is; a path ending in
 // panic, os.Exit or log.Fatal does not count), or on some path when
@@ -75,6 +78,7 @@ type Spawn struct {
 	Joins []ast.Node
 
 	joinKeys  []joinKey
+	declOf    func(*types.Func) *ast.FuncDecl // the package's declarations, or nil
 	reached   map[ast.Node]bool // cfg nodes of Body that run while it may run
 	exitReach bool              // the body can return while it may run
 	// helper is, for HelperGo, what the helper's body does with the
@@ -113,7 +117,7 @@ func FindWith(info *types.Info, fd *ast.FuncDecl, declOf func(*types.Func) *ast.
 	if fd.Body == nil {
 		return nil
 	}
-	declSigs := signalsAt(info, fd.Body, false)
+	declSigs := signalsAt(info, fd.Body, false, declOf)
 	pipes := pipeEnds(info, fd.Body)
 	var bodies []*Body
 	visit := func(block *ast.BlockStmt, lit *ast.FuncLit) {
@@ -128,7 +132,7 @@ func FindWith(info *types.Info, fd *ast.FuncDecl, declOf func(*types.Func) *ast.
 				return false // a body of its own
 			}
 			if s := spawnAt(info, n, declOf, declSigs); s != nil && !(s.Kind == AfterFunc && stoppedAtOnce(info, stack, n)) {
-				s.Body = b
+				s.Body, s.declOf = b, declOf
 				for i := len(stack) - 1; i >= 0; i-- {
 					switch stack[i].(type) {
 					case *ast.ForStmt, *ast.RangeStmt:
@@ -179,7 +183,7 @@ func spawnAt(info *types.Info, n ast.Node, declOf func(*types.Func) *ast.FuncDec
 		if s.Lit != nil {
 			inLit = elsewhere(s.Lit.Pos(), s.Lit.End())
 		}
-		s.joinKeys = goJoins(info, n.Call, s.Lit, inLit)
+		s.joinKeys = goJoins(info, n.Call, s.Lit, inLit, declOf)
 		if s.Callee != nil && declOf != nil {
 			if fd := declOf(s.Callee.Origin()); fd != nil && fd.Body != nil {
 				s.joinKeys = append(s.joinKeys, calleeJoins(info, n.Call, fd, elsewhere(token.NoPos, token.NoPos))...)
@@ -214,7 +218,7 @@ func spawnAt(info *types.Info, n ast.Node, declOf func(*types.Func) *ast.FuncDec
 			}
 		}
 		if s.Lit != nil {
-			s.joinKeys = append(s.joinKeys, goJoins(info, nil, s.Lit, elsewhere(s.Lit.Pos(), s.Lit.End()))...)
+			s.joinKeys = append(s.joinKeys, goJoins(info, nil, s.Lit, elsewhere(s.Lit.Pos(), s.Lit.End()), declOf)...)
 		}
 		return s
 	}
@@ -277,7 +281,7 @@ func key(e ast.Expr) string {
 // on and the channels it sends on or closes (anywhere in its body, not in
 // its own goroutines), or, for go f(args), the WaitGroups and channels it
 // is passed.
-func goJoins(info *types.Info, call *ast.CallExpr, lit *ast.FuncLit, elsewhere func(joinKey) bool) []joinKey {
+func goJoins(info *types.Info, call *ast.CallExpr, lit *ast.FuncLit, elsewhere func(joinKey) bool, declOf func(*types.Func) *ast.FuncDecl) []joinKey {
 	var keys []joinKey
 	if lit == nil {
 		if call == nil {
@@ -299,14 +303,14 @@ func goJoins(info *types.Info, call *ast.CallExpr, lit *ast.FuncLit, elsewhere f
 		}
 		return keys
 	}
-	return joinSignals(info, lit.Body, elsewhere)
+	return joinSignals(info, lit.Body, elsewhere, declOf)
 }
 
 // everyPath keeps the signals a body makes on every path from its entry
 // to a return (a deferred signal counts where the defer statement is). A
 // path that ends in a call that cannot return (panic, os.Exit, log.Fatal,
 // a test's FailNow) does not count against a signal: nothing waits on it.
-func everyPath(info *types.Info, body *ast.BlockStmt, keys []joinKey) []joinKey {
+func everyPath(info *types.Info, body *ast.BlockStmt, keys []joinKey, declOf func(*types.Func) *ast.FuncDecl) []joinKey {
 	if len(keys) == 0 {
 		return nil
 	}
@@ -318,14 +322,14 @@ func everyPath(info *types.Info, body *ast.BlockStmt, keys []joinKey) []joinKey 
 			continue
 		}
 		done[k] = true
-		if onEveryPath(info, g, k) {
+		if onEveryPath(info, g, k, declOf) {
 			out = append(out, k)
 		}
 	}
 	return out
 }
 
-func onEveryPath(info *types.Info, g *cfg.CFG, k joinKey) bool {
+func onEveryPath(info *types.Info, g *cfg.CFG, k joinKey, declOf func(*types.Func) *ast.FuncDecl) bool {
 	if len(g.Blocks) == 0 {
 		return true
 	}
@@ -337,7 +341,7 @@ func onEveryPath(info *types.Info, g *cfg.CFG, k joinKey) bool {
 		}
 		seen[b] = true
 		for _, n := range b.Nodes {
-			for _, m := range signals(info, n) {
+			for _, m := range signals(info, n, declOf) {
 				if m == k {
 					return true
 				}
@@ -370,28 +374,11 @@ func onEveryPath(info *types.Info, g *cfg.CFG, k joinKey) bool {
 // f(args) or go x.m(args) runs, on a WaitGroup or channel reached from
 // its receiver or a parameter, spelled with the caller's arguments.
 func calleeJoins(info *types.Info, call *ast.CallExpr, fd *ast.FuncDecl, elsewhere func(joinKey) bool) []joinKey {
-	names := map[string]string{} // parameter name -> the caller's argument
-	if fd.Recv != nil && len(fd.Recv.List) == 1 && len(fd.Recv.List[0].Names) == 1 {
-		if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
-			names[fd.Recv.List[0].Names[0].Name] = key(se.X)
-		}
-	}
-	i := 0
-	for _, f := range fd.Type.Params.List {
-		for _, name := range f.Names {
-			if i < len(call.Args) {
-				names[name.Name] = key(call.Args[i])
-			}
-			i++
-		}
-		if len(f.Names) == 0 {
-			i++
-		}
-	}
+	names := argNames(call, fd)
 	var keys []joinKey
-	some := signals(info, fd.Body)
+	some := signals(info, fd.Body, nil)
 	every := map[joinKey]bool{}
-	for _, k := range everyPath(info, fd.Body, some) {
+	for _, k := range everyPath(info, fd.Body, some, nil) {
 		every[k] = true
 	}
 	for _, k := range some {
@@ -410,12 +397,36 @@ func calleeJoins(info *types.Info, call *ast.CallExpr, fd *ast.FuncDecl, elsewhe
 	return keys
 }
 
+// argNames maps the names of fd's receiver and parameters to the
+// arguments of call, a call of fd, as spelled.
+func argNames(call *ast.CallExpr, fd *ast.FuncDecl) map[string]string {
+	names := map[string]string{} // parameter name -> the caller's argument
+	if fd.Recv != nil && len(fd.Recv.List) == 1 && len(fd.Recv.List[0].Names) == 1 {
+		if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+			names[fd.Recv.List[0].Names[0].Name] = key(se.X)
+		}
+	}
+	i := 0
+	for _, f := range fd.Type.Params.List {
+		for _, name := range f.Names {
+			if i < len(call.Args) {
+				names[name.Name] = key(call.Args[i])
+			}
+			i++
+		}
+		if len(f.Names) == 0 {
+			i++
+		}
+	}
+	return names
+}
+
 // signals returns the WaitGroups a body calls Done on, the channels it
 // sends on or closes, and the mutexes it unlocks (not in goroutines it
 // starts itself).
-func signals(info *types.Info, body ast.Node) []joinKey {
+func signals(info *types.Info, body ast.Node, declOf func(*types.Func) *ast.FuncDecl) []joinKey {
 	var keys []joinKey
-	for _, k := range signalsAt(info, body, true) {
+	for _, k := range signalsAt(info, body, true, declOf) {
 		keys = append(keys, k.joinKey)
 	}
 	return keys
@@ -429,7 +440,7 @@ type posKey struct {
 
 // signalsAt returns the signals made in n, with their positions; with
 // skipGo, not those of goroutines n starts.
-func signalsAt(info *types.Info, body ast.Node, skipGo bool) []posKey {
+func signalsAt(info *types.Info, body ast.Node, skipGo bool, declOf func(*types.Func) *ast.FuncDecl) []posKey {
 	var keys []posKey
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -444,6 +455,16 @@ func signalsAt(info *types.Info, body ast.Node, skipGo bool) []posKey {
 				}
 			}
 			if fn := typeutil.StaticCallee(info, n); fn != nil {
+				if declOf != nil {
+					// x.Stop(), whose body sends on or closes x.stop on
+					// every path: the signal is made here, spelled as
+					// the caller's arguments (one level down).
+					if fd := declOf(fn.Origin()); fd != nil && fd.Body != nil {
+						for _, k := range calleeJoins(info, n, fd, func(joinKey) bool { return true }) {
+							keys = append(keys, posKey{k, n.Pos()})
+						}
+					}
+				}
 				switch fn.FullName() {
 				case "(*sync.WaitGroup).Done":
 					keys = append(keys, posKey{joinKey{"wait", recvKey(n)}, n.Pos()})
@@ -468,9 +489,9 @@ func signalsAt(info *types.Info, body ast.Node, skipGo bool) []posKey {
 // those it makes on every path, and those it makes on some path only
 // when nothing else can give the same signal (elsewhere false): a
 // completed wait or receive then proves that this goroutine gave it.
-func joinSignals(info *types.Info, body *ast.BlockStmt, elsewhere func(joinKey) bool) []joinKey {
-	some := signals(info, body)
-	out := everyPath(info, body, some)
+func joinSignals(info *types.Info, body *ast.BlockStmt, elsewhere func(joinKey) bool, declOf func(*types.Func) *ast.FuncDecl) []joinKey {
+	some := signals(info, body, declOf)
+	out := everyPath(info, body, some, declOf)
 	have := map[joinKey]bool{}
 	for _, k := range out {
 		have[k] = true
@@ -579,6 +600,18 @@ func (s *Spawn) joins(info *types.Info, n ast.Node) bool {
 				for _, a := range m.Args {
 					if _, isChan := info.TypeOf(a).Underlying().(*types.Chan); isChan && s.hasKey("recv", key(a)) {
 						found = true
+					}
+				}
+				// A method of the package whose body receives from a
+				// channel of its receiver or arguments (x.Wait(), whose
+				// body is <-x.done), as a receive here.
+				if fn := typeutil.StaticCallee(info, m); fn != nil && s.declOf != nil {
+					if fd := s.declOf(fn.Origin()); fd != nil && fd.Body != nil {
+						for _, k := range calleeReceives(info, m, fd) {
+							if s.hasKey("recv", k) {
+								found = true
+							}
+						}
 					}
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"golang.org/x/tools/go/cfg"
 
@@ -120,4 +121,39 @@ func (jt *joinTest) blockJoins(blk *cfg.Block) bool {
 		}
 	}
 	return false
+}
+
+// calleeReceives returns the channels that the body of fd, the function a
+// call runs, receives from (<-ch, a select case, a range over it) when
+// they are reached from its receiver or parameters, spelled with the
+// caller's arguments: x.Wait() with Wait's body <-w.done receives from
+// x.done.
+func calleeReceives(info *types.Info, call *ast.CallExpr, fd *ast.FuncDecl) []string {
+	names := argNames(call, fd)
+	var out []string
+	add := func(ch ast.Expr) {
+		head, rest, _ := strings.Cut(key(ch), ".")
+		if arg, ok := names[head]; ok && head != "_" {
+			if rest != "" {
+				arg += "." + rest
+			}
+			out = append(out, arg)
+		}
+	}
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt:
+			return false
+		case *ast.UnaryExpr:
+			if n.Op == token.ARROW {
+				add(n.X)
+			}
+		case *ast.RangeStmt:
+			if _, isChan := info.TypeOf(n.X).Underlying().(*types.Chan); isChan {
+				add(n.X)
+			}
+		}
+		return true
+	})
+	return out
 }

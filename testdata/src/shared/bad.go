@@ -353,3 +353,17 @@ func listenerChanRenewed() (addr string, got chan int) {
 	}()
 	return "addr", make(chan int)
 }
+
+// matchUntilTicked is the twin of good.go's matchUntilStopped: the
+// starter waits for a tick, which the goroutine does not send, so nothing
+// orders its write of match before the read.
+func matchUntilTicked(find func() string) string {
+	r := &pollRunner{stop: make(chan struct{}), tick: make(chan struct{})}
+	var match string
+	go func() {
+		match = find() // want `match is written in the goroutine started at bad.go:\d+ and read by the function that started it, at bad.go:\d+, before joining it`
+		r.halt()
+	}()
+	<-r.tick
+	return match
+}

@@ -608,3 +608,37 @@ func listenerChan() (addr string, got chan int) {
 	}()
 	return "addr", got
 }
+
+// pollRunner signals and waits through its methods: halt closes r.stop,
+// and loop returns only from the case that receives from it.
+type pollRunner struct {
+	stop chan struct{}
+	tick chan struct{}
+}
+
+func (r *pollRunner) halt() { close(r.stop) }
+
+func (r *pollRunner) loop() {
+	for {
+		select {
+		case <-r.stop:
+			return
+		case <-r.tick:
+		}
+	}
+}
+
+// matchUntilStopped: the goroutine writes match and then calls
+// r.halt(); the starter reads match after r.loop() returns, which it does
+// only once halt has closed r.stop: a join through two methods (go-redis's
+// CommandRunner in its end-to-end tests).
+func matchUntilStopped(find func() string) string {
+	r := &pollRunner{stop: make(chan struct{}), tick: make(chan struct{})}
+	var match string
+	go func() {
+		match = find()
+		r.halt()
+	}()
+	r.loop()
+	return match
+}
