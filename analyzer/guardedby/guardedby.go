@@ -216,7 +216,7 @@ func (c *checker) accessFix(fn *lockstate.Func, acc *lockstate.Access, lock stri
 		return "make every path to here lock " + lock
 	}
 	fix := "lock " + lock + " around this access"
-	if fn.Context == lockstate.Declared && acc.Base.Valid() && isParam(fn, acc.Base.Root) {
+	if fn.Context == lockstate.Declared && !lockstate.IsFuncVar(fn.Obj) && acc.Base.Valid() && isParam(fn, acc.Base.Root) {
 		verb := "rholds"
 		if acc.Write {
 			verb = "holds"

@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"reflect"
 	"slices"
@@ -382,6 +383,68 @@ func (a *packageAnalysis) analyseAll() {
 		fa := a.newFuncAnalysis(fd, fn)
 		fa.analyse(fa.entryState(), &Func{Decl: fd, Obj: fn, Context: Declared})
 	}
+	for _, v := range packageFuncVars(a.pass) {
+		fa := a.newFuncAnalysis(v.decl, v.fn)
+		fa.analyse(newState(), &Func{Decl: v.decl, Obj: v.fn, Context: Declared})
+	}
+}
+
+// funcVar is a package-level variable initialised with a function literal
+// (var newConn = func(...) *Conn {...}), seen as the declaration of a
+// function of the variable's name: its body runs whenever it is called,
+// with no lock its callers are known to hold, as a declared function's
+// does. Its Func is not a types.Func of the package's scope (no contract
+// names it, no summary is kept for other packages: calls through the
+// variable are not static calls).
+type funcVar struct {
+	decl *ast.FuncDecl
+	fn   *types.Func
+}
+
+// IsFuncVar reports whether fn stands for a function variable's literal
+// (var f = func(...) {...}): no directive can be written on it.
+func IsFuncVar(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil || fn.Type().(*types.Signature).Recv() != nil {
+		return false
+	}
+	_, isVar := fn.Pkg().Scope().Lookup(fn.Name()).(*types.Var)
+	return isVar
+}
+
+// packageFuncVars returns the package's function variables, in source
+// order.
+func packageFuncVars(pass *analysis.Pass) []funcVar {
+	var out []funcVar
+	for _, file := range pass.Files {
+		for _, d := range file.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, spec := range gd.Specs {
+				vs := spec.(*ast.ValueSpec)
+				if len(vs.Values) != len(vs.Names) {
+					continue
+				}
+				for i, val := range vs.Values {
+					lit, ok := ast.Unparen(val).(*ast.FuncLit)
+					if !ok || vs.Names[i].Name == "_" {
+						continue
+					}
+					sig, ok := pass.TypesInfo.TypeOf(lit).(*types.Signature)
+					if !ok {
+						continue
+					}
+					name := &ast.Ident{NamePos: vs.Names[i].Pos(), Name: vs.Names[i].Name}
+					out = append(out, funcVar{
+						decl: &ast.FuncDecl{Doc: gd.Doc, Name: name, Type: lit.Type, Body: lit.Body},
+						fn:   types.NewFunc(vs.Names[i].Pos(), pass.Pkg, vs.Names[i].Name, sig),
+					})
+				}
+			}
+		}
+	}
+	return out
 }
 
 // summariseHelpers computes effects only for functions that could have one:
