@@ -151,7 +151,7 @@ func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func) {
 	set := &accessSet{byVar: map[*types.Var][]*access{}}
 	c.bodyAccesses(fd, funcs, spawnOf, parents, set)
 	c.spawnedAccesses(spawns, parents, set)
-	c.resultAccesses(fd, set)
+	c.resultAccesses(fd, funcs[0].Obj, set)
 	sort.Slice(set.vars, func(i, j int) bool { return srcpos.Less(c.pass.Fset, set.vars[i].Pos(), set.vars[j].Pos()) })
 	for _, v := range set.vars {
 		if skipType(v.Type()) {
@@ -287,8 +287,8 @@ func (c *checker) spawnedArg(a *access, u Use, call *ast.CallExpr, parents map[a
 // resultAccesses adds the returns of a declaration with named results
 // that some goroutine uses: the return writes them (or the caller reads
 // them) while a goroutine that outlives it may still use them.
-func (c *checker) resultAccesses(fd *ast.FuncDecl, set *accessSet) {
-	sig := c.pass.TypesInfo.Defs[fd.Name].(*types.Func).Type().(*types.Signature)
+func (c *checker) resultAccesses(fd *ast.FuncDecl, fn *types.Func, set *accessSet) {
+	sig := fn.Type().(*types.Signature)
 	for i := range sig.Results().Len() {
 		r := sig.Results().At(i)
 		if r.Name() == "" || r.Name() == "_" || set.byVar[r] == nil {

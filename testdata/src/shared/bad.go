@@ -367,3 +367,12 @@ func matchUntilTicked(find func() string) string {
 	<-r.tick
 	return match
 }
+
+// namedResultVar is namedResult as a function variable's literal: checked
+// as a function of the variable's name.
+var namedResultVar = func() (err error) {
+	go func() {
+		err = work() // want `err is written in the goroutine started at bad.go:\d+ and returned by the return at bad.go:\d+, which the goroutine can outlive`
+	}()
+	return
+}
