@@ -79,8 +79,8 @@ type Spawn struct {
 
 	joinKeys  []joinKey
 	declOf    func(*types.Func) *ast.FuncDecl // the package's declarations, or nil
-	reached   map[ast.Node]bool // cfg nodes of Body that run while it may run
-	exitReach bool              // the body can return while it may run
+	reached   map[ast.Node]bool               // cfg nodes of Body that run while it may run
+	exitReach bool                            // the body can return while it may run
 	// helper is, for HelperGo, what the helper's body does with the
 	// function: starts it in a loop (many), waits before returning.
 	helper helperRun
