@@ -5,6 +5,7 @@ import (
 	"go/types"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
@@ -182,13 +183,25 @@ func (r *inference) declOf(fn *types.Func) *ast.FuncDecl {
 	return r.decls[fn.Origin()]
 }
 
-// initHelpers finds unexported methods that only ever run before their
-// receiver is shared: every reference to them is a call on an object not
-// yet published (s := &S{}; s.init()), or a method value handed to
-// sync.Once.Do, which runs it once before any caller of Do goes on; and
-// methods named init, which say so by their name.
+// initHelpers finds the methods that only ever run before their receiver
+// is shared: every call of them is on an object not yet published (s :=
+// &S{}; s.init()), a method value handed to sync.Once.Do, which runs it
+// once before any caller of Do goes on, or a call on its own receiver (or
+// a part of it) from another init helper (s.setup() calling
+// s.queue.reset()); and methods named init, which say so by their name.
+// A method callers outside the package can reach is not one
+// (internalMethod). A call the engine follows in several contexts (in a
+// closure called twice) counts once, early only if early in each.
 func (r *inference) initHelpers() map[*types.Func]bool {
-	pass, refs, early := r.pass, r.refs, map[*types.Func]int{}
+	pass, refs := r.pass, r.refs
+	early := map[*types.Func]int{}
+	earlyCall := map[*ast.CallExpr]bool{} // every context seen so far early
+	callee := map[*ast.CallExpr]*types.Func{}
+	type inner struct {
+		f    *lockstate.Func
+		call *ast.CallExpr
+	}
+	var nested []inner // calls on a caller's own receiver: early when the caller is
 	for _, f := range r.ls.Funcs {
 		for _, call := range f.Calls {
 			if directives.FuncKey(call.Callee) == "sync.Once.Do" && len(call.Node.Args) == 1 {
@@ -200,40 +213,82 @@ func (r *inference) initHelpers() map[*types.Func]bool {
 				continue
 			}
 			fn := call.Callee.Origin()
-			if refs[fn] == 0 || fn.Exported() {
+			if refs[fn] == 0 || call.Deferred || !r.internalMethod(fn) {
 				continue
 			}
 			se, ok := ast.Unparen(call.Node.Fun).(*ast.SelectorExpr)
 			if !ok {
 				continue
 			}
+			callee[call.Node] = fn
+			isEarly := false
 			if id, ok := ast.Unparen(se.X).(*ast.Ident); ok {
 				// The engine tracks parameters as fresh only to learn
 				// whether a function publishes them; a caller's own
 				// receiver or parameter is not an unpublished object.
 				if v, ok := pass.TypesInfo.Uses[id].(*types.Var); ok && call.State.Fresh(v) && !isParam(f.Obj, v) {
-					early[fn]++
-					continue
+					isEarly = true
 				}
 			}
-			if r.privateCall(f, call) {
-				early[fn]++ // s.q.init(): on a part of an object not yet shared
+			if !isEarly && r.privateCall(f, call) {
+				isEarly = true // s.q.init(): on a part of an object not yet shared
 			}
+			if prev, seen := earlyCall[call.Node]; !seen || prev {
+				earlyCall[call.Node] = isEarly
+			}
+			if !isEarly && f.Lit == nil && f.Obj != nil {
+				if recv := f.Obj.Type().(*types.Signature).Recv(); recv != nil && f.Resolver.Of(se.X).Root == types.Object(recv) {
+					nested = append(nested, inner{f, call.Node})
+				}
+			}
+		}
+	}
+	for call, ok := range earlyCall {
+		if ok {
+			early[callee[call]]++
 		}
 	}
 	out := map[*types.Func]bool{}
 	for fn, n := range refs {
-		if fn.Exported() {
-			continue // callers outside the package are not seen
-		}
 		// A method named init initialises its receiver in place by its
 		// name, as a ...Locked method holds its lock: wherever it is
 		// called, the object is not in use yet.
-		if early[fn] == n || fn.Name() == "init" {
+		if r.internalMethod(fn) && (early[fn] == n || fn.Name() == "init") {
 			out[fn] = true
 		}
 	}
+	for grew := true; grew; {
+		grew = false
+		counted := map[*types.Func]int{}
+		seen := map[*ast.CallExpr]bool{}
+		for _, c := range nested {
+			if out[c.f.Obj.Origin()] && !seen[c.call] && !earlyCall[c.call] {
+				seen[c.call] = true
+				counted[callee[c.call]]++
+			}
+		}
+		for fn, n := range counted {
+			if !out[fn] && early[fn]+n == refs[fn] {
+				out[fn], grew = true, true
+			}
+		}
+	}
 	return out
+}
+
+// internalMethod reports whether only the package calls the method fn:
+// an unexported method, or an exported method of an unexported type the
+// package never hands out (internalType).
+func (r *inference) internalMethod(fn *types.Func) bool {
+	recv := fn.Type().(*types.Signature).Recv()
+	if recv == nil {
+		return false
+	}
+	if !fn.Exported() {
+		return true
+	}
+	t, ok := types.Unalias(astq.Deref(recv.Type())).(*types.Named)
+	return ok && r.internalType(t.Origin())
 }
 
 // onceClosures returns the closures handed to sync.Once.Do: each runs

@@ -98,7 +98,7 @@ type inference struct {
 	callers map[*types.Func][]callSite
 	refs    map[*types.Func]int
 	calls   map[*types.Func]int // distinct calls among callers
-	memo    map[callerKey]int8 // 1 held at every call, -1 not, 0 being computed
+	memo    map[callerKey]int8  // 1 held at every call, -1 not, 0 being computed
 	// entries memoises entryLocks; threads, gos and lockSets memoise
 	// what races needs (races.go).
 	entries  map[*types.Func]map[string]lockstate.Mode
@@ -125,6 +125,9 @@ type inference struct {
 	// initOnly are the init helpers: methods that run only before their
 	// receiver is shared (initHelpers).
 	initOnly map[*types.Func]bool
+	// exposed are the package's types code outside it can reach
+	// (internalType).
+	exposed map[*types.Named]bool
 	// declFuncs indexes the records of the package's declared functions
 	// (declFunc).
 	declFuncs map[*types.Func]*lockstate.Func
