@@ -197,11 +197,7 @@ func (r *inference) initHelpers() map[*types.Func]bool {
 	early := map[*types.Func]int{}
 	earlyCall := map[*ast.CallExpr]bool{} // every context seen so far early
 	callee := map[*ast.CallExpr]*types.Func{}
-	type inner struct {
-		f    *lockstate.Func
-		call *ast.CallExpr
-	}
-	var nested []inner // calls on a caller's own receiver: early when the caller is
+	var nested []nestedCall // calls on a caller's own receiver: early when the caller is
 	for _, f := range r.ls.Funcs {
 		for _, call := range f.Calls {
 			if directives.FuncKey(call.Callee) == "sync.Once.Do" && len(call.Node.Args) == 1 {
@@ -238,7 +234,7 @@ func (r *inference) initHelpers() map[*types.Func]bool {
 			}
 			if !isEarly && f.Lit == nil && f.Obj != nil {
 				if recv := f.Obj.Type().(*types.Signature).Recv(); recv != nil && f.Resolver.Of(se.X).Root == types.Object(recv) {
-					nested = append(nested, inner{f, call.Node})
+					nested = append(nested, nestedCall{f, call.Node})
 				}
 			}
 		}
@@ -257,6 +253,19 @@ func (r *inference) initHelpers() map[*types.Func]bool {
 			out[fn] = true
 		}
 	}
+	r.nestedInits(out, nested, early, earlyCall, callee)
+	return out
+}
+
+// nestedCall is a call an init helper candidate makes on its own receiver.
+type nestedCall struct {
+	f    *lockstate.Func
+	call *ast.CallExpr
+}
+
+// nestedInits adds to out, until nothing changes, the methods whose calls
+// are all early or made by an init helper on its own receiver.
+func (r *inference) nestedInits(out map[*types.Func]bool, nested []nestedCall, early map[*types.Func]int, earlyCall map[*ast.CallExpr]bool, callee map[*ast.CallExpr]*types.Func) {
 	for grew := true; grew; {
 		grew = false
 		counted := map[*types.Func]int{}
@@ -268,12 +277,11 @@ func (r *inference) initHelpers() map[*types.Func]bool {
 			}
 		}
 		for fn, n := range counted {
-			if !out[fn] && early[fn]+n == refs[fn] {
+			if !out[fn] && early[fn]+n == r.refs[fn] {
 				out[fn], grew = true, true
 			}
 		}
 	}
-	return out
 }
 
 // internalMethod reports whether only the package calls the method fn:

@@ -27,113 +27,125 @@ func (r *inference) internalType(t *types.Named) bool {
 	return !r.exposed[t]
 }
 
+// exposure walks types: the package's types found where callers outside
+// it can reach them (api), embedded types, and the interfaces met.
+type exposure struct {
+	pkg    *types.Package
+	out    map[*types.Named]bool
+	seen   map[types.Type]bool
+	ifaces []*types.Interface
+}
+
 // exposedTypes returns the package's named types that code outside it can
 // get hold of, or whose methods can be called in a way the call index
 // does not see.
 func (r *inference) exposedTypes() map[*types.Named]bool {
-	out := map[*types.Named]bool{}
-	seen := map[types.Type]bool{}
-	var ifaces []*types.Interface
-	var walk func(t types.Type, api bool)
-	walk = func(t types.Type, api bool) {
-		if t == nil || seen[t] {
-			return
-		}
-		seen[t] = true
-		switch t := t.(type) {
-		case *types.Alias:
-			walk(types.Unalias(t), api)
-		case *types.Named:
-			if t.Obj().Pkg() != r.pass.Pkg {
-				// It cannot mention the package's types (no import
-				// cycles); only its interface matters.
-				if it, ok := t.Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
-					ifaces = append(ifaces, it)
-				}
-				return
-			}
-			if api {
-				out[t.Origin()] = true
-			}
-			walk(t.Underlying(), api)
-			for i := 0; i < t.NumMethods(); i++ {
-				if m := t.Method(i); m.Exported() {
-					walk(m.Type(), api && t.Obj().Exported())
-				}
-			}
-		case *types.Pointer:
-			walk(t.Elem(), api)
-		case *types.Slice:
-			walk(t.Elem(), api)
-		case *types.Array:
-			walk(t.Elem(), api)
-		case *types.Map:
-			walk(t.Key(), api)
-			walk(t.Elem(), api)
-		case *types.Chan:
-			walk(t.Elem(), api)
-		case *types.Signature:
-			walk(t.Params(), api)
-			walk(t.Results(), api)
-		case *types.Tuple:
-			for i := 0; i < t.Len(); i++ {
-				walk(t.At(i).Type(), api)
-			}
-		case *types.Struct:
-			for i := 0; i < t.NumFields(); i++ {
-				f := t.Field(i)
-				if f.Embedded() {
-					if n, ok := types.Unalias(astq.Deref(f.Type())).(*types.Named); ok && n.Obj().Pkg() == r.pass.Pkg {
-						out[n.Origin()] = true // its methods are promoted
-					}
-				}
-				if !api || f.Exported() || f.Embedded() {
-					walk(f.Type(), api)
-				}
-			}
-		case *types.Interface:
-			if t.NumMethods() > 0 {
-				ifaces = append(ifaces, t)
-			}
-			for i := 0; i < t.NumMethods(); i++ {
-				walk(t.Method(i).Type(), api)
-			}
-		}
-	}
+	x := &exposure{pkg: r.pass.Pkg, out: map[*types.Named]bool{}, seen: map[types.Type]bool{}}
 	// What the package exports: every type of the package it reaches is
 	// exposed.
 	scope := r.pass.Pkg.Scope()
 	for _, name := range scope.Names() {
 		if obj := scope.Lookup(name); obj.Exported() {
-			walk(obj.Type(), true)
+			x.walk(obj.Type(), true)
 		}
 	}
 	// Every type the package's code uses: embeddings, and interfaces.
-	seen = map[types.Type]bool{}
+	x.seen = map[types.Type]bool{}
 	for _, tv := range r.pass.TypesInfo.Types {
-		walk(tv.Type, false)
+		x.walk(tv.Type, false)
 	}
 	for _, obj := range r.pass.TypesInfo.Defs {
 		if obj != nil {
-			walk(obj.Type(), false)
+			x.walk(obj.Type(), false)
 		}
 	}
 	for _, name := range scope.Names() {
 		n, ok := types.Unalias(scope.Lookup(name).Type()).(*types.Named)
-		if !ok || out[n] || n.Obj().Pkg() != r.pass.Pkg {
+		if !ok || x.out[n] || n.Obj().Pkg() != r.pass.Pkg {
 			continue
 		}
 		if n.TypeParams().Len() > 0 {
-			out[n] = true // Implements is unspecified for generic types: assume the worst
+			x.out[n] = true // Implements is unspecified for generic types: assume the worst
 			continue
 		}
 		ptr := types.NewPointer(n)
-		for _, it := range ifaces {
+		for _, it := range x.ifaces {
 			if types.Implements(ptr, it) {
-				out[n] = true
+				x.out[n] = true
 				break
 			}
 		}
 	}
-	return out
+	return x.out
+}
+
+// walk visits t; with api, t is reachable from outside the package.
+func (x *exposure) walk(t types.Type, api bool) {
+	if t == nil || x.seen[t] {
+		return
+	}
+	x.seen[t] = true
+	switch t := t.(type) {
+	case *types.Alias:
+		x.walk(types.Unalias(t), api)
+	case *types.Named:
+		x.named(t, api)
+	case *types.Pointer:
+		x.walk(t.Elem(), api)
+	case *types.Slice:
+		x.walk(t.Elem(), api)
+	case *types.Array:
+		x.walk(t.Elem(), api)
+	case *types.Map:
+		x.walk(t.Key(), api)
+		x.walk(t.Elem(), api)
+	case *types.Chan:
+		x.walk(t.Elem(), api)
+	case *types.Signature:
+		x.walk(t.Params(), api)
+		x.walk(t.Results(), api)
+	case *types.Tuple:
+		for i := 0; i < t.Len(); i++ {
+			x.walk(t.At(i).Type(), api)
+		}
+	case *types.Struct:
+		for i := 0; i < t.NumFields(); i++ {
+			f := t.Field(i)
+			if f.Embedded() {
+				if n, ok := types.Unalias(astq.Deref(f.Type())).(*types.Named); ok && n.Obj().Pkg() == x.pkg {
+					x.out[n.Origin()] = true // its methods are promoted
+				}
+			}
+			if !api || f.Exported() || f.Embedded() {
+				x.walk(f.Type(), api)
+			}
+		}
+	case *types.Interface:
+		if t.NumMethods() > 0 {
+			x.ifaces = append(x.ifaces, t)
+		}
+		for i := 0; i < t.NumMethods(); i++ {
+			x.walk(t.Method(i).Type(), api)
+		}
+	}
+}
+
+// named visits a named type: one of another package matters only as an
+// interface (it cannot mention this package's types: no import cycles).
+func (x *exposure) named(t *types.Named, api bool) {
+	if t.Obj().Pkg() != x.pkg {
+		if it, ok := t.Underlying().(*types.Interface); ok && it.NumMethods() > 0 {
+			x.ifaces = append(x.ifaces, it)
+		}
+		return
+	}
+	if api {
+		x.out[t.Origin()] = true
+	}
+	x.walk(t.Underlying(), api)
+	for i := 0; i < t.NumMethods(); i++ {
+		if m := t.Method(i); m.Exported() {
+			x.walk(m.Type(), api && t.Obj().Exported())
+		}
+	}
 }

@@ -348,7 +348,7 @@ func (fa *funcAnalysis) fieldAccess(e *ast.SelectorExpr, sel *types.Selection, s
 	g := fa.a.dirs.Guard(field)
 	candidate := false
 	if !g.Guards() {
-		if !fa.a.dirs.Config.Infer() || g != nil || !(locks.HolderHasLock(sel) || locks.ParentHasLock(fa.info, e) || fa.a.hasPackageLock()) || !fa.final || fa.rec == nil {
+		if !fa.a.dirs.Config.Infer() || g != nil || !fa.final || fa.rec == nil || !(fa.a.holderHasLock(sel) || fa.a.parentHasLock(e) || fa.a.hasPackageLock()) {
 			return
 		}
 		candidate = true
@@ -407,6 +407,38 @@ func (a *packageAnalysis) hasPackageLock() bool {
 		}
 	}
 	return a.pkgLock > 0
+}
+
+// holderHasLock is locks.HolderHasLock, remembered per struct for the
+// package: inference asks it at every field access.
+func (a *packageAnalysis) holderHasLock(sel *types.Selection) bool {
+	h := astq.Holder(sel)
+	if h == nil {
+		return false
+	}
+	st, _ := astq.StructOf(h)
+	if st == nil {
+		return false
+	}
+	if v, ok := a.lockHolders[st]; ok {
+		return v
+	}
+	if a.lockHolders == nil {
+		a.lockHolders = map[*types.Struct]bool{}
+	}
+	v := locks.HasLockField(st)
+	a.lockHolders[st] = v
+	return v
+}
+
+// parentHasLock is locks.ParentHasLock with holderHasLock's memory.
+func (a *packageAnalysis) parentHasLock(e *ast.SelectorExpr) bool {
+	in, ok := ast.Unparen(e.X).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	sel := a.pass.TypesInfo.Selections[in]
+	return sel != nil && sel.Kind() == types.FieldVal && a.holderHasLock(sel)
 }
 
 func (fa *funcAnalysis) record(acc *Access, s *State) {

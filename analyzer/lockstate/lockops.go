@@ -37,13 +37,14 @@ func (fa *funcAnalysis) lockMethodCall(call *ast.CallExpr) (locks.Call, bool) {
 	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() == "sync" {
 		return locks.Call{}, false
 	}
-	// The type that declares the method (a named type, so IsLock's cache
-	// hits); a promoted method operates on the embedded value.
+	// The type that declares the method (a named type, so the package's
+	// memory of lock types hits); a promoted method operates on the
+	// embedded value.
 	recv := fn.Type().(*types.Signature).Recv().Type()
 	if p, ok := recv.(*types.Pointer); ok {
 		recv = p.Elem()
 	}
-	isLock, rw := locks.IsLock(recv)
+	isLock, rw := fa.a.isLockType(recv)
 	if !isLock {
 		return locks.Call{}, false
 	}
@@ -381,4 +382,18 @@ func (fa *funcAnalysis) sameCond(e ast.Expr, s *State) (t, f *State, ok bool) {
 
 func (fa *funcAnalysis) deferStmt(d *ast.DeferStmt, s *State) {
 	fa.call(d.Call, s, true)
+}
+
+// isLockType is locks.IsLock, remembered per type for the package: every
+// method call asks it of the method's receiver type.
+func (a *packageAnalysis) isLockType(t types.Type) (isLock, rw bool) {
+	if v, ok := a.lockTypes[t]; ok {
+		return v[0], v[1]
+	}
+	if a.lockTypes == nil {
+		a.lockTypes = map[types.Type][2]bool{}
+	}
+	isLock, rw = locks.IsLock(t)
+	a.lockTypes[t] = [2]bool{isLock, rw}
+	return isLock, rw
 }

@@ -275,7 +275,11 @@ func run(pass *analysis.Pass) (any, error) {
 
 // packageAnalysis holds the per-package state of the engine.
 type packageAnalysis struct {
-	pkgLock   int8 // hasPackageLock: 0 not computed, 1 yes, -1 no
+	pkgLock int8 // hasPackageLock: 0 not computed, 1 yes, -1 no
+	// lockHolders remembers which structs hold a lock (holderHasLock).
+	lockHolders map[*types.Struct]bool
+	// lockTypes remembers IsLock per receiver type (isLockType).
+	lockTypes map[types.Type][2]bool
 	pass      *analysis.Pass
 	dirs      *directives.Result
 	decls     map[*types.Func]*ast.FuncDecl

@@ -117,7 +117,16 @@ func FindWith(info *types.Info, fd *ast.FuncDecl, declOf func(*types.Func) *ast.
 	if fd.Body == nil {
 		return nil
 	}
-	declSigs := signalsAt(info, fd.Body, false, declOf)
+	// The declaration's signals, found the first time a start asks
+	// (most declarations start nothing).
+	var sigs []posKey
+	sigsDone := false
+	declSigs := func() []posKey {
+		if !sigsDone {
+			sigs, sigsDone = signalsAt(info, fd.Body, false, declOf), true
+		}
+		return sigs
+	}
 	pipes := pipeEnds(info, fd.Body)
 	var bodies []*Body
 	visit := func(block *ast.BlockStmt, lit *ast.FuncLit) {
@@ -160,11 +169,11 @@ func FindWith(info *types.Info, fd *ast.FuncDecl, declOf func(*types.Func) *ast.
 }
 
 // spawnAt returns the goroutine start n is, if any.
-func spawnAt(info *types.Info, n ast.Node, declOf func(*types.Func) *ast.FuncDecl, declSigs []posKey) *Spawn {
+func spawnAt(info *types.Info, n ast.Node, declOf func(*types.Func) *ast.FuncDecl, declSigs func() []posKey) *Spawn {
 	// elsewhere: the declaration gives signal k outside [from, to) too.
 	elsewhere := func(from, to token.Pos) func(joinKey) bool {
 		return func(k joinKey) bool {
-			for _, d := range declSigs {
+			for _, d := range declSigs() {
 				if d.joinKey == k && (d.pos < from || d.pos >= to) {
 					return true
 				}
@@ -315,6 +324,16 @@ func everyPath(info *types.Info, body *ast.BlockStmt, keys []joinKey, declOf fun
 		return nil
 	}
 	g := flowgraph.New(info, body)
+	// Each node's signals, found once for all the keys.
+	at := map[ast.Node][]joinKey{}
+	sigsOf := func(n ast.Node) []joinKey {
+		ks, ok := at[n]
+		if !ok {
+			ks = signals(info, n, declOf)
+			at[n] = ks
+		}
+		return ks
+	}
 	var out []joinKey
 	done := map[joinKey]bool{}
 	for _, k := range keys {
@@ -322,14 +341,14 @@ func everyPath(info *types.Info, body *ast.BlockStmt, keys []joinKey, declOf fun
 			continue
 		}
 		done[k] = true
-		if onEveryPath(info, g, k, declOf) {
+		if onEveryPath(info, g, k, sigsOf) {
 			out = append(out, k)
 		}
 	}
 	return out
 }
 
-func onEveryPath(info *types.Info, g *cfg.CFG, k joinKey, declOf func(*types.Func) *ast.FuncDecl) bool {
+func onEveryPath(info *types.Info, g *cfg.CFG, k joinKey, sigsOf func(ast.Node) []joinKey) bool {
 	if len(g.Blocks) == 0 {
 		return true
 	}
@@ -341,7 +360,7 @@ func onEveryPath(info *types.Info, g *cfg.CFG, k joinKey, declOf func(*types.Fun
 		}
 		seen[b] = true
 		for _, n := range b.Nodes {
-			for _, m := range signals(info, n, declOf) {
+			for _, m := range sigsOf(n) {
 				if m == k {
 					return true
 				}
