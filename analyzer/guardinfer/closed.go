@@ -35,16 +35,68 @@ const maxCloseDepth = 3
 // afterClose reports whether a, a read, is ordered after every plain write
 // among accs by a channel close it receives from.
 func (r *inference) afterClose(a *lockstate.Access, accs []*lockstate.Access) bool {
-	if a.Write || !a.Base.Valid() {
+	writes := 0
+	for _, w := range accs {
+		if w == a || !w.Write || w.Atomic {
+			continue
+		}
+		writes++
+		if !r.closedBefore(w, a) {
+			return false
+		}
+	}
+	return writes > 0
+}
+
+// closedBefore reports whether the write w is followed by closing a
+// channel that the read a receives from before it reads.
+func (r *inference) closedBefore(w, a *lockstate.Access) bool {
+	if a.Write || !a.Base.Valid() || !w.Base.Valid() {
 		return false
 	}
+	f := r.funcOf[w]
+	if f == nil {
+		return false
+	}
+	for _, ch := range r.receivedBefore(a) {
+		// The channel as a path from the written object: a field of it
+		// (s.done for s.err), or of the same root when both accesses
+		// reach the field by the same path (w.flusher.closed for
+		// w.free.blocks).
+		var want lockpath.Path
+		if rel, ok := strings.CutPrefix(ch.Sel, a.Base.Sel); ok {
+			want = lockpath.Path{Root: w.Base.Root, Sel: w.Base.Sel + rel}
+		} else if w.Base.Sel == a.Base.Sel && sameType(w.Base.Root, a.Base.Root) {
+			want = lockpath.Path{Root: w.Base.Root, Sel: ch.Sel}
+		} else {
+			continue
+		}
+		if r.closesAfter(f, w.Pos, want, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// receivedBefore returns the channels of a's object that a, a read, comes
+// after receiving from: in the select case that receives, or after a
+// plain receive earlier in a block that holds it.
+func (r *inference) receivedBefore(a *lockstate.Access) []lockpath.Path {
+	if a.Write || !a.Base.Valid() {
+		return nil
+	}
 	var chans []lockpath.Path
+	add := func(f *lockstate.Func, x ast.Expr) {
+		if ch := f.Resolver.Of(x); ch.Valid() && ch.Root == a.Base.Root {
+			chans = append(chans, ch)
+		}
+	}
 	r.aroundRead(a, func(f *lockstate.Func, n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CommClause:
 			if len(n.Body) > 0 && n.Body[0].Pos() <= a.Pos {
 				if x := received(n.Comm); x != nil {
-					chans = append(chans, f.Resolver.Of(x))
+					add(f, x)
 				}
 			}
 		case *ast.BlockStmt:
@@ -53,18 +105,13 @@ func (r *inference) afterClose(a *lockstate.Access, accs []*lockstate.Access) bo
 					break
 				}
 				if x := received(st); x != nil {
-					chans = append(chans, f.Resolver.Of(x))
+					add(f, x)
 				}
 			}
 		}
 		return false
 	})
-	for _, ch := range chans {
-		if ch.Valid() && ch.Root == a.Base.Root && r.closedAfterWrites(a, ch, accs) {
-			return true
-		}
-	}
-	return false
+	return chans
 }
 
 // received returns the channel a statement receives from (<-ch, v := <-ch,
@@ -83,37 +130,6 @@ func received(st ast.Stmt) ast.Expr {
 		return u.X
 	}
 	return nil
-}
-
-// closedAfterWrites reports whether every plain write among accs is
-// followed by closing the channel at ch, which the read a receives from.
-func (r *inference) closedAfterWrites(a *lockstate.Access, ch lockpath.Path, accs []*lockstate.Access) bool {
-	// The channel as a path from the written object: a field of it
-	// (s.done for s.err), or of the same root when both accesses reach
-	// the field by the same path (w.flusher.closed for w.free.blocks).
-	rel, fromBase := strings.CutPrefix(ch.Sel, a.Base.Sel)
-	writes := 0
-	for _, w := range accs {
-		if w == a || !w.Write || w.Atomic {
-			continue
-		}
-		writes++
-		f := r.funcOf[w]
-		if f == nil || !w.Base.Valid() {
-			return false
-		}
-		want := lockpath.Path{Root: w.Base.Root, Sel: w.Base.Sel + rel}
-		if !fromBase {
-			if w.Base.Sel != a.Base.Sel || !sameType(w.Base.Root, a.Base.Root) {
-				return false
-			}
-			want = lockpath.Path{Root: w.Base.Root, Sel: ch.Sel}
-		}
-		if !r.closesAfter(f, w.Pos, want, 0) {
-			return false
-		}
-	}
-	return writes > 0
 }
 
 func sameType(x, y types.Object) bool { return types.Identical(x.Type(), y.Type()) }

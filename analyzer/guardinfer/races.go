@@ -396,8 +396,8 @@ func (r *inference) partner(m placed, ps []placed) *placed {
 			// setup before the object is shared.
 			continue
 		}
-		if excludes(r.lockSet(m.a), r.lockSet(o.a)) || r.disjointParts(m.a, o.a) {
-			continue
+		if excludes(r.lockSet(m.a), r.lockSet(o.a)) || r.disjointParts(m.a, o.a) || r.closedBefore(o.a, m.a) {
+			continue // the same lock, other memory, or a close orders them
 		}
 		if best == nil || len(r.lockSet(best.a)) == 0 && len(r.lockSet(o.a)) > 0 {
 			best = o

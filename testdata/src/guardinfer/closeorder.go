@@ -123,5 +123,5 @@ func (t *Tunnel) Reopen() {
 
 func (t *Tunnel) Err() error {
 	<-t.down
-	return t.err // want `t.err is read here with no lock held \(in exported Tunnel.Err\)`
+	return t.err // want `t.err is read here with no lock held \(in exported Tunnel.Err\), and written at closeorder.go:\d+ with t.mu held \(in exported Tunnel.Reopen\)`
 }
