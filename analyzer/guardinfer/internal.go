@@ -1,6 +1,7 @@
 package guardinfer
 
 import (
+	"go/ast"
 	"go/types"
 
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
@@ -49,14 +50,15 @@ func (r *inference) exposedTypes() map[*types.Named]bool {
 			x.walk(obj.Type(), true)
 		}
 	}
-	// Every type the package's code uses: embeddings, and interfaces.
+	// Every type the package's code names: embeddings, and interfaces
+	// (a value converted to one meets it as the type of a variable, a
+	// parameter, a result or a field, declared here or imported).
 	x.seen = map[types.Type]bool{}
-	for _, tv := range r.pass.TypesInfo.Types {
-		x.walk(tv.Type, false)
-	}
-	for _, obj := range r.pass.TypesInfo.Defs {
-		if obj != nil {
-			x.walk(obj.Type(), false)
+	for _, objs := range []map[*ast.Ident]types.Object{r.pass.TypesInfo.Defs, r.pass.TypesInfo.Uses} {
+		for _, obj := range objs {
+			if obj != nil {
+				x.walk(obj.Type(), false)
+			}
 		}
 	}
 	for _, name := range scope.Names() {
