@@ -33,7 +33,7 @@ func (c *checker) syncMap(f *lockstate.Func) {
 					continue
 				}
 				if parents == nil {
-					parents = c.parentsOf(bodyOf(f))
+					parents = c.parentsOf(f.Body())
 				}
 				if c.controlledBy(f, parents, call.Node, load.Node) || c.writesValueOf(f, parents, call.Node, load.Node) {
 					m := types.ExprString(call.Node.Fun.(*ast.SelectorExpr).X)
@@ -126,7 +126,7 @@ func (c *checker) atomics(f *lockstate.Func) {
 				break
 			}
 			if parents == nil {
-				parents = c.parentsOf(bodyOf(f))
+				parents = c.parentsOf(f.Body())
 			}
 			x := types.ExprString(ast.Unparen(op.call.Node.Fun).(*ast.SelectorExpr).X)
 			loadCall, storeCall := types.ExprString(l.call.Node), types.ExprString(op.call.Node.Fun)

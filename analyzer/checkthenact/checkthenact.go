@@ -216,7 +216,7 @@ func (c *checker) accessEvents(f *lockstate.Func) []event {
 				continue
 			}
 			if parents == nil {
-				parents = c.parentsOf(bodyOf(f))
+				parents = c.parentsOf(f.Body())
 			}
 			var requires []lockpath.Path
 			for _, ref := range acc.Guard.By {
@@ -323,7 +323,7 @@ func (c *checker) markRechecks(f *lockstate.Func, out []event) {
 		}
 
 		if parents == nil {
-			parents = c.parentsOf(bodyOf(f))
+			parents = c.parentsOf(f.Body())
 		}
 		if fg := c.flow(f); fg != nil && !fg.reachesAvoiding(parents, w.node, reads, sectionStarts(f, w.lock)) {
 			out[i].rechecked = true
@@ -427,7 +427,7 @@ func (c *checker) check(f *lockstate.Func) {
 	if len(evs) < 2 {
 		return
 	}
-	parents := c.parentsOf(bodyOf(f))
+	parents := c.parentsOf(f.Body())
 	for i, w := range evs {
 		if !w.write || w.rechecked {
 			continue

@@ -115,7 +115,7 @@ func (c *checker) usesValueOf(f *lockstate.Func, e ast.Node, r ast.Node) bool {
 	}
 	// A local assigned more than once (v += d, v = w): which ones carry
 	// the read where e is, on the control-flow graph (taint.go).
-	s, ok := c.carriedAt(f, c.parentsOf(bodyOf(f)), e, r)
+	s, ok := c.carriedAt(f, c.parentsOf(f.Body()), e, r)
 	return ok && c.mentions(e, s)
 }
 
@@ -174,7 +174,7 @@ func (c *checker) multiDefs(f *lockstate.Func, id *ast.Ident) []multiDef {
 	if !ok {
 		return nil
 	}
-	body := bodyOf(f)
+	body := f.Body()
 	defs, ok := c.defs[body]
 	if !ok {
 		defs = map[*types.Var][]multiDef{}
@@ -200,7 +200,7 @@ func (c *checker) multiDefs(f *lockstate.Func, id *ast.Ident) []multiDef {
 // returns lists the return statements of a body, not those of the
 // function literals in it; indexed once per body.
 func (c *checker) returns(f *lockstate.Func) []*ast.ReturnStmt {
-	body := bodyOf(f)
+	body := f.Body()
 	rs, ok := c.rets[body]
 	if !ok {
 		ast.Inspect(body, func(n ast.Node) bool {
@@ -219,11 +219,4 @@ func (c *checker) returns(f *lockstate.Func) []*ast.ReturnStmt {
 
 func contains(outer, inner ast.Node) bool {
 	return outer.Pos() <= inner.Pos() && inner.End() <= outer.End()
-}
-
-func bodyOf(f *lockstate.Func) *ast.BlockStmt {
-	if f.Lit != nil {
-		return f.Lit.Body
-	}
-	return f.Decl.Body
 }

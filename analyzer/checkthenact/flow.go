@@ -426,7 +426,7 @@ func sectionStarts(f *lockstate.Func, lock lockpath.Path) func(ast.Node) []token
 	// whatever takes the lock back. A deferred release runs at the
 	// return, not where it is written.
 	deferred := map[*ast.CallExpr]bool{}
-	ast.Inspect(bodyOf(f), func(n ast.Node) bool {
+	ast.Inspect(f.Body(), func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false

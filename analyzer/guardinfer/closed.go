@@ -142,7 +142,7 @@ func (r *inference) closesAfter(f *lockstate.Func, pos token.Pos, ch lockpath.Pa
 	if depth > maxCloseDepth {
 		return false
 	}
-	body := funcBody(f)
+	body := f.Body()
 	if body == nil {
 		return false
 	}
@@ -188,17 +188,6 @@ func (r *inference) closesAfter(f *lockstate.Func, pos token.Pos, ch lockpath.Pa
 		}
 	}
 	return true
-}
-
-// funcBody is the body f's records are for.
-func funcBody(f *lockstate.Func) *ast.BlockStmt {
-	if f.Lit != nil {
-		return f.Lit.Body
-	}
-	if f.Decl != nil {
-		return f.Decl.Body
-	}
-	return nil
 }
 
 // closesIn reports whether call is close(ch).

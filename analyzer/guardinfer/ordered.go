@@ -43,10 +43,7 @@ func (r *inference) aroundRead(a *lockstate.Access, found func(f *lockstate.Func
 	if a.Write || f == nil || f.Decl == nil || !a.Base.Valid() {
 		return false
 	}
-	var body ast.Node = f.Decl.Body
-	if f.Lit != nil {
-		body = f.Lit.Body
-	}
+	body := f.Body()
 	if body == nil {
 		return false
 	}

@@ -69,6 +69,18 @@ type Func struct {
 	Unconverged bool
 }
 
+// Body is the body the events are for: the closure's, or the
+// declaration's.
+func (f *Func) Body() *ast.BlockStmt {
+	if f.Lit != nil {
+		return f.Lit.Body
+	}
+	if f.Decl != nil {
+		return f.Decl.Body
+	}
+	return nil
+}
+
 // Access is a read or write of a field or package-level variable that has
 // directives.
 type Access struct {
