@@ -20,7 +20,8 @@ reports the accesses that break it:
     per field, when one lock L of the same object, a package-level lock
     or a lock of the parent object, is held at no fewer than
     -config.infer.ratio (0.9) of them, at least one
-    access is a write, and the evidence scores -config.infer.score (5): a
+    access writes the field itself (a store through a pointer it holds
+    writes the pointee), and the evidence scores -config.infer.score (5): a
     point per write made with L held and per function holding L at an
     access, up to 3 of each:
 

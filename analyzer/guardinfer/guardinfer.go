@@ -396,7 +396,7 @@ func (r *inference) parentOf(a *lockstate.Access) (parent, bool) {
 // returns false when the evidence shows no guard, leaving the field to
 // races.
 func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) bool {
-	if !written(accs) {
+	if !r.writtenDirectly(accs) {
 		return true // read-only after construction: nothing to race with
 	}
 	owner := ownerStruct(r.pass, accs[0])
@@ -511,6 +511,18 @@ func (r *inference) reportOnce(misses []*lockstate.Access, fix *analysis.Suggest
 func written(accs []*lockstate.Access) bool {
 	for _, a := range accs {
 		if a.Write && !a.Atomic {
+			return true
+		}
+	}
+	return false
+}
+
+// writtenDirectly reports whether any of the accesses is a plain write
+// of the field itself (or of an element or part of its value): x.f.g = v
+// through the pointer x.f holds writes g, and only reads x.f.
+func (r *inference) writtenDirectly(accs []*lockstate.Access) bool {
+	for _, a := range accs {
+		if a.Write && !a.Atomic && r.directWrite(a) {
 			return true
 		}
 	}
