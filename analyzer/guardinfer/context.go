@@ -28,6 +28,10 @@ import (
 //   - captures it in a closure or a method value (the callback may run on
 //     another goroutine later), other than a goroutine joined below.
 //
+// Stores among the function's own new objects (one stored into another)
+// share none of them: they form a group that is shared when any member is
+// (groups.go).
+//
 // Passing v to a call is not sharing (a logger, a test hook, an init
 // helper): the engine's own freshness is stricter, and this rule keeps
 // constructors that log their object before starting it silent.
@@ -52,6 +56,9 @@ type declContext struct {
 	// (localHelper).
 	helpers map[types.Object]*ast.FuncLit
 	shared  map[sharedKey]map[ast.Node]bool // per local and field: the nodes after it is shared for good
+	// group maps a new object to those it is stored into or holds
+	// (groups.go), computed on first use.
+	group map[*types.Var][]*types.Var
 }
 
 // contexts computes declContexts on demand.
@@ -127,10 +134,10 @@ func (cs *contexts) privateAt(fd *ast.FuncDecl, v *types.Var, field *types.Var, 
 		return false
 	}
 	for _, s := range dc.spawns {
-		if !dc.spawnUses(s, v) {
+		if !dc.spawnUsesGroup(s, v) {
 			continue
 		}
-		if m := dc.receiverOnly(s, v); m != nil && !cs.touches([]*types.Func{m}, field) {
+		if m := dc.receiverOnly(s, v); m != nil && !cs.touches([]*types.Func{m}, field) && !dc.spawnUsesOtherMember(s, v) {
 			continue // go v.run(): run never reaches field
 		}
 		if s.Concurrent(pos) {
@@ -159,10 +166,10 @@ func (cs *contexts) withOwnGoroutine(f *lockstate.Func, v *types.Var, field *typ
 	dc := cs.decl(f.Decl)
 	dc.graph()
 	for _, s := range dc.spawns {
-		if !dc.spawnUses(s, v) || !s.Concurrent(pos) {
+		if !dc.spawnUsesGroup(s, v) || !s.Concurrent(pos) {
 			continue
 		}
-		if m := dc.receiverOnly(s, v); m != nil && !cs.touches([]*types.Func{m}, field) {
+		if m := dc.receiverOnly(s, v); m != nil && !cs.touches([]*types.Func{m}, field) && !dc.spawnUsesOtherMember(s, v) {
 			continue // go v.run(): run never reaches field
 		}
 		return true
@@ -434,11 +441,12 @@ func (cs *contexts) sharedAt(dc *declContext, v, field *types.Var) map[ast.Node]
 	}
 	for _, blk := range dc.g.Blocks {
 		for i, n := range blk.Nodes {
-			if !dc.shares(n, v) {
+			if dc.shares(n, v) {
+				if methods, ok := dc.methodValuesOnly(n, v); ok && !cs.touches(methods, field) {
+					continue // handed on as method values that never reach field
+				}
+			} else if !dc.sharesOtherMember(n, v) {
 				continue
-			}
-			if methods, ok := dc.methodValuesOnly(n, v); ok && !cs.touches(methods, field) {
-				continue // handed on as method values that never reach field
 			}
 			walk(blk, i+1)
 		}
@@ -506,7 +514,7 @@ func (dc *declContext) sharesStmt(n ast.Node, v *types.Var) bool {
 			return false
 		}
 		for _, l := range n.Lhs {
-			if dc.ownedBy(l, v) || dc.ownedDeep(l, v) {
+			if dc.ownedByGroup(l, v) {
 				continue
 			}
 			if kind == mentionValue || !dc.isLocal(l) {

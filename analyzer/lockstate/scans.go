@@ -55,12 +55,18 @@ func (fa *funcAnalysis) scanReferences() {
 // called in place.
 func (fa *funcAnalysis) scanLocalLits() {
 	fa.localLits, fa.isLocalLit = map[*types.Var]*ast.FuncLit{}, map[*ast.FuncLit]bool{}
-	uses, calls := map[*types.Var]int{}, map[*types.Var]int{}
 	hasLit := false
 	ast.Inspect(fa.body, func(n ast.Node) bool {
+		_, lit := n.(*ast.FuncLit)
+		hasLit = hasLit || lit
+		return !hasLit
+	})
+	if !hasLit {
+		return // most bodies: no closure, and nothing to count
+	}
+	uses, calls := map[*types.Var]int{}, map[*types.Var]int{}
+	ast.Inspect(fa.body, func(n ast.Node) bool {
 		switch n := n.(type) {
-		case *ast.FuncLit:
-			hasLit = true
 		case *ast.Ident:
 			if v, ok := fa.info.Uses[n].(*types.Var); ok {
 				uses[v]++
@@ -74,9 +80,6 @@ func (fa *funcAnalysis) scanLocalLits() {
 		}
 		return true
 	})
-	if !hasLit {
-		return
-	}
 	ast.Inspect(fa.body, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
 		if !ok {
