@@ -378,8 +378,16 @@ func (fa *funcAnalysis) noteResults(rhs ast.Expr, lhs []ast.Expr, s *State) {
 		if len(targets) == 0 {
 			return
 		}
-		isBool := n == 1 && isBoolType(fa.info.TypeOf(lhs[0]))
-		if !isBool && !isErrorType(fa.info.TypeOf(lhs[n-1])) {
+		// The call's own result types: a blank identifier on the left
+		// (_ = b.Open()) has none.
+		result := func(i int) types.Type {
+			if t, isTuple := res.(*types.Tuple); isTuple {
+				return t.At(i).Type()
+			}
+			return res
+		}
+		isBool := n == 1 && isBoolType(result(0))
+		if !isBool && !isErrorType(result(n-1)) {
 			return
 		}
 		c = &condResult{call: call, targets: targets, isBool: isBool}
