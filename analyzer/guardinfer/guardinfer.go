@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ast/astutil"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
@@ -529,6 +530,47 @@ func (r *inference) writtenDirectly(accs []*lockstate.Access) bool {
 	return false
 }
 
+// notComparisons drops the accesses that only compare the field's value
+// (if db.stats != nil { db.statlock.Lock(); ... }): for a field nothing
+// writes after construction, such a read cannot race with the writes made
+// through it.
+func (r *inference) notComparisons(misses []*lockstate.Access) []*lockstate.Access {
+	out := misses[:0:0]
+	for _, a := range misses {
+		if a.Write || !r.compared(a) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// compared reports whether an access is an operand of == or !=.
+func (r *inference) compared(a *lockstate.Access) bool {
+	file := r.fileOf(a.Node.Pos())
+	if file == nil {
+		return false
+	}
+	path, _ := astutil.PathEnclosingInterval(file, a.Node.Pos(), a.Node.End())
+	var child ast.Node
+	for _, n := range path {
+		if child == nil {
+			if n == a.Node {
+				child = n
+			}
+			continue
+		}
+		switch n := n.(type) {
+		case *ast.ParenExpr:
+			child = n
+		case *ast.BinaryExpr:
+			return (n.Op == token.EQL || n.Op == token.NEQ) && (n.X == child || n.Y == child)
+		default:
+			return false
+		}
+	}
+	return false
+}
+
 // checkProse checks a field against the lock its comment names.
 func (r *inference) checkProse(v *types.Var, g *directives.ProseGuard, accs []*lockstate.Access) {
 	if len(accs) == 0 {
@@ -560,6 +602,11 @@ func (r *inference) checkProse(v *types.Var, g *directives.ProseGuard, accs []*l
 		if !r.heldAt(a, ref) {
 			e.misses = append(e.misses, a)
 		}
+	}
+	if !r.writtenDirectly(accs) {
+		// The lock guards what the pointer leads to; the pointer itself
+		// is set before the object is shared and never again.
+		e.misses = r.notComparisons(e.misses)
 	}
 	r.reportOnce(e.misses, fix, g.Lock, func(a *lockstate.Access) string { return lockAt(a, g.Lock) }, func(a *lockstate.Access) string {
 		lock := lockAt(a, g.Lock)
