@@ -28,17 +28,30 @@ func syncParams(info *types.Info, fd *ast.FuncDecl) []int {
 	if fn == nil {
 		return nil
 	}
-	if takesLocks(info, fd.Body) {
+	return syncParamsOf(info, fn.Type().(*types.Signature), fd.Body)
+}
+
+// litSyncParam reports whether a function literal called through a local
+// (exec := func(run func() error) error { ... run() ... }; exec(func()
+// error {...})) only calls its parameter i in place, as syncParams says
+// of a declared function.
+func litSyncParam(info *types.Info, lit *ast.FuncLit, i int) bool {
+	sig, ok := info.TypeOf(lit).(*types.Signature)
+	return ok && slices.Contains(syncParamsOf(info, sig, lit.Body), i)
+}
+
+// syncParamsOf is syncParams for a signature and the body it belongs to.
+func syncParamsOf(info *types.Info, sig *types.Signature, body *ast.BlockStmt) []int {
+	if takesLocks(info, body) {
 		return nil // withLock(mu, f): f runs under locks its caller does not see
 	}
-	sig := fn.Type().(*types.Signature)
 	var out []int
 	for i := 0; i < sig.Params().Len(); i++ {
 		p := sig.Params().At(i)
 		if _, ok := p.Type().Underlying().(*types.Signature); !ok || p.Name() == "" || p.Name() == "_" || sig.Variadic() && i == sig.Params().Len()-1 {
 			continue
 		}
-		if onlyCalledInPlace(info, fd.Body, p) {
+		if onlyCalledInPlace(info, body, p) {
 			out = append(out, i)
 		}
 	}

@@ -82,7 +82,11 @@ func (fa *funcAnalysis) lockCall(call *ast.CallExpr, lc locks.Call, s *State, de
 // litCall walks a call of a function literal, called where it is written
 // or through a local that holds it: inline, or at return when deferred.
 func (fa *funcAnalysis) litCall(call *ast.CallExpr, lit *ast.FuncLit, s *State, deferred bool) {
-	for _, arg := range call.Args {
+	for i, arg := range call.Args {
+		if cb, ok := ast.Unparen(arg).(*ast.FuncLit); ok && !deferred && litSyncParam(fa.info, lit, i) {
+			fa.closure(cb, s, Inline) // a callback the literal runs in place
+			continue
+		}
 		fa.expr(arg, s, useRead)
 	}
 	eff := fa.a.closureEffects(fa, lit)

@@ -478,3 +478,37 @@ func (c *C) localClosurePassed(run func(func())) {
 	run(inc)
 	c.mu.Unlock()
 }
+
+// ---- a local helper closure that runs its callback in place ----
+
+// A retry loop kept in a local (exec := func(run func() error) error {
+// ... run() ... }) only calls the step it is handed, so the step runs with
+// the caller's locks. A local helper that keeps its callback for later
+// (keep) says nothing of the locks it will run with.
+func (c *C) retryLocked() error {
+	exec := func(run func() error) error {
+		for range 3 {
+			if run() == nil {
+				return nil
+			}
+		}
+		return nil
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return exec(func() error {
+		c.n++
+		return nil
+	})
+}
+
+func (c *C) keepLocked() {
+	keep := func(run func()) {
+		c.fn = run
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	keep(func() {
+		c.n++ // want `c.n written while c.mu is not known to be held`
+	})
+}
