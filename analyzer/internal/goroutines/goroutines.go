@@ -7,7 +7,9 @@
 // by wg.Wait() when it calls wg.Done() (or was started by wg.Go), by
 // g.Wait() of the errgroup that started it, by a receive from a channel it
 // sends on or closes (also a select case, the end of a range over it, or a
-// call handed the channel, taken to receive from it), by mu.Lock() when it
+// call handed the channel, taken to receive from it), by a send on an
+// unbuffered channel of the starter's that it returns right after
+// receiving from (rendezvous.go), by mu.Lock() when it
 // calls mu.Unlock() (a mutex used as a semaphore), by synctest.Wait, and
 // by reading a pipe the declaration creates to its end (io.ReadAll(r),
 // io.Copy(dst, r)) when it closes the pipe's write end. Through the
@@ -312,7 +314,7 @@ func goJoins(info *types.Info, call *ast.CallExpr, lit *ast.FuncLit, elsewhere f
 		}
 		return keys
 	}
-	return joinSignals(info, lit.Body, elsewhere, declOf)
+	return append(joinSignals(info, lit.Body, elsewhere, declOf), rendezvousKeys(lit)...)
 }
 
 // everyPath keeps the signals a body makes on every path from its entry
@@ -580,6 +582,10 @@ func (s *Spawn) joins(info *types.Info, n ast.Node) bool {
 		case *ast.UnaryExpr:
 			if m.Op == token.ARROW && s.hasKey("recv", key(m.X)) {
 				found = true
+			}
+		case *ast.SendStmt:
+			if s.rendezvous(info, m) {
+				found = true // stop <- x, received by the goroutine as it returns
 			}
 		case *ast.CallExpr:
 			if id, ok := ast.Unparen(m.Fun).(*ast.Ident); ok {

@@ -376,3 +376,44 @@ var namedResultVar = func() (err error) {
 	}()
 	return
 }
+
+// stoppedByBufferedSend: the same with a buffered stop channel, where the
+// send completes before the goroutine receives: it can still be polling.
+func stoppedByBufferedSend(poll func() int) int {
+	stop := make(chan struct{}, 1)
+	var seen int
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				seen = poll() // want `seen is written in the goroutine started at bad.go:\d+ and written by the function that started it, at bad.go:\d+, before joining it`
+			}
+		}
+	}()
+	stop <- struct{}{}
+	seen = 0
+	return seen
+}
+
+// stoppedThenWrites: the goroutine writes again after the receive (its
+// deferred call), after the send has let the starter go on.
+func stoppedThenWrites(poll func() int) int {
+	stop := make(chan struct{})
+	var seen int
+	go func() {
+		defer func() { seen = -1 }() // want `seen is written in the goroutine started at bad.go:\d+ and written by the function that started it, at bad.go:\d+, before joining it`
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				seen = poll()
+			}
+		}
+	}()
+	stop <- struct{}{}
+	seen = 0
+	return seen
+}

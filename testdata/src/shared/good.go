@@ -642,3 +642,25 @@ func matchUntilStopped(find func() string) string {
 	r.loop()
 	return match
 }
+
+// stoppedBySend: the goroutine polls until it receives from stop, and
+// returns at once; stop is unbuffered, so the send completes only after
+// that receive, and every poll comes before it (ristretto's
+// TestCacheMetricsClear). The write after the send is ordered.
+func stoppedBySend(poll func() int) int {
+	stop := make(chan struct{})
+	var seen int
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				seen = poll()
+			}
+		}
+	}()
+	stop <- struct{}{}
+	seen = 0
+	return seen
+}
