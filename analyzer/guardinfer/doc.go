@@ -30,7 +30,9 @@ reports the accesses that break it:
   - Prose guards (-config.infer.prose). A field comment "guarded by mu",
     "protected by mu" or "must hold mu", or a lock field's comment "guards a,
     b and c" or "protects the following fields", is checked the same way,
-    with no threshold.
+    with no threshold. A comparison (== or !=) of a pointer field nothing
+    assigns after construction is not a miss: the lock guards what it
+    points to.
 
   - Mixed atomic and plain access. A field touched through sync/atomic at
     some sites and plainly at others is reported at the plain sites.
