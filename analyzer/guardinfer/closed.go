@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
@@ -95,7 +96,7 @@ func (r *inference) receivedBefore(a *lockstate.Access) []lockpath.Path {
 		switch n := n.(type) {
 		case *ast.CommClause:
 			if len(n.Body) > 0 && n.Body[0].Pos() <= a.Pos {
-				if x := received(n.Comm); x != nil {
+				if x, _ := astq.Received(n.Comm); x != nil {
 					add(f, x)
 				}
 			}
@@ -104,7 +105,7 @@ func (r *inference) receivedBefore(a *lockstate.Access) []lockpath.Path {
 				if st.End() > a.Pos {
 					break
 				}
-				if x := received(st); x != nil {
+				if x, _ := astq.Received(st); x != nil {
 					add(f, x)
 				}
 			}
@@ -112,24 +113,6 @@ func (r *inference) receivedBefore(a *lockstate.Access) []lockpath.Path {
 		return false
 	})
 	return chans
-}
-
-// received returns the channel a statement receives from (<-ch, v := <-ch,
-// v, ok = <-ch), or nil.
-func received(st ast.Stmt) ast.Expr {
-	var e ast.Expr
-	switch st := st.(type) {
-	case *ast.ExprStmt:
-		e = st.X
-	case *ast.AssignStmt:
-		if len(st.Rhs) == 1 {
-			e = st.Rhs[0]
-		}
-	}
-	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
-		return u.X
-	}
-	return nil
 }
 
 func sameType(x, y types.Object) bool { return types.Identical(x.Type(), y.Type()) }

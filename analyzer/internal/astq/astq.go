@@ -276,3 +276,22 @@ func StmtList(n ast.Node) (list []ast.Stmt, ok bool) {
 	}
 	return nil, false
 }
+
+// Received returns the channel a statement receives from (<-ch, v :=
+// <-ch, v, ok = <-ch, also a select case's), with the left side it
+// assigns the value to (nil for a bare receive), or a nil channel.
+func Received(st ast.Stmt) (ch ast.Expr, lhs []ast.Expr) {
+	var e ast.Expr
+	switch st := st.(type) {
+	case *ast.ExprStmt:
+		e = st.X
+	case *ast.AssignStmt:
+		if len(st.Rhs) == 1 {
+			e, lhs = st.Rhs[0], st.Lhs
+		}
+	}
+	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
+		return u.X, lhs
+	}
+	return nil, nil
+}

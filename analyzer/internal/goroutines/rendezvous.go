@@ -5,6 +5,8 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 )
 
 // Rendezvous: a goroutine stopped by a send it receives.
@@ -64,27 +66,18 @@ func rendezvousKeys(lit *ast.FuncLit) []joinKey {
 	return keys
 }
 
-// received returns the channel a statement only receives from (<-ch, _ =
-// <-ch), or nil.
+// received returns the channel a statement receives from, keeping the
+// value nowhere the starter can see (<-ch, _ = <-ch, v := <-ch), or nil.
 func received(st ast.Stmt) ast.Expr {
-	var e ast.Expr
-	switch st := st.(type) {
-	case *ast.ExprStmt:
-		e = st.X
-	case *ast.AssignStmt:
-		if len(st.Rhs) == 1 {
-			for _, l := range st.Lhs {
-				if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
-					return nil
-				}
+	ch, lhs := astq.Received(st)
+	if as, ok := st.(*ast.AssignStmt); ok && as.Tok != token.DEFINE {
+		for _, l := range lhs {
+			if id, ok := l.(*ast.Ident); !ok || id.Name != "_" {
+				return nil // v = <-ch: a store after the receive
 			}
-			e = st.Rhs[0]
 		}
 	}
-	if u, ok := ast.Unparen(e).(*ast.UnaryExpr); ok && u.Op == token.ARROW {
-		return u.X
-	}
-	return nil
+	return ch
 }
 
 func bareReturn(st ast.Stmt) bool {
