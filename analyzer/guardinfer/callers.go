@@ -22,6 +22,7 @@ func (r *inference) indexCallers() {
 	r.memo = map[callerKey]int8{}
 	r.entries = map[*types.Func]map[string]lockstate.Mode{}
 	r.threads = map[*types.Func]thread{}
+	r.reached = map[*types.Func]bool{}
 	r.lockSets = map[*lockstate.Access]map[string]lockstate.Mode{}
 	for _, obj := range r.pass.TypesInfo.Uses {
 		if fn, ok := obj.(*types.Func); ok && fn.Pkg() == r.pass.Pkg {

@@ -532,6 +532,17 @@ func (dc *declContext) sharesStmt(n ast.Node, v *types.Var) bool {
 		return dc.mention(n.Value, v, false) != mentionNone
 	case *ast.DeclStmt:
 		return dc.sharesIn(n, v)
+	case *ast.DeferStmt:
+		if lit, ok := ast.Unparen(n.Call.Fun).(*ast.FuncLit); ok {
+			// defer func() {...}(): called on this goroutine as the
+			// function returns, not kept; only what its body does counts.
+			for _, a := range n.Call.Args {
+				if dc.mention(a, v, true) == mentionValue {
+					return true
+				}
+			}
+			return dc.sharesIn(lit.Body, v)
+		}
 	}
 	// Any other statement or expression: a closure or method value that
 	// captures v.

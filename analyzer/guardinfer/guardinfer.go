@@ -104,6 +104,7 @@ type inference struct {
 	// what races needs (races.go).
 	entries  map[*types.Func]map[string]lockstate.Mode
 	threads  map[*types.Func]thread
+	reached  map[*types.Func]bool // memoises reachedConcurrently
 	gos      map[*types.Func]token.Pos
 	goCounts map[*types.Func]int // go statements starting each of gos
 	// handedAddrs are the operands x.f of &x.f handed to a function of
@@ -419,6 +420,7 @@ func (r *inference) inferLock(v *types.Var, accs []*lockstate.Access) bool {
 		return true // one goroutine's own
 	}
 	best.misses = r.racing(best.misses, accs, owner)
+	best.misses = r.inThreads(best.misses)
 	if best.ref.parent != nil {
 		// No directive on the field can name another struct's lock.
 		if r.suggest {

@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 )
 
@@ -138,4 +139,32 @@ func (a *packageAnalysis) syncParam(fn *types.Func, i int) bool {
 		a.syncs[fn] = got
 	}
 	return slices.Contains(got, i)
+}
+
+// asyncParam reports whether fn, a function of this package, runs a
+// function literal passed as its parameter i in a goroutine of its own
+// (s.startGoRoutine(func() {...}), whose body is go func() { ... f() }()),
+// decided from its body: the literal then starts with no lock held, on
+// another goroutine, as one passed to time.AfterFunc does.
+func (a *packageAnalysis) asyncParam(fn *types.Func, i int) bool {
+	if fn == nil || i < 0 {
+		return false
+	}
+	fn = fn.Origin()
+	fd := a.decls[fn]
+	if fd == nil || fd.Body == nil {
+		return false
+	}
+	if a.asyncs == nil {
+		a.asyncs = map[*types.Func]int{}
+	}
+	got, ok := a.asyncs[fn]
+	if !ok {
+		got = -1
+		if p, starts := goroutines.StartsParam(a.pass.TypesInfo, fd); starts {
+			got = p
+		}
+		a.asyncs[fn] = got
+	}
+	return got == i
 }

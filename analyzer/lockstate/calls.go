@@ -297,7 +297,7 @@ func (fa *funcAnalysis) operand(call *ast.CallExpr, callee *types.Func, i int, a
 	if lit, ok := ast.Unparen(arg).(*ast.FuncLit); ok {
 		if isSynchronousCallback(callee) || fa.a.syncParam(callee, i) {
 			fa.closure(lit, s, Inline)
-		} else if isAsynchronousCallback(callee) {
+		} else if isAsynchronousCallback(callee) || fa.a.asyncParam(callee, i) {
 			fa.closure(lit, s, Goroutine)
 		} else {
 			fa.closure(lit, s, Escaping)

@@ -284,6 +284,7 @@ type packageAnalysis struct {
 	dirs      *directives.Result
 	decls     map[*types.Func]*ast.FuncDecl
 	syncs     map[*types.Func][]int // syncParam's memo
+	asyncs    map[*types.Func]int   // asyncParam's memo: the parameter started in a goroutine, or -1
 	order     []*ast.FuncDecl
 	summaries map[*types.Func]*summary
 	// importedEff and importedAcc index the EffectsTable and ParamTable

@@ -42,6 +42,15 @@ func helperSpawn(info *types.Info, call *ast.CallExpr, fn *types.Func, declOf fu
 	return &Spawn{Node: call, Kind: HelperGo, Lit: lit, helper: run}
 }
 
+// StartsParam returns the function parameter fd's body runs in a
+// goroutine of its own (go f(), go func() { ... f() ... }(), wg.Go,
+// g.Go), if any: a function literal passed there runs on another
+// goroutine, with no lock held, as one passed to time.AfterFunc does.
+func StartsParam(info *types.Info, fd *ast.FuncDecl) (param int, ok bool) {
+	run, ok := runsParamConcurrently(info, fd)
+	return run.param, ok
+}
+
 // runsParamConcurrently reports whether fd's body starts a goroutine (a go
 // statement, or wg.Go, g.Go) that calls one of fd's function parameters,
 // and how.
