@@ -23,7 +23,9 @@ reports the accesses that break it:
     access writes the field itself (a store through a pointer it holds
     writes the pointee), and the evidence scores -config.infer.score (5): a
     point per write made with L held and per function holding L at an
-    access, up to 3 of each:
+    access, up to 3 of each; and a miss is reported only in code that runs
+    concurrently (reached from an exported function or method, a
+    goroutine the package starts, or a function after its go statement):
 
     c.state is accessed with c.mu held at 9 of 10 sites (e.g. conn.go:42); here it is not
 
