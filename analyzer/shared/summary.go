@@ -367,17 +367,7 @@ func mustRun(body *ast.BlockStmt, pos token.Pos) bool {
 			}
 			return false
 		}
-		returns := false
-		ast.Inspect(st, func(n ast.Node) bool {
-			switch n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.ReturnStmt:
-				returns = true
-			}
-			return !returns
-		})
-		if returns {
+		if astq.Contains(st, func(n ast.Node) bool { _, ok := n.(*ast.ReturnStmt); return ok }) {
 			return false
 		}
 	}

@@ -86,17 +86,7 @@ func bareReturn(st ast.Stmt) bool {
 }
 
 func hasDefer(body *ast.BlockStmt) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		switch n.(type) {
-		case *ast.FuncLit:
-			return false
-		case *ast.DeferStmt:
-			found = true
-		}
-		return !found
-	})
-	return found
+	return astq.Contains(body, func(n ast.Node) bool { _, ok := n.(*ast.DeferStmt); return ok })
 }
 
 // rendezvous reports whether the send statement m of s.Body joins s: its
