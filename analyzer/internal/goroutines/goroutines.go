@@ -9,7 +9,9 @@
 // sends on or closes (also a select case, the end of a range over it, or a
 // call handed the channel, taken to receive from it), by a send on an
 // unbuffered channel of the starter's that it returns right after
-// receiving from (rendezvous.go), by mu.Lock() when it
+// receiving from (rendezvous.go), by a receive from a channel that a
+// goroutine of the starter's signals after waiting for it (a relay:
+// go func() { wg.Wait(); close(done) }(); relay.go), by mu.Lock() when it
 // calls mu.Unlock() (a mutex used as a semaphore), by synctest.Wait, and
 // by reading a pipe the declaration creates to its end (io.ReadAll(r),
 // io.Copy(dst, r)) when it closes the pipe's write end. Through the
@@ -156,6 +158,7 @@ func FindWith(info *types.Info, fd *ast.FuncDecl, declOf func(*types.Func) *ast.
 			return true
 		})
 		if len(b.Spawns) > 0 {
+			relayJoins(info, b, declSigs)
 			b.analyse(info)
 			bodies = append(bodies, b)
 		}
