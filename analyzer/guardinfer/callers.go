@@ -30,14 +30,28 @@ func (r *inference) indexCallers() {
 		}
 	}
 	r.calls = map[*types.Func]int{}
-	seen := map[*ast.CallExpr]bool{}
+	seen := map[ast.Node]bool{}
+	add := func(fn *types.Func, site callSite, n ast.Node) {
+		r.callers[fn] = append(r.callers[fn], site)
+		if !seen[n] {
+			seen[n] = true
+			r.calls[fn]++
+		}
+	}
 	for _, f := range r.ls.Funcs {
 		for _, call := range f.Calls {
-			if fn := call.Callee.Origin(); r.refs[fn] > 0 && !call.Deferred {
-				r.callers[fn] = append(r.callers[fn], callSite{f, call})
-				if !seen[call.Node] {
-					seen[call.Node] = true
-					r.calls[fn]++
+			if call.Deferred {
+				continue
+			}
+			if fn := call.Callee.Origin(); r.refs[fn] > 0 {
+				add(fn, callSite{f, call, -1}, call.Node)
+			}
+			// s.onEvict(e, s.removeOldest): the method value runs in
+			// place, a call of it made here.
+			for _, i := range call.InPlace {
+				arg := call.Node.Args[i]
+				if fn := lockstate.NamedFunc(r.pass.TypesInfo, arg); fn != nil && r.refs[fn.Origin()] > 0 {
+					add(fn.Origin(), callSite{f, call, i}, arg)
 				}
 			}
 		}
@@ -123,19 +137,20 @@ func (r *inference) callsHold(fn *types.Func, param int, lock lockpath.Path, dep
 		}
 		var x ast.Expr
 		if param < 0 {
-			se, ok := ast.Unparen(site.call.Node.Fun).(*ast.SelectorExpr)
+			recv, ok := site.recv()
 			if !ok {
 				return false
 			}
-			if r.privateCall(site.fn, site.call) || r.inInitHelper(site.fn, se.X) {
+			if site.arg < 0 && r.privateCall(site.fn, site.call) || r.inInitHelper(site.fn, recv) {
 				continue // on an object not yet shared: no lock needed
 			}
-			x = se.X
+			x = recv
 		} else {
-			if param >= len(site.call.Node.Args) {
+			args := site.args()
+			if param >= len(args) {
 				return false
 			}
-			x = site.call.Node.Args[param]
+			x = args[param]
 			if v := ownRoot(r.pass.TypesInfo, x); v != nil && r.ctx.private(site.fn, v, nil, site.call.Node.Pos()) {
 				continue // an object the caller has not shared yet
 			}

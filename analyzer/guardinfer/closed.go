@@ -161,11 +161,11 @@ func (r *inference) closesAfter(f *lockstate.Func, pos token.Pos, ch lockpath.Pa
 		return false
 	}
 	for _, site := range sites {
-		se, ok := ast.Unparen(site.call.Node.Fun).(*ast.SelectorExpr)
+		x, ok := site.recv()
 		if !ok {
 			return false
 		}
-		at := site.fn.Resolver.Of(se.X)
+		at := site.fn.Resolver.Of(x)
 		if !at.Valid() || !r.closesAfter(site.fn, site.call.Node.Pos(), lockpath.Path{Root: at.Root, Sel: at.Sel + ch.Sel}, depth+1) {
 			return false
 		}

@@ -143,6 +143,33 @@ type inference struct {
 type callSite struct {
 	fn   *lockstate.Func
 	call *lockstate.Call
+	// arg is, for a function named as the call's argument and run in
+	// place by the callee (Call.InPlace), that argument's index; -1 for
+	// the call of the function itself.
+	arg int
+}
+
+// recv returns the receiver the site calls its method on: x of x.m(...),
+// or of the method value x.m handed to a callee that calls it in place.
+func (s callSite) recv() (ast.Expr, bool) {
+	fun := s.call.Node.Fun
+	if s.arg >= 0 {
+		fun = s.call.Node.Args[s.arg]
+	}
+	se, ok := ast.Unparen(fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, false
+	}
+	return se.X, true
+}
+
+// args returns the arguments of the site's call of the function, or nil
+// for a function named and called by another (its arguments are not here).
+func (s callSite) args() []ast.Expr {
+	if s.arg >= 0 {
+		return nil
+	}
+	return s.call.Node.Args
 }
 
 type callerKey struct {

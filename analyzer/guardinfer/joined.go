@@ -153,11 +153,11 @@ func (r *inference) confined(accs []*lockstate.Access) bool {
 	if sp == nil || sp.Repeats {
 		return false
 	}
-	se, ok := ast.Unparen(site.call.Node.Fun).(*ast.SelectorExpr)
+	x, ok := site.recv()
 	if !ok {
 		return false
 	}
-	id, ok := ast.Unparen(se.X).(*ast.Ident)
+	id, ok := ast.Unparen(x).(*ast.Ident)
 	if !ok {
 		return false
 	}

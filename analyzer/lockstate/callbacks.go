@@ -168,3 +168,51 @@ func (a *packageAnalysis) asyncParam(fn *types.Func, i int) bool {
 	}
 	return got == i
 }
+
+// inPlaceFuncs returns the indexes of call's arguments that name a
+// function of this package without calling it (s.removeOldest, a method
+// value, or a function f) and go to a parameter callee runs in place: the
+// named function runs there, under the caller's locks.
+func (fa *funcAnalysis) inPlaceFuncs(call *ast.CallExpr, callee *types.Func) []int {
+	if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if sel := fa.info.Selections[se]; sel != nil && sel.Kind() == types.MethodExpr {
+			return nil // (*T).m(x, f): arguments and parameters do not line up
+		}
+	}
+	var out []int
+	for i, arg := range call.Args {
+		if namedFunc(fa.info, arg) == nil {
+			continue
+		}
+		if isSynchronousCallback(callee) || fa.a.syncParam(callee, i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// namedFunc returns the function of this package's or another's that an
+// expression names without calling it: a method value x.m or a function
+// f (not a method expression T.m, whose receiver is an argument).
+func namedFunc(info *types.Info, e ast.Expr) *types.Func {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		fn, _ := info.Uses[e].(*types.Func)
+		return fn
+	case *ast.SelectorExpr:
+		if sel := info.Selections[e]; sel != nil {
+			if sel.Kind() != types.MethodVal {
+				return nil
+			}
+			fn, _ := sel.Obj().(*types.Func)
+			return fn
+		}
+		fn, _ := info.Uses[e.Sel].(*types.Func) // pkg.F
+		return fn
+	}
+	return nil
+}
+
+// NamedFunc is namedFunc for the rules: the function an argument in
+// Call.InPlace names.
+func NamedFunc(info *types.Info, e ast.Expr) *types.Func { return namedFunc(info, e) }

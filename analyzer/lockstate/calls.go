@@ -121,7 +121,7 @@ func (fa *funcAnalysis) staticCall(call *ast.CallExpr, s *State, deferred bool) 
 	if fa.final && fa.rec != nil && !deferred {
 		// Every static call is recorded with the locks held at it: rules
 		// also care about callees that lock internally or block.
-		fa.rec.Calls = append(fa.rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: s.snapshot(), Forced: forced})
+		fa.rec.Calls = append(fa.rec.Calls, &Call{Node: call, Callee: callee, Contract: contract, Effects: effects, State: s.snapshot(), Forced: forced, InPlace: fa.inPlaceFuncs(call, callee)})
 	}
 	if !deferred {
 		fa.applyRetakes(call, callee, s)

@@ -108,6 +108,12 @@ type Call struct {
 	Effects  *directives.Contract // inferred, may be nil
 	State    *State               // before the call; for a deferred call, at the returns it runs at
 	Deferred bool
+	// InPlace are the indexes of the arguments that are functions of
+	// the package named, not called (a method value s.evict, a function
+	// f), handed to a parameter the callee only calls in place before it
+	// returns: each is called here, with State's locks, as a literal
+	// there would be (callbacks.go).
+	InPlace []int
 	// Forced: the call is on a +checklocksforce line, so the locks its
 	// contract needs were taken as held (State has them) and its other
 	// lock requirements are not to be reported.
