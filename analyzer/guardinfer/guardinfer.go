@@ -103,6 +103,8 @@ type inference struct {
 	// entries memoises entryLocks; threads, gos and lockSets memoise
 	// what races needs (races.go).
 	entries  map[*types.Func]map[string]lockstate.Mode
+	// goEntries memoises goEntryLocks, by goroutine literal.
+	goEntries map[*ast.FuncLit]map[string]lockstate.Mode
 	threads  map[*types.Func]thread
 	reached  map[*types.Func]bool // memoises reachedConcurrently
 	gos      map[*types.Func]token.Pos

@@ -2,6 +2,7 @@ package guardinfer
 
 import (
 	"fmt"
+	"go/ast"
 	"go/types"
 	"sort"
 	"strings"
@@ -104,6 +105,9 @@ func heldTyped(s *lockstate.State) map[string]lockstate.Mode {
 // anything else. lease.refresh, called only by lessor methods holding
 // le.mu, runs under le.mu.
 func (r *inference) entryLocks(f *lockstate.Func, depth int) map[string]lockstate.Mode {
+	if depth <= maxCallerDepth && f.Lit != nil && f.Context == lockstate.Goroutine {
+		return r.goEntryLocks(f, depth)
+	}
 	if depth > maxCallerDepth || f.Context != lockstate.Declared && f.Context != lockstate.Inline && f.Context != lockstate.Deferred {
 		return nil
 	}
@@ -248,4 +252,51 @@ func (r *inference) candidates(owner *types.Struct, accs []*lockstate.Access) []
 		}
 	}
 	return cs
+}
+
+// goEntryLocks is the entry lock set of a goroutine's literal: the locks
+// its starter holds at the go statement (its own or its callers', by
+// entryLocks) and keeps until it joins the goroutine, which must be
+// joined on every path before the starter returns and started once
+// before that join. Nothing else that takes such a lock can run while the
+// goroutine does: its accesses are inside the starter's critical section
+// (lib/pq's Listener.resync, started and waited for under the l.lock its
+// caller connect holds). heldByStarter gives the same credit to evidence.
+func (r *inference) goEntryLocks(f *lockstate.Func, depth int) map[string]lockstate.Mode {
+	if got, ok := r.goEntries[f.Lit]; ok {
+		return got
+	}
+	if r.goEntries == nil {
+		r.goEntries = map[*ast.FuncLit]map[string]lockstate.Mode{}
+	}
+	r.goEntries[f.Lit] = nil // recursion proves nothing
+	gs, ok := r.goStartOf()[f.Lit]
+	if !ok {
+		return nil
+	}
+	sp := r.spawnOf(gs)
+	if sp == nil || sp.OutlivesReturn() || sp.Repeats {
+		return nil
+	}
+	set := heldTyped(gs.start.State)
+	for k, m := range r.entryLocks(gs.starter, depth+1) {
+		if !set[k].Held() {
+			set[k] = m
+		}
+	}
+	for _, op := range gs.starter.LockOps {
+		switch op.Op {
+		case locks.Unlock, locks.RUnlock, locks.Downgrade:
+			if sp.Concurrent(op.Node.Pos()) {
+				delete(set, typedLock(op.Lock)) // released while the goroutine may run
+			}
+		}
+	}
+	for _, c := range gs.starter.Calls {
+		if (releases(c.Contract) || releases(c.Effects)) && sp.Concurrent(c.Node.Pos()) {
+			return nil // a helper may release one meanwhile
+		}
+	}
+	r.goEntries[f.Lit] = set
+	return set
 }
