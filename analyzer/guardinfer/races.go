@@ -477,28 +477,47 @@ func (r *inference) lockToTake(p racePair) (held, fix string) {
 // disjointParts reports whether two accesses of a struct-valued field
 // reach different parts of it: a read of b.meta.ULID and a write of
 // b.meta.Stats.NumTombstones touch different memory and cannot race,
-// while either races with a copy of the whole b.meta.
+// while either races with a copy of the whole b.meta. A method called on
+// the part (c.Config.setSASL(uri), pointer receiver) reaches the fields
+// its body selects from its receiver, when that is known (touchedBy).
 func (r *inference) disjointParts(a, b *lockstate.Access) bool {
-	pa, pb := r.partPath(a), r.partPath(b)
-	for i := 0; i < len(pa) && i < len(pb); i++ {
-		if pa[i] != pb[i] {
+	pa, sa := r.partPath(a)
+	pb, sb := r.partPath(b)
+	for i := 0; ; i++ {
+		switch {
+		case i < len(pa) && i < len(pb):
+			if pa[i] != pb[i] {
+				return true
+			}
+			continue
+		case i < len(pb) && sa != nil:
+			return !sa[pb[i]] // a's method, against b's field
+		case i < len(pa) && sb != nil:
+			return !sb[pa[i]]
+		case sa != nil && sb != nil:
+			for f := range sa {
+				if sb[f] {
+					return false
+				}
+			}
 			return true
 		}
+		return false // one is the whole of the other's part
 	}
-	return false
 }
 
 // partPath is the chain of fields an access selects inside the field's
 // value, as long as each step stays in the same memory (a field of a
 // struct value, not through a pointer): [Stats NumTombstones] for
-// b.meta.Stats.NumTombstones; nil for b.meta itself.
-func (r *inference) partPath(a *lockstate.Access) []*types.Var {
+// b.meta.Stats.NumTombstones; nil for b.meta itself. When the chain ends
+// in a method called on the part, methodFields is what that method
+// reaches of it (nil when not known, or no method).
+func (r *inference) partPath(a *lockstate.Access) (out []*types.Var, methodFields fieldSet) {
 	file := r.fileOf(a.Node.Pos())
 	if file == nil {
-		return nil
+		return nil, nil
 	}
 	path, _ := astutil.PathEnclosingInterval(file, a.Node.Pos(), a.Node.End())
-	var out []*types.Var
 	var child ast.Expr
 	for _, n := range path {
 		e, ok := n.(ast.Expr)
@@ -523,11 +542,16 @@ func (r *inference) partPath(a *lockstate.Access) []*types.Var {
 			break
 		}
 		sel := r.pass.TypesInfo.Selections[se]
+		if sel != nil && sel.Kind() == types.MethodVal && len(sel.Index()) == 1 {
+			if m, ok := sel.Obj().(*types.Func); ok {
+				return out, r.ctx.touchedBy(m)
+			}
+		}
 		if sel == nil || sel.Kind() != types.FieldVal || sel.Indirect() {
 			break
 		}
 		out = append(out, sel.Obj().(*types.Var))
 		child = se
 	}
-	return out
+	return out, nil
 }
