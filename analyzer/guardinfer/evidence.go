@@ -137,8 +137,10 @@ func (r *inference) typeDocRunsFirst(fn *types.Func) bool {
 // notConcurrent matches a type doc that rules out concurrent use of its
 // values: "It is not safe for concurrent usage", "is not safe for
 // concurrent use by multiple goroutines", "not thread-safe", "must not be
-// used concurrently".
-var notConcurrent = regexp.MustCompile(`(?i)\b(?:not|never)\s+(?:safe\s+(?:for|to\s+use\s+for|to\s+use)\s+(?:\w+\s+)?concurrent(?:ly)?|(?:thread|goroutine|concurrency)[- ]safe)|\bmust\s+not\s+be\s+used\s+concurrently|\bis\s+not\s+(?:safe\s+)?concurrency[- ]safe`)
+// used concurrently", "unsafe for concurrent use", "It is unsafe
+// modifying/reading RequestCtx instance from concurrently running
+// goroutines" (unsafe, then concurrent use in the same sentence).
+var notConcurrent = regexp.MustCompile(`(?i)\b(?:not|never)\s+(?:safe\s+(?:for|to\s+use\s+for|to\s+use)\s+(?:\w+\s+)?concurrent(?:ly)?|(?:thread|goroutine|concurrency)[- ]safe)|\bmust\s+not\s+be\s+used\s+concurrently|\bis\s+not\s+(?:safe\s+)?concurrency[- ]safe|\bunsafe\b[^.]{0,80}?\bconcurrent(?:ly)?\b`)
 
 // typeDocSaysSerial reports whether the doc of the named type the method
 // fn is declared on says its values are not for concurrent use: callers

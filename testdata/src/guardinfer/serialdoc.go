@@ -36,3 +36,37 @@ func (c *SafeConn) Copy() {
 }
 
 func (c *SafeConn) Close() bool { return c.status == 0 } // want `c.status is read here with no lock held \(in exported SafeConn.Close\), and written at serialdoc.go:\d+ with c.mu held \(in exported SafeConn.Copy\)`
+
+// ReqCtx is documented as unsafe to share between goroutines, in other
+// words (fasthttp's RequestCtx): silent.
+//
+// It is unsafe modifying/reading ReqCtx instance from concurrently
+// running goroutines.
+type ReqCtx struct {
+	mu   sync.Mutex
+	conn int
+}
+
+func (c *ReqCtx) Reset(n int) {
+	c.mu.Lock()
+	c.conn = n
+	c.mu.Unlock()
+}
+
+func (c *ReqCtx) Conn() int { return c.conn }
+
+// UnsafeConn: "unsafe for concurrent use". Silent.
+//
+// An UnsafeConn is unsafe for concurrent use.
+type UnsafeConn struct {
+	mu     sync.Mutex
+	status int
+}
+
+func (c *UnsafeConn) Copy() {
+	c.mu.Lock()
+	c.status = 2
+	c.mu.Unlock()
+}
+
+func (c *UnsafeConn) Close() bool { return c.status == 0 }
