@@ -201,6 +201,13 @@ func (r *inference) callersExplain(fn *types.Func, lock string) bool {
 	return true
 }
 
+// callOrder matches a doc stating when the function may run, in one
+// sentence: "This is only valid after Start() is called", "It is not safe
+// to call this function until l.Notify has been closed", "may only be
+// called once Run returned", "call Start explicitly before calling
+// Protocol". The author keeps that order; the access needs no lock for it.
+var callOrder = regexp.MustCompile(`\b(?:not safe to call|only valid|(?:must|should|may|can) only be called|must be called|should be called)\b[^.]{0,60}?\b(?:after|until|once)\b|\bcall \w+(?:\(\))?(?: explicitly)? before (?:calling|using)\b`)
+
 func explainsUnlocked(text, lock string) bool {
 	text = strings.Join(strings.Fields(text), " ")
 	if strings.Contains(text, "world is stopped") || strings.Contains(text, "world stopped") ||
@@ -214,6 +221,9 @@ func explainsUnlocked(text, lock string) bool {
 		if strings.Contains(text, order) {
 			return true
 		}
+	}
+	if callOrder.MatchString(text) {
+		return true
 	}
 	if strings.Contains(text, "safely unlock") {
 		return true

@@ -138,3 +138,36 @@ func (r *Relay) Add(k string) {
 func (r *Relay) Resize(n int) {
 	r.size = n // want `r.size is documented as guarded by mu`
 }
+
+// PluginClient's readers document when they may be called: Version "is
+// only valid after Start() is called", Reason is "not safe to call until
+// the done channel has been closed". The author keeps that order, and
+// neither is reported (go-plugin's Client.NegotiatedVersion, lib/pq's
+// ListenerConn.Err). Port's doc says nothing: reported.
+type PluginClient struct {
+	l       sync.Mutex
+	version int
+	reason  error
+	port    int
+}
+
+func (c *PluginClient) Start(v, p int, err error) {
+	c.l.Lock()
+	defer c.l.Unlock()
+	c.version = v
+	c.reason = err
+	c.port = p
+}
+
+// Version returns the negotiated version. This is only valid after
+// Start() is called.
+func (c *PluginClient) Version() int { return c.version }
+
+// Reason returns why the client stopped. It is not safe to call this
+// function until the done channel has been closed.
+func (c *PluginClient) Reason() error { return c.reason }
+
+// Port returns the port.
+func (c *PluginClient) Port() int {
+	return c.port // want `c.port is read here with no lock held \(in exported PluginClient.Port\)`
+}
