@@ -56,7 +56,11 @@ reports the accesses that break it:
 An access that misses a guard but holds another lock held (exclusively on
 one side) at every conflicting access is not reported: locks are compared
 by the type that declares them, and a method is credited with the locks
-every call of it holds.
+every call of it holds (a method value handed to a parameter the callee
+only calls in place is a call there), a goroutine with the locks its
+starter holds from the go statement to a join before it returns. Two
+accesses of different parts of a struct-valued field do not race; a
+method called on a part reaches the fields its body selects.
 
 Accesses on objects not yet shared (a function's own new object before it
 stores, sends or captures it, and again after every goroutine it was
@@ -65,7 +69,8 @@ closures whose caller is unknown and in test files are not evidence, nor
 reported (a test's accesses are, while a goroutine the test started with
 the object runs), nor are accesses that a comment explains (in the
 function's doc or above the access: "must be called without c.mu",
-"safely unlock", "the world is stopped", "callers must serialize"); a
+"safely unlock", "the world is stopped", "callers must serialize", a call
+order such as "only valid after Start() is called"); a
 helper only ever called under its receiver's lock, or its
 argument's, counts as holding it. Fields whose struct type synchronises
 itself (a lock or an atomic value inside) are not candidates.

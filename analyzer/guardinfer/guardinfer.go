@@ -102,13 +102,13 @@ type inference struct {
 	memo    map[callerKey]int8  // 1 held at every call, -1 not, 0 being computed
 	// entries memoises entryLocks; threads, gos and lockSets memoise
 	// what races needs (races.go).
-	entries  map[*types.Func]map[string]lockstate.Mode
+	entries map[*types.Func]map[string]lockstate.Mode
 	// goEntries memoises goEntryLocks, by goroutine literal.
 	goEntries map[*ast.FuncLit]map[string]lockstate.Mode
-	threads  map[*types.Func]thread
-	reached  map[*types.Func]bool // memoises reachedConcurrently
-	gos      map[*types.Func]token.Pos
-	goCounts map[*types.Func]int // go statements starting each of gos
+	threads   map[*types.Func]thread
+	reached   map[*types.Func]bool // memoises reachedConcurrently
+	gos       map[*types.Func]token.Pos
+	goCounts  map[*types.Func]int // go statements starting each of gos
 	// handedAddrs are the operands x.f of &x.f handed to a function of
 	// the package (addressToHelper).
 	handedAddrs map[ast.Expr]bool
