@@ -3,6 +3,7 @@ package guardinfer
 import (
 	"go/ast"
 	"go/types"
+	"slices"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
@@ -53,22 +54,28 @@ func (r *inference) heldByStarter(a *lockstate.Access, lock lockpath.Path) bool 
 	if sp == nil || sp.OutlivesReturn() || (a.Write && sp.Repeats) {
 		return false
 	}
+	released, unknown := releasedWhileRunning(gs, sp)
+	return !unknown && !slices.Contains(released, lock)
+}
+
+// releasedWhileRunning returns the locks the starter releases while the
+// goroutine sp may run, and unknown when a helper it calls meanwhile may
+// release one (its contract or inferred effect releases a lock).
+func releasedWhileRunning(gs goStart, sp *goroutines.Spawn) (released []lockpath.Path, unknown bool) {
 	for _, op := range gs.starter.LockOps {
 		switch op.Op {
 		case locks.Unlock, locks.RUnlock, locks.Downgrade:
-			if op.Lock == lock && sp.Concurrent(op.Node.Pos()) {
-				return false // released while the goroutine may run
+			if sp.Concurrent(op.Node.Pos()) {
+				released = append(released, op.Lock)
 			}
 		}
 	}
 	for _, c := range gs.starter.Calls {
-		if releases(c.Contract) || releases(c.Effects) {
-			if sp.Concurrent(c.Node.Pos()) {
-				return false // a helper may release it meanwhile
-			}
+		if (releases(c.Contract) || releases(c.Effects)) && sp.Concurrent(c.Node.Pos()) {
+			return released, true
 		}
 	}
-	return true
+	return released, false
 }
 
 // releases reports whether a contract or an inferred effect releases a

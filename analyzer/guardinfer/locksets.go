@@ -284,18 +284,12 @@ func (r *inference) goEntryLocks(f *lockstate.Func, depth int) map[string]lockst
 			set[k] = m
 		}
 	}
-	for _, op := range gs.starter.LockOps {
-		switch op.Op {
-		case locks.Unlock, locks.RUnlock, locks.Downgrade:
-			if sp.Concurrent(op.Node.Pos()) {
-				delete(set, typedLock(op.Lock)) // released while the goroutine may run
-			}
-		}
+	released, unknown := releasedWhileRunning(gs, sp)
+	if unknown {
+		return nil // a helper may release one meanwhile
 	}
-	for _, c := range gs.starter.Calls {
-		if (releases(c.Contract) || releases(c.Effects)) && sp.Concurrent(c.Node.Pos()) {
-			return nil // a helper may release one meanwhile
-		}
+	for _, p := range released {
+		delete(set, typedLock(p))
 	}
 	r.goEntries[f.Lit] = set
 	return set
