@@ -50,9 +50,10 @@ var (
 	// "protects the following fields".
 	hatPhrase = regexp.MustCompile(`(?i)\b(?:guards|protects|guarding|protecting|serializes|serialises)\b(.*)`)
 	following = regexp.MustCompile(`(?i)\b(?:following|below|after\s+it|after\s+this|next)\b`)
-	// Prose that qualifies the guard (only writes, atomics, conditions) is
+	// Prose that qualifies the guard (only writes, atomics, conditions,
+	// some cases: "in a few limited cases where needed for testing") is
 	// not a plain guard; such comments are ignored, not guessed at.
-	qualified = regexp.MustCompile(`(?i)\b(?:atomic\w*|writ\w*|read\w*|mutat\w*|modif\w*|updat\w*|chang\w*|also|except|unless|when|while|during|if|once|sometimes|either|or|on\s+\w+\s+(?:requests?|calls?|paths?))\b`)
+	qualified = regexp.MustCompile(`(?i)\b(?:atomic\w*|writ\w*|read\w*|mutat\w*|modif\w*|updat\w*|chang\w*|also|except|unless|when|while|during|if|once|sometimes|either|or|on\s+\w+\s+(?:requests?|calls?|paths?)|cases?|where|test\w*)\b`)
 	// A negation just before the phrase ("Not guarded by mu.", "is never
 	// protected by mu") says the opposite: no guard, and the field is out
 	// of any "following fields" section.

@@ -191,3 +191,44 @@ func (r *TwinTx) Range() []byte {
 }
 
 func (r *TwinTx) Reset() { r.tx = nil } // want `r.tx is documented as guarded by txMu \("protects accesses to tx." at prose.go:\d+\), but r.txMu is not held here`
+
+// MQTTClient's lock "protects the options in a few limited cases where
+// needed for testing": a guard for some cases only, not the field's
+// guard, and its bare accesses are not reported (paho's
+// client.optionsMu, taken only by the Servers accessor tests use).
+// TwinMQTT's "protects the options" is reported.
+type MQTTClient struct {
+	// optionsMu protects the options in a few limited cases where needed for testing.
+	optionsMu sync.Mutex
+	options   []string
+}
+
+func NewMQTTClient(s []string) *MQTTClient { return &MQTTClient{options: s} }
+
+func (c *MQTTClient) Servers() []string {
+	c.optionsMu.Lock()
+	defer c.optionsMu.Unlock()
+	return c.options
+}
+
+func (c *MQTTClient) Reconnect(s []string) { c.options = s }
+
+func (c *MQTTClient) First() string { return c.options[0] }
+
+type TwinMQTT struct {
+	// optionsMu protects the options.
+	optionsMu sync.Mutex
+	options   []string
+}
+
+func NewTwinMQTT(s []string) *TwinMQTT { return &TwinMQTT{options: s} }
+
+func (c *TwinMQTT) Servers() []string {
+	c.optionsMu.Lock()
+	defer c.optionsMu.Unlock()
+	return c.options
+}
+
+func (c *TwinMQTT) Reconnect(s []string) { c.options = s } // want `c.options is documented as guarded by optionsMu \("protects the options." at prose.go:\d+\), but c.optionsMu is not held here`
+
+func (c *TwinMQTT) First() string { return c.options[0] }
