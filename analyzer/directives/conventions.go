@@ -53,7 +53,7 @@ var (
 	// Prose that qualifies the guard (only writes, atomics, conditions,
 	// some cases: "in a few limited cases where needed for testing") is
 	// not a plain guard; such comments are ignored, not guessed at.
-	qualified = regexp.MustCompile(`(?i)\b(?:atomic\w*|writ\w*|read\w*|mutat\w*|modif\w*|updat\w*|chang\w*|also|except|unless|when|while|during|if|once|sometimes|either|or|on\s+\w+\s+(?:requests?|calls?|paths?)|cases?|where|test\w*)\b`)
+	qualified = regexp.MustCompile(`(?i)\b(?:atomic\w*|writ\w*|read\w*|mutat\w*|modif\w*|updat\w*|chang\w*|also|except|unless|when|while|during|if|once|sometimes|either|or|on\s+\w+\s+(?:requests?|calls?|paths?)|in\s+(?:\w+\s+){0,3}cases?|where\s+needed|for\s+test\w*)\b`)
 	// A negation just before the phrase ("Not guarded by mu.", "is never
 	// protected by mu") says the opposite: no guard, and the field is out
 	// of any "following fields" section.
