@@ -298,6 +298,9 @@ func (fa *funcAnalysis) operand(call *ast.CallExpr, callee *types.Func, i int, a
 		if isSynchronousCallback(callee) || fa.a.syncParam(callee, i) {
 			fa.closure(lit, s, Inline)
 		} else if isAsynchronousCallback(callee) || fa.a.asyncParam(callee, i) {
+			if fa.final && fa.rec != nil && isAsynchronousCallback(callee) {
+				fa.rec.GoStarts = append(fa.rec.GoStarts, &GoStart{Node: call, Lit: lit, State: s.snapshot()})
+			}
 			fa.closure(lit, s, Goroutine)
 		} else {
 			fa.closure(lit, s, Escaping)

@@ -250,14 +250,16 @@ func (fa *funcAnalysis) handOff(call *ast.CallExpr, callee *types.Func, cs []*di
 }
 
 // isAsynchronousCallback reports whether a function runs its function
-// argument later in a goroutine of its own, like a go statement: the
+// argument in a goroutine of its own, like a go statement (later, for
+// time.AfterFunc; at once, for errgroup.Group.Go and WaitGroup.Go): the
 // closure starts with no locks held, and that is known, not assumed.
 func isAsynchronousCallback(fn *types.Func) bool {
 	if fn == nil {
 		return false
 	}
 	switch directives.FuncKey(fn) {
-	case "time.AfterFunc", "context.AfterFunc":
+	case "time.AfterFunc", "context.AfterFunc",
+		"sync.WaitGroup.Go", "golang.org/x/sync/errgroup.Group.Go", "golang.org/x/sync/errgroup.Group.TryGo":
 		return true
 	}
 	return false

@@ -203,7 +203,7 @@ type MapEntry struct {
 // goroutine does not hold them, but while the starter keeps one until it
 // joins the goroutine, nothing else holding it runs (see guardinfer).
 type GoStart struct {
-	Node  *ast.GoStmt
+	Node  ast.Node // the *ast.GoStmt, or the call (g.Go(f), wg.Go(f), time.AfterFunc(d, f))
 	Lit   *ast.FuncLit
 	State *State
 }
