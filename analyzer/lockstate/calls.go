@@ -294,6 +294,14 @@ func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *Stat
 // goroutine; an atomic's target; or a value the callee reads or writes
 // through, or keeps.
 func (fa *funcAnalysis) operand(call *ast.CallExpr, callee *types.Func, i int, arg ast.Expr, s *State, atomicFunc bool) {
+	if outer, lit := astq.ReturnedLit(arg); lit != nil {
+		// g.Go(func(b *Block) func() error { return func() error {...} }(b)):
+		// the returned literal is the callback.
+		for _, a := range outer.Args {
+			fa.expr(a, s, useRead)
+		}
+		arg = lit
+	}
 	if lit, ok := ast.Unparen(arg).(*ast.FuncLit); ok {
 		if isSynchronousCallback(callee) || fa.a.syncParam(callee, i) {
 			fa.closure(lit, s, Inline)

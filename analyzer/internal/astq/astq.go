@@ -295,3 +295,27 @@ func Received(st ast.Stmt) (ch ast.Expr, lhs []ast.Expr) {
 	}
 	return nil, nil
 }
+
+// ReturnedLit returns the function literal a call of a function literal
+// returns at once, with that call: for g.Go(func(b *Block) func() error {
+// return func() error { ... } }(b)), the idiom that binds a loop variable
+// for a callback before Go 1.22, the inner literal is what g.Go runs.
+func ReturnedLit(e ast.Expr) (*ast.CallExpr, *ast.FuncLit) {
+	call, ok := ast.Unparen(e).(*ast.CallExpr)
+	if !ok {
+		return nil, nil
+	}
+	outer, ok := ast.Unparen(call.Fun).(*ast.FuncLit)
+	if !ok || len(outer.Body.List) != 1 {
+		return nil, nil
+	}
+	ret, ok := outer.Body.List[0].(*ast.ReturnStmt)
+	if !ok || len(ret.Results) != 1 {
+		return nil, nil
+	}
+	lit, ok := ast.Unparen(ret.Results[0]).(*ast.FuncLit)
+	if !ok {
+		return nil, nil
+	}
+	return call, lit
+}

@@ -225,6 +225,9 @@ func spawnAt(info *types.Info, n ast.Node, declOf func(*types.Func) *ast.FuncDec
 		}
 		s.Lit, _ = arg.(*ast.FuncLit)
 		if s.Lit == nil {
+			_, s.Lit = astq.ReturnedLit(arg) // g.Go(func(b T) func() error { return func() error {...} }(b))
+		}
+		if s.Lit == nil {
 			if id, ok := arg.(*ast.Ident); ok {
 				s.Callee, _ = info.Uses[id].(*types.Func)
 			} else if se, ok := arg.(*ast.SelectorExpr); ok {

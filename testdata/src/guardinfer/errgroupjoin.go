@@ -45,3 +45,46 @@ func (p *GroupPools) Refresh(names []string) {
 	}
 	wg.Wait()
 }
+
+// The same through a literal that binds the loop variable and returns the
+// goroutine's function (g.Go(func(n string) func() error { return
+// func() error {...} }(n)), prometheus' DB.Delete): ReloadBound is
+// silent, RefreshBound reported.
+type BoundPools struct {
+	mu      sync.Mutex
+	targets map[string]int // guarded by mu
+}
+
+func (p *BoundPools) Set(k string, v int) {
+	p.mu.Lock()
+	p.targets[k] = v
+	p.mu.Unlock()
+}
+
+func (p *BoundPools) ReloadBound(names []string) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	var g errgroup.Group
+	for _, n := range names {
+		g.Go(func(n string) func() error {
+			return func() error {
+				_ = p.targets[n]
+				return nil
+			}
+		}(n))
+	}
+	return g.Wait()
+}
+
+func (p *BoundPools) RefreshBound(names []string) error {
+	var g errgroup.Group
+	for _, n := range names {
+		g.Go(func(n string) func() error {
+			return func() error {
+				_ = p.targets[n] // want `p.targets is documented as guarded by mu`
+				return nil
+			}
+		}(n))
+	}
+	return g.Wait()
+}
