@@ -476,10 +476,8 @@ func signalsAt(info *types.Info, body ast.Node, skipGo bool, declOf func(*types.
 		case *ast.SendStmt:
 			keys = append(keys, posKey{joinKey{"recv", key(n.Chan)}, n.Pos()})
 		case *ast.CallExpr:
-			if id, ok := ast.Unparen(n.Fun).(*ast.Ident); ok && id.Name == "close" && len(n.Args) == 1 {
-				if _, builtin := info.Uses[id].(*types.Builtin); builtin {
-					keys = append(keys, posKey{joinKey{"recv", key(n.Args[0])}, n.Pos()})
-				}
+			if ch, ok := closeCall(info, n); ok {
+				keys = append(keys, posKey{joinKey{"recv", ch}, n.Pos()})
 			}
 			if fn := typeutil.StaticCallee(info, n); fn != nil {
 				if declOf != nil {
