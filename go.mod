@@ -3,6 +3,7 @@ module github.com/guardvet/guardvet
 go 1.26.0
 
 require (
+	github.com/benbjohnson/immutable v0.4.3
 	github.com/creack/pty v1.1.24
 	github.com/golangci/plugin-module-register v0.1.2
 	github.com/pmezard/go-difflib v1.0.0
@@ -19,6 +20,7 @@ require (
 	github.com/stretchr/testify v1.11.1 // indirect
 	github.com/xeipuuv/gojsonpointer v0.0.0-20180127040702-4e3ac2762d5f // indirect
 	github.com/xeipuuv/gojsonreference v0.0.0-20180127040603-bd5ef7bd5415 // indirect
+	golang.org/x/exp v0.0.0-20220518171630-0b5c67f07fdf // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )

@@ -162,6 +162,7 @@ type acquisition struct {
 
 func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
 	var out []acquisition
+	entryHeld := entryOf(f).PathsWhere(notNotHeld) // once per body, not per acquisition
 	for _, op := range f.LockOps {
 		if op.Op != locks.Lock && op.Op != locks.RLock {
 			continue
@@ -171,7 +172,7 @@ func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
 			continue
 		}
 		out = append(out, acquisition{path: op.Lock, class: key, shown: shown, pos: op.Node.Pos(), state: op.State,
-			released: retaken(f, op.Lock, op.Before), without: releasedHere(f, op.State)})
+			released: retaken(f, op.Lock, op.Before), without: releasedHere(entryHeld, op.State)})
 	}
 	for _, call := range f.Calls {
 		a := c.acquiredOf(call.Callee)
@@ -179,7 +180,7 @@ func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
 			continue
 		}
 		name := types.ExprString(call.Node.Fun)
-		here := releasedHere(f, call.State)
+		here := releasedHere(entryHeld, call.State)
 		without := func(released [][]directives.LockRef, i int) []lockpath.Path {
 			out := here
 			if i < len(released) {
@@ -229,16 +230,23 @@ func retaken(f *lockstate.Func, p lockpath.Path, before lockstate.LockVal) bool 
 }
 
 // releasedHere lists the locks not held in state s that were not known to
-// be free on entry: the caller's locks this function has released.
-func releasedHere(f *lockstate.Func, s *lockstate.State) []lockpath.Path {
+// be free on entry (entryHeld, the entry state's locks in any other mode):
+// the caller's locks this function has released.
+//
+// The loop runs over entryHeld, usually a few locks, not over every lock
+// the function has touched by s: a long function taking many locks stays
+// linear.
+func releasedHere(entryHeld []lockpath.Path, s *lockstate.State) []lockpath.Path {
 	var out []lockpath.Path
-	for _, p := range s.Paths() {
-		if s.Lock(p).Mode == lockstate.NotHeld && entryOf(f).Lock(p).Mode != lockstate.NotHeld {
+	for _, p := range entryHeld {
+		if s.Lock(p).Mode == lockstate.NotHeld {
 			out = append(out, p)
 		}
 	}
 	return out
 }
+
+func notNotHeld(v lockstate.LockVal) bool { return v.Mode != lockstate.NotHeld }
 
 func entryOf(f *lockstate.Func) *lockstate.State {
 	if f.Implied != nil {

@@ -107,7 +107,7 @@ func ownLockHeld(s *State, target lockpath.Path) bool {
 	if !target.Valid() {
 		return false
 	}
-	for path, val := range s.locks {
+	for path, val := range lockEntries(s.locks) {
 		if val.Mode == Exclusive && path != target && path.HasPrefix(target) {
 			return true
 		}

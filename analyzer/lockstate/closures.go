@@ -96,7 +96,7 @@ func (a *packageAnalysis) closureEffects(fa *funcAnalysis, lit *ast.FuncLit) *li
 // local helper's are only what its caller learns.
 func conditionalChanges(changes map[lockpath.Path]LockVal, exits []*State, keep func(lockpath.Path) bool) {
 	for _, ex := range exits {
-		for p, v := range ex.locks {
+		for p, v := range lockEntries(ex.locks) {
 			if _, done := changes[p]; done || !keep(p) {
 				continue
 			}

@@ -235,7 +235,7 @@ func (fa *funcAnalysis) condEffects(keep func(lockpath.Path) bool) (acq, racq []
 	implied := fa.impliedEntry(fa.entry)
 	seen := map[lockpath.Path]bool{}
 	for _, ex := range fa.exits {
-		for p, v := range ex.locks {
+		for p, v := range lockEntries(ex.locks) {
 			if v.Mode.Held() {
 				seen[p] = true
 			}

@@ -78,7 +78,7 @@ func netChanges(exits []*State, entry *State, keep func(lockpath.Path) bool) map
 	out := map[lockpath.Path]LockVal{}
 	seen := map[lockpath.Path]bool{}
 	for _, ex := range exits {
-		for p := range ex.locks {
+		for p := range lockEntries(ex.locks) {
 			seen[p] = true
 		}
 	}

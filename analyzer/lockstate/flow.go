@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"maps"
 	"slices"
 	"strings"
 
@@ -432,7 +431,7 @@ func (fa *funcAnalysis) bindResults(r *ast.ReturnStmt, s *State) {
 		if base.Root == types.Object(v) {
 			continue
 		}
-		for p := range s.locks {
+		for p := range lockEntries(s.locks) {
 			if p.Root == types.Object(v) {
 				s.deleteLock(p) // rebound: what it held before is not returned (nil holds nothing)
 			}
@@ -440,7 +439,7 @@ func (fa *funcAnalysis) bindResults(r *ast.ReturnStmt, s *State) {
 		if !base.Valid() {
 			continue
 		}
-		for p, val := range s.locks {
+		for p, val := range lockEntries(s.locks) {
 			if p.Root == base.Root && (p.Sel == base.Sel || strings.HasPrefix(p.Sel, base.Sel+".")) {
 				s.set(lockpath.Path{Root: v, Sel: p.Sel[len(base.Sel):]}, val)
 			}
@@ -532,16 +531,16 @@ func (fa *funcAnalysis) rebind(n *ast.AssignStmt, s *State) {
 		}
 		moves = append(moves, move{to, from})
 	}
-	if len(moves) == 0 || len(s.locks) == 0 {
+	if len(moves) == 0 || lockLen(s.locks) == 0 {
 		return
 	}
-	old := maps.Clone(s.locks) // a, b = b, a reads the state before either store
+	old := s.locks // a, b = b, a reads the state before either store (a persistent map: this is a copy)
 	for _, m := range moves {
 		forgetLocks(s, m.to)
 		if !m.from.Valid() {
 			continue
 		}
-		for p, v := range old {
+		for p, v := range lockEntries(old) {
 			if p.Root == m.from.Root && (p.Sel == m.from.Sel || strings.HasPrefix(p.Sel, m.from.Sel+".")) {
 				if moved := (lockpath.Path{Root: m.to.Root, Sel: m.to.Sel + p.Sel[len(m.from.Sel):]}); moved.Parts() <= lockpath.MaxParts {
 					s.set(fa.canon(moved), v)
@@ -554,7 +553,7 @@ func (fa *funcAnalysis) rebind(n *ast.AssignStmt, s *State) {
 // forgetLocks drops what is known of the locks inside the object at to,
 // which has just been made to name another object.
 func forgetLocks(s *State, to lockpath.Path) {
-	for p := range s.locks {
+	for p := range lockEntries(s.locks) {
 		if p.Root == to.Root && (p.Sel == to.Sel || strings.HasPrefix(p.Sel, to.Sel+".")) {
 			s.deleteLock(p)
 		}

@@ -58,7 +58,7 @@ type deferred struct {
 // maps, and a state copies a map the first time it writes to it (the own
 // bits say which maps a state may write in place). A nil map is empty.
 type State struct {
-	locks    map[lockpath.Path]LockVal
+	locks    lockMap // persistent: shared between states, never written in place (lockmap.go)
 	deferred map[lockpath.Path]deferred
 	defers   map[*ast.CallExpr]bool // deferred calls registered on every path here
 	fresh    map[*types.Var]bool    // locals holding objects not yet published
@@ -71,7 +71,7 @@ type State struct {
 	// s == peer): the locks inside one are the locks inside the other, so
 	// every change to one is made to both (see sameCond).
 	same map[*types.Var]*types.Var
-	own  uint8 // ownLocks|ownDeferred|...: maps not shared with another state
+	own  uint8 // ownDeferred|ownDefers|...: maps not shared with another state
 	// snap is a copy taken by snapshot and not mutated since: events
 	// recorded at successive points share it until the state changes.
 	// Every mutation goes through a method that drops it.
@@ -79,8 +79,7 @@ type State struct {
 }
 
 const (
-	ownLocks uint8 = 1 << iota
-	ownDeferred
+	ownDeferred uint8 = 1 << iota
 	ownDefers
 	ownFresh
 	ownConds
@@ -88,7 +87,7 @@ const (
 )
 
 func newState() *State {
-	return &State{own: ownLocks | ownDeferred | ownDefers | ownFresh | ownConds | ownSame}
+	return &State{own: ownDeferred | ownDefers | ownFresh | ownConds | ownSame}
 }
 
 // clone returns a copy of s. Both share s's maps until either writes.
@@ -107,12 +106,6 @@ func writable[K comparable, V any](m map[K]V, own *uint8, bit uint8) map[K]V {
 	out := make(map[K]V, len(m)+1)
 	maps.Copy(out, m)
 	return out
-}
-
-func (s *State) locksW() map[lockpath.Path]LockVal {
-	s.snap = nil
-	s.locks = writable(s.locks, &s.own, ownLocks)
-	return s.locks
 }
 
 func (s *State) deferredW() map[lockpath.Path]deferred {
@@ -160,7 +153,8 @@ func (s *State) Lock(p lockpath.Path) LockVal {
 	if s == nil {
 		return LockVal{}
 	}
-	return s.locks[p]
+	v, _ := lockGet(s.locks, p)
+	return v
 }
 
 // Fresh reports whether local v holds an object allocated in this function
@@ -170,7 +164,7 @@ func (s *State) Fresh(v *types.Var) bool { return s != nil && s.fresh[v] }
 // Held lists the locks certainly held, sorted by name, for messages.
 func (s *State) Held() []lockpath.Path {
 	var ps []lockpath.Path
-	for p, v := range s.locks {
+	for p, v := range lockEntries(s.locks) {
 		if v.Mode.Held() {
 			ps = append(ps, p)
 		}
@@ -180,17 +174,33 @@ func (s *State) Held() []lockpath.Path {
 }
 
 // Paths lists every lock the state mentions, sorted by name.
-func (s *State) Paths() []lockpath.Path {
-	var ps []lockpath.Path
-	for p := range s.locks {
-		ps = append(ps, p)
+func (s *State) Paths() []lockpath.Path { return s.PathsWhere(nil) }
+
+// PathsWhere lists the locks the state mentions whose value keep accepts
+// (every lock for a nil keep), sorted by name. Filtering before sorting
+// keeps a query for the few held locks cheap in a state that also
+// remembers many released ones.
+func (s *State) PathsWhere(keep func(LockVal) bool) []lockpath.Path {
+	type named struct {
+		p    lockpath.Path
+		name string
 	}
-	sort.Slice(ps, func(i, j int) bool {
-		if a, b := ps[i].String(), ps[j].String(); a != b {
+	var ns []named
+	for p, v := range lockEntries(s.locks) {
+		if keep == nil || keep(v) {
+			ns = append(ns, named{p, p.String()}) // each name built once, not per comparison
+		}
+	}
+	sort.Slice(ns, func(i, j int) bool {
+		if a, b := ns[i].name, ns[j].name; a != b {
 			return a < b
 		}
-		return ps[i].Root.Pos() < ps[j].Root.Pos()
+		return ns[i].p.Root.Pos() < ns[j].p.Root.Pos()
 	})
+	ps := make([]lockpath.Path, len(ns))
+	for i, n := range ns {
+		ps[i] = n.p
+	}
 	return ps
 }
 
@@ -205,19 +215,22 @@ func (s *State) snapshot() *State {
 }
 
 func (s *State) set(p lockpath.Path, v LockVal) {
-	s.locksW()[p] = v
+	s.snap = nil
+	s.locks = lockSet(s.locks, p, v)
 	if q, ok := s.twin(p); ok {
-		s.locks[q] = v
+		s.locks = lockSet(s.locks, q, v)
 	}
 }
 
 func (s *State) deleteLock(p lockpath.Path) {
-	if _, ok := s.locks[p]; ok {
-		delete(s.locksW(), p)
+	if _, ok := lockGet(s.locks, p); ok {
+		s.snap = nil
+		s.locks = lockDelete(s.locks, p)
 	}
 	if q, ok := s.twin(p); ok {
-		if _, ok := s.locks[q]; ok {
-			delete(s.locksW(), q)
+		if _, ok := lockGet(s.locks, q); ok {
+			s.snap = nil
+			s.locks = lockDelete(s.locks, q)
 		}
 	}
 }
@@ -262,7 +275,7 @@ func (s *State) setFresh(v *types.Var, fresh bool) {
 
 // equal reports whether two states are the same (fixpoint test).
 func (s *State) equal(t *State) bool {
-	return maps.Equal(s.locks, t.locks) && maps.Equal(s.deferred, t.deferred) && maps.Equal(s.defers, t.defers) && maps.Equal(s.fresh, t.fresh) && maps.Equal(s.conds, t.conds) && maps.Equal(s.same, t.same)
+	return locksEqual(s.locks, t.locks) && maps.Equal(s.deferred, t.deferred) && maps.Equal(s.defers, t.defers) && maps.Equal(s.fresh, t.fresh) && maps.Equal(s.conds, t.conds) && maps.Equal(s.same, t.same)
 }
 
 // join merges the states of two paths that meet.
@@ -277,16 +290,18 @@ func join(a, b *State) *State {
 		return a.clone()
 	}
 	out := newState()
-	if len(a.locks)+len(b.locks) > 0 {
-		out.locks = make(map[lockpath.Path]LockVal, max(len(a.locks), len(b.locks)))
-	}
-	for p, va := range a.locks {
-		out.locks[p] = joinVal(va, b.locks[p])
-	}
-	for p, vb := range b.locks {
-		if _, ok := a.locks[p]; !ok {
-			out.locks[p] = joinVal(LockVal{}, vb)
+	if lockLen(a.locks)+lockLen(b.locks) > 0 {
+		lb := newLockBuilder()
+		for p, va := range lockEntries(a.locks) {
+			vb, _ := lockGet(b.locks, p)
+			lb.Set(p, joinVal(va, vb))
 		}
+		for p, vb := range lockEntries(b.locks) {
+			if _, ok := lockGet(a.locks, p); !ok {
+				lb.Set(p, joinVal(LockVal{}, vb))
+			}
+		}
+		out.locks = lb.Map()
 	}
 	if len(a.deferred)+len(b.deferred) > 0 {
 		out.deferred = map[lockpath.Path]deferred{}
@@ -370,7 +385,7 @@ func (s *State) runDefers() *State {
 	for p, d := range s.deferred {
 		switch d.mode {
 		case Maybe:
-			if out.locks[p].Mode != NotHeld {
+			if out.Lock(p).Mode != NotHeld {
 				out.set(p, LockVal{Mode: Maybe, Site: d.site})
 			}
 		default:

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"maps"
 	"testing"
 
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
@@ -87,5 +88,80 @@ func TestSnapshotCopyOnWrite(t *testing.T) {
 	}
 	if got := a.Lock(p).Mode; got != Exclusive {
 		t.Errorf("first snapshot's lock is %v after later changes, want locked", got)
+	}
+}
+
+// TestLockMapPersistent checks the persistent map behind a state's locks
+// against a plain Go map: every version handed out keeps its contents
+// while later versions set and delete, equality ignores how a version was
+// built, and objects that share a position and a name stay distinct keys.
+func TestLockMapPersistent(t *testing.T) {
+	var paths []lockpath.Path
+	for i := range 300 {
+		// Many roots share NoPos and a name: only identity tells them apart.
+		v := types.NewVar(token.NoPos, nil, "mu", types.Typ[types.Int])
+		paths = append(paths, lockpath.Path{Root: v}, lockpath.Path{Root: v, Sel: ".f" + string(rune('a'+i%26))})
+	}
+	var m lockMap
+	want := map[lockpath.Path]LockVal{}
+	type version struct {
+		m    lockMap
+		want map[lockpath.Path]LockVal
+	}
+	var versions []version
+	for i, p := range paths {
+		val := LockVal{Mode: Mode(i % 6), Site: token.Pos(i)}
+		m = lockSet(m, p, val)
+		want[p] = val
+		if i%3 == 2 {
+			q := paths[i/2]
+			m = lockDelete(m, q)
+			delete(want, q)
+		}
+		if i%50 == 0 {
+			versions = append(versions, version{m, maps.Clone(want)})
+		}
+	}
+	versions = append(versions, version{m, want})
+	for i, v := range versions {
+		if lockLen(v.m) != len(v.want) {
+			t.Fatalf("version %d has %d locks, want %d", i, lockLen(v.m), len(v.want))
+		}
+		for p, val := range v.want {
+			if got, ok := lockGet(v.m, p); !ok || got != val {
+				t.Fatalf("version %d: lock %v is %v (present %v), want %v", i, p, got, ok, val)
+			}
+		}
+		n := 0
+		for p, val := range lockEntries(v.m) {
+			n++
+			if v.want[p] != val {
+				t.Fatalf("version %d iterates %v = %v, want %v", i, p, val, v.want[p])
+			}
+		}
+		if n != len(v.want) {
+			t.Fatalf("version %d iterates %d locks, want %d", i, n, len(v.want))
+		}
+	}
+	// The same contents built in another order are equal; one value apart
+	// they are not.
+	var rebuilt lockMap
+	for i := len(paths) - 1; i >= 0; i-- {
+		if val, ok := want[paths[i]]; ok {
+			rebuilt = lockSet(rebuilt, paths[i], val)
+		}
+	}
+	if !locksEqual(m, rebuilt) {
+		t.Error("two maps with the same locks and values are not equal")
+	}
+	for p, val := range want {
+		val.Site++
+		if locksEqual(m, lockSet(rebuilt, p, val)) {
+			t.Error("maps that differ in one value are equal")
+		}
+		break
+	}
+	if lockDelete(lockSet(nil, paths[0], LockVal{}), paths[0]) != nil || lockLen(nil) != 0 {
+		t.Error("an emptied map is not the empty (nil) map")
 	}
 }
