@@ -18,6 +18,9 @@ import (
 var guardvet string // the built binary
 
 func TestMain(m *testing.M) {
+	// Every run analyses afresh unless a test turns the result cache on
+	// (cache_test.go): a replay would hide what the other tests check.
+	os.Setenv("GUARDVETCACHE", "off")
 	dir, err := os.MkdirTemp("", "guardvet-cmd")
 	if err != nil {
 		panic(err)

@@ -18,7 +18,6 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 
 	"github.com/guardvet/guardvet/analyzer/config"
@@ -59,6 +58,7 @@ type options struct {
 	json, sarif, fix, diff, tests, version bool
 	suggest                                bool
 	tags, cpuprofile, memprofile, dir      string
+	cache                                  string
 	enable                                 map[string]*triState
 	flags                                  *flag.FlagSet // for the usage text
 }
@@ -87,6 +87,9 @@ func (t *triState) Set(s string) error {
 func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
 	if len(args) > 0 && args[0] == "help" {
 		return help(args[1:], analyzers, stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "cache" {
+		return cacheCommand(args[1:], stdout, stderr)
 	}
 	opts, patterns, err := parseFlags(args, analyzers, stderr)
 	if err == flag.ErrHelp {
@@ -128,11 +131,11 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		return ExitError
 	}
 	defer stop()
-	findings, graphs, code, ok := analyse(opts, enabled, patterns, stderr)
+	findings, trees, code, ok := analyse(opts, enabled, analyzers, patterns, stderr)
 	if !ok {
 		return ExitError
 	}
-	return output(opts, analyzers, findings, graphs, code, stdout, stderr)
+	return output(opts, analyzers, findings, trees, code, stdout, stderr)
 }
 
 // startProfiles starts -cpuprofile and arranges -memprofile; the function
@@ -173,77 +176,9 @@ func startProfiles(opts *options, stderr io.Writer) (stop func(), ok bool) {
 	}, true
 }
 
-// analyse loads the packages the patterns name and runs the enabled
-// analyzers on them, each module from its own directory: Go files given
-// as arguments may belong to different modules of one repository (a
-// pre-commit hook passes the staged files), and go list loads one main
-// module at a time. It returns the findings in output order, the graphs
-// (for -json), and the exit code so far: ExitError when a package failed
-// to load or type-check (printed to stderr). ok is false when nothing
-// could be analysed at all.
-func analyse(opts *options, enabled []*analysis.Analyzer, patterns []string, stderr io.Writer) (findings []Finding, graphs []*checker.Graph, code int, ok bool) {
-	cfg := &packages.Config{ // Dir is set per module below
-		Mode:  packages.LoadAllSyntax | packages.NeedModule,
-		Tests: opts.tests,
-	}
-	if opts.tags != "" {
-		cfg.BuildFlags = []string{"-tags=" + opts.tags}
-	}
-	code = ExitClean
-	loaded := 0
-	for _, g := range groupPatterns(patterns) {
-		cfg.Dir = g.dir
-		pkgs, err := packages.Load(cfg, g.patterns...)
-		if err != nil {
-			fmt.Fprintf(stderr, "guardvet: %s\n", relMessage(err.Error()))
-			code = ExitError
-			continue
-		}
-		loaded += len(pkgs)
-		if printErrors(stderr, pkgs) > 0 { // load and type errors, to stderr
-			code = ExitError
-		}
-		restore, err := runOptions(enabled, pkgs)
-		if err != nil {
-			fmt.Fprintf(stderr, "guardvet: %v\n", err)
-			return nil, nil, ExitError, false
-		}
-		if config.Current().AnalyseUnannotated() {
-			heapCeiling() // every body is analysed: much garbage (memory.go)
-		}
-		graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
-		restore()
-		if err != nil {
-			fmt.Fprintf(stderr, "guardvet: %v\n", err)
-			return nil, nil, ExitError, false
-		}
-		graphs = append(graphs, graph)
-		for _, act := range graph.Roots {
-			if act.Err != nil {
-				if !hasErrors(act.Package) { // errors in the package were printed above
-					fmt.Fprintf(stderr, "guardvet: %s: %v\n", act, act.Err)
-					code = ExitError
-				}
-				continue
-			}
-			for _, d := range act.Diagnostics {
-				findings = append(findings, Finding{Analyzer: act.Analyzer, Diag: d, Fset: act.Package.Fset, Posn: act.Package.Fset.Position(d.Pos),
-					Variant: strings.Contains(act.Package.ID, " [")})
-			}
-		}
-	}
-	if loaded == 0 {
-		if code == ExitClean {
-			fmt.Fprintf(stderr, "guardvet: %s matched no packages\n", strings.Join(patterns, " "))
-		}
-		return nil, nil, ExitError, false
-	}
-	return sortFindings(findings), graphs, code, true
-}
-
 // output prints the findings in the format asked for (or applies their
 // fixes) and returns the exit code.
-func output(opts *options, analyzers []*analysis.Analyzer, findings []Finding, graphs []*checker.Graph, code int, stdout, stderr io.Writer) int {
+func output(opts *options, analyzers []*analysis.Analyzer, findings []Finding, trees []jsonTree, code int, stdout, stderr io.Writer) int {
 	switch {
 	case opts.fix || opts.diff:
 		fixed, err := applyFixes(findings, opts.diff, stdout)
@@ -272,7 +207,7 @@ func output(opts *options, analyzers []*analysis.Analyzer, findings []Finding, g
 		}
 		return code
 	case opts.json:
-		if err := printJSON(stdout, graphs); err != nil {
+		if err := printJSON(stdout, trees); err != nil {
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
 			return ExitError
 		}
@@ -352,6 +287,7 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	fs.BoolVar(&o.tests, "test", true, "also check test files")
 	fs.StringVar(&o.tags, "tags", "", "comma-separated build tags, as for go build")
 	fs.StringVar(&o.dir, "C", "", "change to `dir` before doing anything else, as go -C does (a module in a subdirectory of a repository)")
+	fs.StringVar(&o.cache, "cache", "", "the result cache's `dir`, or off; default $"+EnvCache+", else guardvet in the user's cache directory (guardvet cache dir prints it)")
 	fs.BoolVar(&o.version, "version", false, "print the version (module version, VCS revision, Go version) and exit")
 	fs.BoolVar(&o.version, "V", false, "same as -version")
 	configFlag := func(name string) func(string) error {

@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"sort"
 	"strings"
 
-	"golang.org/x/tools/go/analysis/checker"
 	"golang.org/x/tools/go/packages"
 )
 
@@ -130,19 +128,12 @@ func relMessage(msg string) string {
 }
 
 // printJSON prints the x/tools JSON tree (package ID → analyzer →
-// diagnostics) of every load as one object, as a single load prints it.
-func printJSON(w io.Writer, graphs []*checker.Graph) error {
+// diagnostics) of every load, fresh or replayed from the cache, as one
+// object, as a single load prints it.
+func printJSON(w io.Writer, trees []jsonTree) error {
 	merged := map[string]map[string]json.RawMessage{}
-	for _, g := range graphs {
-		var buf bytes.Buffer
-		if err := g.PrintJSON(&buf); err != nil {
-			return err
-		}
-		var tree map[string]map[string]json.RawMessage
-		if err := json.Unmarshal(buf.Bytes(), &tree); err != nil {
-			return err
-		}
-		for id, v := range tree {
+	for _, t := range trees {
+		for id, v := range t {
 			merged[id] = v
 		}
 	}

@@ -1,0 +1,182 @@
+package driver
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
+
+	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/resultcache"
+)
+
+// analyse loads the packages the patterns name and runs the enabled
+// analyzers on them, each module from its own directory: Go files given
+// as arguments may belong to different modules of one repository (a
+// pre-commit hook passes the staged files), and go list loads one main
+// module at a time. It returns the findings in output order, the -json
+// trees, and the exit code so far: ExitError when a package failed to load
+// or type-check (printed to stderr). ok is false when nothing could be
+// analysed at all.
+//
+// With the result cache on (cache.go), a module's packages whose results
+// are cached are replayed, and only the others are loaded and analysed.
+func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string, stderr io.Writer) (findings []Finding, trees []jsonTree, code int, ok bool) {
+	cfg := &packages.Config{ // Dir is set per module below
+		Mode:  packages.LoadAllSyntax | packages.NeedModule,
+		Tests: opts.tests,
+	}
+	if opts.tags != "" {
+		cfg.BuildFlags = []string{"-tags=" + opts.tags}
+	}
+	rc := openCache(opts, enabled, all)
+	code = ExitClean
+	loaded := 0
+	for _, g := range groupPatterns(patterns) {
+		cfg.Dir = g.dir
+		var plan *cachePlan
+		if rc != nil {
+			plan = rc.plan(cfg, g)
+		}
+		if plan != nil && len(plan.missing) == 0 {
+			loaded += len(plan.roots)
+			for _, id := range plan.roots {
+				findings = append(findings, plan.hits[id]...)
+			}
+			trees = append(trees, plan.hitTree)
+			continue
+		}
+		load := g.patterns
+		if plan != nil {
+			load = plan.reload
+		}
+		res, fatal := analyseLoad(cfg, load, enabled, stderr)
+		if !fatal && plan != nil && !plan.covers(res) {
+			// The import paths did not yield every package to analyse
+			// (an unusual layout): analyse what the patterns name.
+			plan.reload = g.patterns
+			res, fatal = analyseLoad(cfg, g.patterns, enabled, stderr)
+		}
+		if fatal {
+			return nil, nil, ExitError, false
+		}
+		loaded += len(res.roots)
+		code = max(code, res.code)
+		if plan == nil {
+			for _, id := range res.roots {
+				findings = append(findings, res.findings[id]...)
+			}
+			trees = append(trees, res.tree)
+			continue
+		}
+		fs, tree := plan.merge(res)
+		findings = append(findings, fs...)
+		trees = append(trees, tree)
+		if res.code == ExitClean {
+			rc.store(plan, res)
+		}
+	}
+	if rc != nil {
+		_ = rc.cache.Trim(resultcache.MaxAge, resultcache.MaxBytes) // best effort
+	}
+	if loaded == 0 {
+		if code == ExitClean {
+			fmt.Fprintf(stderr, "guardvet: %s matched no packages\n", strings.Join(patterns, " "))
+		}
+		return nil, nil, ExitError, false
+	}
+	return sortFindings(findings), trees, code, true
+}
+
+// loadResult is what one packages.Load and its analysis produced.
+type loadResult struct {
+	roots    []string             // the root packages' IDs, in load order
+	findings map[string][]Finding // by root package ID
+	tree     jsonTree
+	code     int
+}
+
+// analyseLoad loads patterns with cfg and analyses them. Load and type
+// errors are printed to stderr and make code ExitError; fatal is true
+// when nothing can be analysed (which it says).
+func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.Analyzer, stderr io.Writer) (res loadResult, fatal bool) {
+	res = loadResult{findings: map[string][]Finding{}, tree: jsonTree{}, code: ExitClean}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		fmt.Fprintf(stderr, "guardvet: %s\n", relMessage(err.Error()))
+		res.code = ExitError
+		return res, false
+	}
+	if printErrors(stderr, pkgs) > 0 { // load and type errors, to stderr
+		res.code = ExitError
+	}
+	restore, err := runOptions(enabled, pkgs)
+	if err != nil {
+		fmt.Fprintf(stderr, "guardvet: %v\n", err)
+		return res, true
+	}
+	if config.Current().AnalyseUnannotated() {
+		heapCeiling() // every body is analysed: much garbage (memory.go)
+	}
+	graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
+	restore()
+	if err != nil {
+		fmt.Fprintf(stderr, "guardvet: %v\n", err)
+		return res, true
+	}
+	seen := map[string]bool{}
+	for _, act := range graph.Roots {
+		id := act.Package.ID
+		if !seen[id] {
+			seen[id] = true
+			res.roots = append(res.roots, id)
+		}
+		if act.Err != nil {
+			if !hasErrors(act.Package) { // errors in the package were printed above
+				fmt.Fprintf(stderr, "guardvet: %s: %v\n", act, act.Err)
+				res.code = ExitError
+			}
+			continue
+		}
+		for _, d := range act.Diagnostics {
+			res.findings[id] = append(res.findings[id], Finding{Analyzer: act.Analyzer, Diag: d, Fset: act.Package.Fset,
+				Posn: act.Package.Fset.Position(d.Pos), Variant: strings.Contains(id, " [")})
+		}
+	}
+	var buf strings.Builder
+	if err := graph.PrintJSON(&buf); err != nil {
+		fmt.Fprintf(stderr, "guardvet: %v\n", err)
+		return res, true
+	}
+	if res.tree, err = parseJSONTree([]byte(buf.String())); err != nil {
+		fmt.Fprintf(stderr, "guardvet: %v\n", err)
+		return res, true
+	}
+	return res, false
+}
+
+// reloadPatterns are the patterns that load the packages with the given
+// IDs (and their test variants): their import paths, sorted. Patterns that
+// name files (file=...) are kept as they are: a file's package is not
+// always what its import path loads.
+func reloadPatterns(group []string, missing []*packages.Package) []string {
+	for _, p := range group {
+		if strings.HasPrefix(p, "file=") {
+			return group
+		}
+	}
+	set := map[string]bool{}
+	for _, p := range missing {
+		set[basePath(p)] = true
+	}
+	out := make([]string, 0, len(set))
+	for p := range set {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out
+}
