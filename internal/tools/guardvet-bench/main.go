@@ -142,6 +142,7 @@ type config struct {
 	vet        bool
 	vetCache   bool
 	infer      bool
+	cache      bool
 	json       bool
 }
 
@@ -159,6 +160,7 @@ func main() {
 	fs.BoolVar(&cfg.vet, "vet", true, "also run plain go vet as a reference point")
 	fs.BoolVar(&cfg.vetCache, "vet-cache", false, "let go vet replay cached results (default: defeat the vet cache with a per-run nonce flag so every run analyses every package)")
 	fs.BoolVar(&cfg.infer, "infer", true, "also run guardvet -infer (guard inference) and report its cost over the default run")
+	fs.BoolVar(&cfg.cache, "cache", true, "also run guardvet on a warm result cache, and, in sets that are writable copies, after a one-file edit of a leaf package and of a widely imported one; the other guardvet commands run with the cache off")
 	fs.BoolVar(&cfg.json, "json", false, "print results as JSON instead of tables")
 	fs.IntVar(&measureFD, "measure", 0, "internal: run the command after -- and report its wall time, exit status and peak RSS as JSON on file descriptor `FD` (2 for standard error)")
 	fs.Usage = func() {
@@ -212,8 +214,17 @@ func run(cfg *config, out, progress io.Writer) error {
 	}
 	sets := []PackageSet(cfg.sets)
 	if len(sets) == 0 {
-		sets = defaultSets
+		var cleanup func()
+		if sets, cleanup, err = defaultSetsWithCopies(); err != nil {
+			return err
+		}
+		defer cleanup()
 	}
+	scratch, err := os.MkdirTemp("", "guardvet-bench-cache-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(scratch)
 
 	res := Results{
 		GoVersion:   goVersion(cfg.goCmd),
@@ -226,12 +237,25 @@ func run(cfg *config, out, progress io.Writer) error {
 		CacheNotice: cacheNotice(cfg),
 	}
 	for _, set := range sets {
-		cmds := commandsFor(cfg, goPath, set)
+		cmds, err := commandsFor(cfg, goPath, set, scratch)
+		if err != nil {
+			return err
+		}
 		samples := make([][]Sample, len(cmds))
 		for round := 0; round <= cfg.runs; round++ {
 			for i, c := range cmds {
 				argv := c.argv()
-				s, err := measureCommand(self, c.Dir, argv)
+				if c.Prepare != nil {
+					if err := c.Prepare(); err != nil {
+						return fmt.Errorf("[%s] %s: %v", set.Name, c.Name, err)
+					}
+				}
+				s, err := measureCommand(self, c.Dir, argv, c.Env)
+				if c.Cleanup != nil {
+					if cerr := c.Cleanup(); cerr != nil && err == nil {
+						err = cerr
+					}
+				}
 				label := fmt.Sprintf("run %d/%d", round, cfg.runs)
 				if round == 0 {
 					label = "warm-up"
@@ -271,6 +295,11 @@ type Command struct {
 	ExpectedExit []int
 	// Dir is the directory the command runs in (the set's Dir).
 	Dir string
+	// Env is added to the environment (GUARDVETCACHE for guardvet).
+	Env []string
+	// Prepare runs before each run of the command and Cleanup after it
+	// (the edits of the edit commands); neither is timed.
+	Prepare, Cleanup func() error
 }
 
 func (c Command) argv() []string {
@@ -291,26 +320,34 @@ func (c Command) display() string {
 	return strings.Join(append(parts, c.Packages...), " ")
 }
 
-func commandsFor(cfg *config, goPath string, set PackageSet) []Command {
+func commandsFor(cfg *config, goPath string, set PackageSet, scratch string) ([]Command, error) {
+	cold := []string{"GUARDVETCACHE=off"} // the cold runs: no result cache
 	cmds := []Command{
-		{Name: "guardvet", Path: cfg.guardvet, Packages: set.Packages, ExpectedExit: []int{0, 1}, Dir: set.Dir},
+		{Name: "guardvet", Path: cfg.guardvet, Packages: set.Packages, ExpectedExit: []int{0, 1}, Dir: set.Dir, Env: cold},
 		{
 			Name: "typecheckfloor", Path: cfg.floor,
 			Args:     []string{fmt.Sprintf("-facts=%t", cfg.floorFacts)},
 			Packages: set.Packages, ExpectedExit: []int{0, 1}, Dir: set.Dir,
 		},
 	}
-	if cfg.infer {
-		cmds = append(cmds, Command{Name: "guardvet -infer", Path: cfg.guardvet, Args: []string{"-infer"}, Packages: set.Packages, ExpectedExit: []int{0, 1}, Dir: set.Dir})
+	if cfg.infer && set.Locks == 0 {
+		cmds = append(cmds, Command{Name: "guardvet -infer", Path: cfg.guardvet, Args: []string{"-infer"}, Packages: set.Packages, ExpectedExit: []int{0, 1}, Dir: set.Dir, Env: cold})
 	}
-	if cfg.vet {
+	if cfg.cache && set.Locks == 0 {
+		cached, err := cacheCommands(cfg, set, scratch)
+		if err != nil {
+			return nil, err
+		}
+		cmds = append(cmds, cached...)
+	}
+	if cfg.vet && set.Locks == 0 {
 		vet := Command{Name: "go vet", Path: goPath, Args: []string{"vet"}, Packages: set.Packages, ExpectedExit: []int{0, 1}, Dir: set.Dir}
 		if !cfg.vetCache {
 			vet.Nonce = func() []string { return []string{"-printf.funcs=guardvetbench_nonce_" + nonce()} }
 		}
 		cmds = append(cmds, vet)
 	}
-	return cmds
+	return cmds, nil
 }
 
 // nonce returns a fresh random identifier.
@@ -321,7 +358,10 @@ func nonce() string {
 }
 
 func cacheNotice(cfg *config) string {
-	n := "guardvet and the floor: compiled export data (go list -export) is cached after the warm-up round, the same for both; no result caching."
+	n := "guardvet and the floor: compiled export data (go list -export) is cached after the warm-up round, the same for both; guardvet and guardvet -infer run with its result cache off (GUARDVETCACHE=off)."
+	if cfg.cache {
+		n += " guardvet warm: the result cache filled by the warm-up round, replayed by every timed run; leaf edit and shared edit: a comment with a fresh nonce added to one file before each run, on a cache of their own, warm otherwise."
+	}
 	if !cfg.vet {
 		return n
 	}

@@ -88,7 +88,7 @@ type Sample struct {
 // measureCommand runs argv under the -measure wrapper (the executable
 // self) and returns its measurements. It fails if the command could not
 // be run, was killed by a signal, or printed a Go panic or fatal error.
-func measureCommand(self, dir string, argv []string) (Sample, error) {
+func measureCommand(self, dir string, argv, env []string) (Sample, error) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		return Sample{}, err
@@ -98,6 +98,7 @@ func measureCommand(self, dir string, argv []string) (Sample, error) {
 	cmd := exec.Command(self, append([]string{"-measure=3", "--"}, argv...)...)
 	cmd.Stdout, cmd.Stderr = scan, scan
 	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
 	cmd.ExtraFiles = []*os.File{w}
 	if err := cmd.Start(); err != nil {
 		w.Close()

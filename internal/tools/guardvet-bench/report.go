@@ -13,6 +13,15 @@ type PackageSet struct {
 	Name     string   `json:"name"`
 	Dir      string   `json:"dir,omitempty"`
 	Packages []string `json:"packages"`
+	// LeafEdit and SharedEdit are files (relative to Dir) of a package
+	// nothing else in the set imports and of one much of it imports: the
+	// "leaf edit" and "shared edit" commands change one of them before
+	// each run, on an otherwise warm result cache. Only for sets in a
+	// writable copy.
+	LeafEdit   string `json:"leaf_edit,omitempty"`
+	SharedEdit string `json:"shared_edit,omitempty"`
+	// Locks is the number of locks of a generated long-function set.
+	Locks int `json:"locks,omitempty"`
 }
 
 // setsFlag collects repeated -set NAME=PKG,PKG,... flags in order.
@@ -105,7 +114,17 @@ type SetResult struct {
 		RSS  float64 `json:"rss_ratio"`
 		CPU  float64 `json:"cpu_ratio"`
 	} `json:"infer_over_guardvet,omitempty"`
-	Notes []string `json:"notes,omitempty"`
+	// Cache is the median wall time of the runs on the result cache over
+	// the cold run's (guardvet with the cache off), as ratios.
+	Cache *CacheRatios `json:"cache_over_cold,omitempty"`
+	Notes []string     `json:"notes,omitempty"`
+}
+
+// CacheRatios are cached runs' median wall times over the cold run's.
+type CacheRatios struct {
+	Warm       float64 `json:"warm"`
+	LeafEdit   float64 `json:"leaf_edit,omitempty"`
+	SharedEdit float64 `json:"shared_edit,omitempty"`
 }
 
 // CommandResult summarizes the timed runs of one command.
@@ -191,7 +210,23 @@ func summarize(set PackageSet, cmds []Command, samples [][]Sample) SetResult {
 		res.Overhead.RSSPercent = (gv.RSSRatio - 1) * 100
 		res.Overhead.CPUPercent = (gv.CPURatio - 1) * 100
 	}
-	return res.withInfer()
+	return res.withInfer().withCache()
+}
+
+// withCache adds the cached runs' cost over the cold run, when they ran.
+func (r SetResult) withCache() SetResult {
+	gv, warm := r.command("guardvet"), r.command("guardvet warm")
+	if gv == nil || warm == nil {
+		return r
+	}
+	r.Cache = &CacheRatios{Warm: ratio(warm.MedianWall, gv.MedianWall)}
+	if c := r.command("leaf edit"); c != nil {
+		r.Cache.LeafEdit = ratio(c.MedianWall, gv.MedianWall)
+	}
+	if c := r.command("shared edit"); c != nil {
+		r.Cache.SharedEdit = ratio(c.MedianWall, gv.MedianWall)
+	}
+	return r
 }
 
 // withInfer adds guardvet -infer's cost over the default run, when both
@@ -261,7 +296,18 @@ func formatText(res Results) string {
 			fmt.Fprintf(&b, "guardvet -infer over guardvet on %s: %.2fx wall, %.2fx RSS (%.2fx CPU)\n",
 				s.Name, s.Infer.Wall, s.Infer.RSS, s.Infer.CPU)
 		}
+		if s.Cache != nil {
+			fmt.Fprintf(&b, "result cache on %s, wall over the cold run: warm %.2fx", s.Name, s.Cache.Warm)
+			if s.Cache.LeafEdit > 0 {
+				fmt.Fprintf(&b, ", leaf edit (%s) %.2fx", s.LeafEdit, s.Cache.LeafEdit)
+			}
+			if s.Cache.SharedEdit > 0 {
+				fmt.Fprintf(&b, ", shared edit (%s) %.2fx", s.SharedEdit, s.Cache.SharedEdit)
+			}
+			b.WriteString("\n")
+		}
 	}
+	b.WriteString(formatSlope(res.Sets))
 	return b.String()
 }
 

@@ -44,6 +44,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	dir := fs.String("corpus", "testdata/corpus", "the corpus module: holds sets and expected.txt")
 	repo := fs.String("repo", ".", "the repository root, where sets marked repo run")
 	only := fs.String("sets", "", "run only these sets (comma-separated)")
+	warm := fs.Bool("warm", true, "re-run each set on the result cache its first run filled, and fail the set unless the findings are the same bytes")
 	update := fs.Bool("update", false, "rewrite expected.txt from this run: keep the verdicts and reasons of entries still reported, drop the others, add new ones as untriaged")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
@@ -77,7 +78,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return fail("%v", err)
 	}
 
-	r := &corpus.Runner{Guardvet: bin, Corpus: corpusDir, Repo: repoDir}
+	r := &corpus.Runner{Guardvet: bin, Corpus: corpusDir, Repo: repoDir, Warm: *warm}
 	fmt.Fprintln(stdout, corpus.Header())
 	var results []*corpus.Result
 	failed := false

@@ -25,10 +25,11 @@ import (
 //
 // With the result cache on (cache.go), a module's packages whose results
 // are cached are replayed, and only the others are loaded and analysed.
-func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string, stderr io.Writer) (findings []Finding, trees []jsonTree, code int, ok bool) {
+func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string, prog *progress, stderr io.Writer) (findings []Finding, trees []jsonTree, code int, ok bool) {
 	cfg := &packages.Config{ // Dir is set per module below
-		Mode:  packages.LoadAllSyntax | packages.NeedModule,
-		Tests: opts.tests,
+		Mode:      packages.LoadAllSyntax | packages.NeedModule,
+		Tests:     opts.tests,
+		ParseFile: prog.parseFile(),
 	}
 	if opts.tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + opts.tags}
@@ -40,6 +41,7 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 		cfg.Dir = g.dir
 		var plan *cachePlan
 		if rc != nil {
+			prog.setPhase("listing packages")
 			plan = rc.plan(cfg, g)
 		}
 		if plan != nil && len(plan.missing) == 0 {
@@ -51,15 +53,20 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 			continue
 		}
 		load := g.patterns
+		prog.loading(0)
 		if plan != nil {
 			load = plan.reload
+			prog.loading(plan.files)
+			if n := len(plan.hits); n > 0 {
+				prog.setPhase("%d of %d packages replayed from the cache; loading the others", n, len(plan.roots))
+			}
 		}
-		res, fatal := analyseLoad(cfg, load, enabled, stderr)
+		res, fatal := analyseLoad(cfg, load, enabled, prog, stderr)
 		if !fatal && plan != nil && !plan.covers(res) {
 			// The import paths did not yield every package to analyse
 			// (an unusual layout): analyse what the patterns name.
 			plan.reload = g.patterns
-			res, fatal = analyseLoad(cfg, g.patterns, enabled, stderr)
+			res, fatal = analyseLoad(cfg, g.patterns, enabled, prog, stderr)
 		}
 		if fatal {
 			return nil, nil, ExitError, false
@@ -103,7 +110,7 @@ type loadResult struct {
 // analyseLoad loads patterns with cfg and analyses them. Load and type
 // errors are printed to stderr and make code ExitError; fatal is true
 // when nothing can be analysed (which it says).
-func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.Analyzer, stderr io.Writer) (res loadResult, fatal bool) {
+func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.Analyzer, prog *progress, stderr io.Writer) (res loadResult, fatal bool) {
 	res = loadResult{findings: map[string][]Finding{}, tree: jsonTree{}, code: ExitClean}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
@@ -122,6 +129,9 @@ func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.An
 	if config.Current().AnalyseUnannotated() {
 		heapCeiling() // every body is analysed: much garbage (memory.go)
 	}
+	all := 0
+	packages.Visit(pkgs, nil, func(*packages.Package) { all++ })
+	prog.setPhase("analysing %d packages, %d of them checked", all, len(pkgs))
 	graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
 	restore()
 	if err != nil {

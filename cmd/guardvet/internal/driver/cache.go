@@ -95,6 +95,7 @@ type cachePlan struct {
 	hitTree jsonTree
 	missing map[string]bool
 	reload  []string // the patterns that load the missing roots
+	files   int      // the Go files the reload parses, about (for progress)
 	sums    map[string][sha256.Size]byte
 }
 
@@ -137,7 +138,11 @@ func (rc *runCache) plan(cfg *packages.Config, g loadGroup) *cachePlan {
 	if pk.err != nil {
 		return nil
 	}
-	plan.reload = reloadPatterns(g.patterns, missing)
+	plan.files = goFiles(missing)
+	plan.reload = g.patterns // nothing cached: load what the patterns name
+	if len(missing) < len(plan.roots) {
+		plan.reload = reloadPatterns(g.patterns, missing)
+	}
 	return plan
 }
 
@@ -266,4 +271,11 @@ func cacheCommand(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return ExitClean
+}
+
+// goFiles counts the Go files of pkgs and what they import.
+func goFiles(pkgs []*packages.Package) int {
+	n := 0
+	packages.Visit(pkgs, nil, func(p *packages.Package) { n += len(p.CompiledGoFiles) })
+	return n
 }

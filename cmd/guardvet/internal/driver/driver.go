@@ -131,7 +131,9 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		return ExitError
 	}
 	defer stop()
-	findings, trees, code, ok := analyse(opts, enabled, analyzers, patterns, stderr)
+	prog := startProgress(opts, stderr)
+	findings, trees, code, ok := analyse(opts, enabled, analyzers, patterns, prog, prog.writer(stderr))
+	prog.stop() // the line is erased before the output
 	if !ok {
 		return ExitError
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 )
 
 // Exit codes of the gate.
@@ -33,7 +34,7 @@ func Check(run *Run, all []*Entry) *Result {
 
 // Header is the table header Row matches.
 func Header() string {
-	return fmt.Sprintf("%-12s %6s %9s %11s %8s %10s %8s %9s", "set", "found", "expected", "unexpected", "missing", "untriaged", "wall", "peak RSS")
+	return fmt.Sprintf("%-12s %6s %9s %11s %8s %10s %8s %9s %8s", "set", "found", "expected", "unexpected", "missing", "untriaged", "wall", "peak RSS", "warm")
 }
 
 // Row is one set's line of the table.
@@ -41,7 +42,14 @@ func (r *Result) Row() string {
 	if r.Run.Err != nil {
 		return fmt.Sprintf("%-12s %6s %9s %11s %8s %10d %7.1fs %9s", r.Run.Set.Name, "error", "-", "-", "-", len(r.Untriaged), r.Run.Wall.Seconds(), mb(r.Run.RSS))
 	}
-	return fmt.Sprintf("%-12s %6d %9d %11d %8d %10d %7.1fs %9s", r.Run.Set.Name, len(r.Run.Diags), len(r.Cmp.Matched), len(r.Cmp.Unexpected), len(r.Cmp.Missing), len(r.Untriaged), r.Run.Wall.Seconds(), mb(r.Run.RSS))
+	return fmt.Sprintf("%-12s %6d %9d %11d %8d %10d %7.1fs %9s %8s", r.Run.Set.Name, len(r.Run.Diags), len(r.Cmp.Matched), len(r.Cmp.Unexpected), len(r.Cmp.Missing), len(r.Untriaged), r.Run.Wall.Seconds(), mb(r.Run.RSS), warmWall(r.Run.WarmWall))
+}
+
+func warmWall(d time.Duration) string {
+	if d == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2fs", d.Seconds())
 }
 
 func mb(b int64) string {

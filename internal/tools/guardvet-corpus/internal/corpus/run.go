@@ -16,6 +16,9 @@ type Runner struct {
 	Guardvet string // the binary; it builds nothing itself
 	Corpus   string // the corpus module's directory
 	Repo     string // the repository root
+	// Warm runs each set a second time on the result cache the first run
+	// filled, and fails the set unless it prints the same bytes.
+	Warm bool
 }
 
 // Run is the outcome of one set.
@@ -23,8 +26,11 @@ type Run struct {
 	Set   Set
 	Diags []Diag
 	Wall  time.Duration // guardvet's wall time
-	RSS   int64         // guardvet's peak resident set, bytes (0 if not measured)
-	Err   error         // the set's result cannot be trusted (load or type errors, a failed analysis, a crash)
+	// WarmWall is the wall time of the re-run on the warm result cache
+	// (Runner.Warm), 0 if there was none.
+	WarmWall time.Duration
+	RSS      int64 // guardvet's peak resident set, bytes (0 if not measured)
+	Err      error // the set's result cannot be trusted (load or type errors, a failed analysis, a crash)
 }
 
 // Run runs guardvet -json on one set and normalises its diagnostics.
@@ -59,9 +65,17 @@ func (r *Runner) Run(s Set) *Run {
 	}
 	norm := NewNormaliser(env.GOMODCACHE, env.GOROOT, copyDir, module)
 
+	// Each set starts on an empty result cache of its own: the first run
+	// is cold, and fills it for the warm re-run.
+	cacheDir, err := os.MkdirTemp("", "guardvet-corpus-cache-")
+	if err != nil {
+		run.Err = err
+		return run
+	}
+	defer os.RemoveAll(cacheDir)
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(r.Guardvet, append([]string{"-json"}, s.Args...)...)
-	cmd.Dir, cmd.Stdout, cmd.Stderr, cmd.Env = dir, &stdout, &stderr, runEnv()
+	cmd.Dir, cmd.Stdout, cmd.Stderr, cmd.Env = dir, &stdout, &stderr, append(runEnv(), "GUARDVETCACHE="+cacheDir)
 	start := time.Now()
 	err = cmd.Run()
 	run.Wall = time.Since(start)
@@ -75,6 +89,11 @@ func (r *Runner) Run(s Set) *Run {
 		}
 		if code != 1 { // 1 is findings; 2 is load or type errors or bad usage
 			run.Err = fmt.Errorf("guardvet %s (in %s) exited %d (%v):\n%s", strings.Join(s.Args, " "), dir, code, err, tail(stderr.String(), 20))
+			return run
+		}
+	}
+	if r.Warm {
+		if run.Err = r.warm(run, dir, cacheDir, stdout.Bytes()); run.Err != nil {
 			return run
 		}
 	}
@@ -157,4 +176,40 @@ func tail(s string, n int) string {
 		lines = append([]string{"..."}, lines[len(lines)-n:]...)
 	}
 	return "  " + strings.Join(lines, "\n  ")
+}
+
+// warm re-runs the set on the cache its first run filled and requires the
+// same -json bytes: the cache must not change a finding.
+func (r *Runner) warm(run *Run, dir, cacheDir string, cold []byte) error {
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(r.Guardvet, append([]string{"-json"}, run.Set.Args...)...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr, cmd.Env = dir, &stdout, &stderr, append(runEnv(), "GUARDVETCACHE="+cacheDir)
+	start := time.Now()
+	err := cmd.Run()
+	run.WarmWall = time.Since(start)
+	if code := cmd.ProcessState.ExitCode(); err != nil && code != 1 {
+		return fmt.Errorf("guardvet on a warm cache exited %d (%v):\n%s", code, err, tail(stderr.String(), 20))
+	}
+	if !bytes.Equal(stdout.Bytes(), cold) {
+		return fmt.Errorf("guardvet on a warm result cache printed other findings than the cold run:\n%s", firstLineDiff(string(cold), stdout.String()))
+	}
+	return nil
+}
+
+// firstLineDiff shows the first line where a and b differ.
+func firstLineDiff(a, b string) string {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(la) || i < len(lb); i++ {
+		var x, y string
+		if i < len(la) {
+			x = la[i]
+		}
+		if i < len(lb) {
+			y = lb[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d:\n  cold: %s\n  warm: %s", i+1, x, y)
+		}
+	}
+	return "(no line differs)"
 }
