@@ -237,38 +237,9 @@ func run(cfg *config, out, progress io.Writer) error {
 		CacheNotice: cacheNotice(cfg),
 	}
 	for _, set := range sets {
-		cmds, err := commandsFor(cfg, goPath, set, scratch)
+		cmds, samples, err := measureSet(cfg, self, goPath, set, scratch, progress)
 		if err != nil {
 			return err
-		}
-		samples := make([][]Sample, len(cmds))
-		for round := 0; round <= cfg.runs; round++ {
-			for i, c := range cmds {
-				argv := c.argv()
-				if c.Prepare != nil {
-					if err := c.Prepare(); err != nil {
-						return fmt.Errorf("[%s] %s: %v", set.Name, c.Name, err)
-					}
-				}
-				s, err := measureCommand(self, c.Dir, argv, c.Env)
-				if c.Cleanup != nil {
-					if cerr := c.Cleanup(); cerr != nil && err == nil {
-						err = cerr
-					}
-				}
-				label := fmt.Sprintf("run %d/%d", round, cfg.runs)
-				if round == 0 {
-					label = "warm-up"
-				}
-				if err != nil {
-					return fmt.Errorf("[%s] %s %s: %v", set.Name, label, c.Name, err)
-				}
-				fmt.Fprintf(progress, "[%s] %-8s %-14s %7.2f s wall %7.1f MiB %7.2f s CPU  exit %d\n",
-					set.Name, label, c.Name, s.WallSeconds, s.PeakRSSMiB, s.CPUSeconds, s.ExitCode)
-				if round > 0 {
-					samples[i] = append(samples[i], s)
-				}
-			}
 		}
 		res.Sets = append(res.Sets, summarize(set, cmds, samples))
 	}
@@ -280,6 +251,45 @@ func run(cfg *config, out, progress io.Writer) error {
 	}
 	_, err = io.WriteString(out, formatText(res))
 	return err
+}
+
+// measureSet runs the set's commands, interleaved round-robin after one
+// untimed warm-up round, and returns each command's timed samples.
+func measureSet(cfg *config, self, goPath string, set PackageSet, scratch string, progress io.Writer) ([]Command, [][]Sample, error) {
+	cmds, err := commandsFor(cfg, goPath, set, scratch)
+	if err != nil {
+		return nil, nil, err
+	}
+	samples := make([][]Sample, len(cmds))
+	for round := 0; round <= cfg.runs; round++ {
+		for i, c := range cmds {
+			argv := c.argv()
+			if c.Prepare != nil {
+				if err := c.Prepare(); err != nil {
+					return nil, nil, fmt.Errorf("[%s] %s: %v", set.Name, c.Name, err)
+				}
+			}
+			s, err := measureCommand(self, c.Dir, argv, c.Env)
+			if c.Cleanup != nil {
+				if cerr := c.Cleanup(); cerr != nil && err == nil {
+					err = cerr
+				}
+			}
+			label := fmt.Sprintf("run %d/%d", round, cfg.runs)
+			if round == 0 {
+				label = "warm-up"
+			}
+			if err != nil {
+				return nil, nil, fmt.Errorf("[%s] %s %s: %v", set.Name, label, c.Name, err)
+			}
+			fmt.Fprintf(progress, "[%s] %-8s %-14s %7.2f s wall %7.1f MiB %7.2f s CPU  exit %d\n",
+				set.Name, label, c.Name, s.WallSeconds, s.PeakRSSMiB, s.CPUSeconds, s.ExitCode)
+			if round > 0 {
+				samples[i] = append(samples[i], s)
+			}
+		}
+	}
+	return cmds, samples, nil
 }
 
 // Command is one benchmarked command of a set.
