@@ -45,6 +45,9 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 			plan = rc.plan(cfg, g)
 		}
 		if plan != nil && len(plan.missing) == 0 {
+			if rc.trace {
+				fmt.Fprintf(stderr, "guardvet: cache: %d of %d packages replayed\n", len(plan.hits), len(plan.roots))
+			}
 			loaded += len(plan.roots)
 			for _, id := range plan.roots {
 				findings = append(findings, plan.hits[id]...)
@@ -52,21 +55,12 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 			trees = append(trees, plan.hitTree)
 			continue
 		}
-		load := g.patterns
-		prog.loading(0)
-		if plan != nil {
-			load = plan.reload
-			prog.loading(plan.files)
-			if n := len(plan.hits); n > 0 {
-				prog.setPhase("%d of %d packages replayed from the cache; loading the others", n, len(plan.roots))
-			}
-		}
-		res, fatal := analyseLoad(cfg, load, enabled, prog, stderr)
+		res, fatal := analyseMissing(rc, plan, cfg, g, enabled, prog, stderr)
 		if !fatal && plan != nil && !plan.covers(res) {
 			// The import paths did not yield every package to analyse
 			// (an unusual layout): analyse what the patterns name.
 			plan.reload = g.patterns
-			res, fatal = analyseLoad(cfg, g.patterns, enabled, prog, stderr)
+			res, fatal = analyseLoad(cfg, g.patterns, enabled, true, prog, stderr)
 		}
 		if fatal {
 			return nil, nil, ExitError, false
@@ -99,10 +93,44 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 	return sortFindings(findings), trees, code, true
 }
 
+// analyseMissing analyses what the cache does not have of a group (all of
+// it, without a cache): incrementally when the cache allows it, else as a
+// cold run.
+func analyseMissing(rc *runCache, plan *cachePlan, cfg *packages.Config, g loadGroup, enabled []*analysis.Analyzer, prog *progress, stderr io.Writer) (res loadResult, fatal bool) {
+	done := false
+	var why error
+	if plan != nil && len(plan.hits) > 0 {
+		prog.setPhase("%d of %d packages replayed from the cache; analysing the others", len(plan.hits), len(plan.roots))
+		res, why = rc.analyseIncrementally(cfg, plan, enabled)
+		done = why == nil
+	}
+	if !done {
+		load := g.patterns
+		prog.loading(0)
+		if plan != nil {
+			load = plan.reload
+			prog.loading(plan.files)
+		}
+		res, fatal = analyseLoad(cfg, load, enabled, rc != nil, prog, stderr)
+	}
+	if plan != nil && rc.trace {
+		how := "analysed as a cold run"
+		if why != nil {
+			how += " (incremental analysis: " + why.Error() + ")"
+		}
+		if done {
+			how = fmt.Sprintf("analysed incrementally (%d packages from source, with facts)", len(res.facts))
+		}
+		fmt.Fprintf(stderr, "guardvet: cache: %d of %d packages replayed; %d %s\n", len(plan.hits), len(plan.roots), len(plan.missing), how)
+	}
+	return res, fatal
+}
+
 // loadResult is what one packages.Load and its analysis produced.
 type loadResult struct {
-	roots    []string             // the root packages' IDs, in load order
-	findings map[string][]Finding // by root package ID
+	roots    []string               // the root packages' IDs, in load order
+	findings map[string][]Finding   // by root package ID
+	facts    map[string]*factsEntry // every analysed package's facts, by ID, when asked for
 	tree     jsonTree
 	code     int
 }
@@ -110,7 +138,10 @@ type loadResult struct {
 // analyseLoad loads patterns with cfg and analyses them. Load and type
 // errors are printed to stderr and make code ExitError; fatal is true
 // when nothing can be analysed (which it says).
-func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.Analyzer, prog *progress, stderr io.Writer) (res loadResult, fatal bool) {
+//
+// With wantFacts, the result has the facts of every package analysed, for
+// the cache.
+func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.Analyzer, wantFacts bool, prog *progress, stderr io.Writer) (res loadResult, fatal bool) {
 	res = loadResult{findings: map[string][]Finding{}, tree: jsonTree{}, code: ExitClean}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
@@ -132,6 +163,7 @@ func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.An
 	all := 0
 	packages.Visit(pkgs, nil, func(*packages.Package) { all++ })
 	prog.setPhase("analysing %d packages, %d of them checked", all, len(pkgs))
+	summaries := config.Analyzer.Flags.Lookup("summaries").Value.String() == "true"
 	graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
 	restore()
 	if err != nil {
@@ -156,6 +188,9 @@ func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.An
 			res.findings[id] = append(res.findings[id], Finding{Analyzer: act.Analyzer, Diag: d, Fset: act.Package.Fset,
 				Posn: act.Package.Fset.Position(d.Pos), Variant: strings.Contains(id, " [")})
 		}
+	}
+	if wantFacts && res.code == ExitClean {
+		res.facts = graphFacts(graph, summaries)
 	}
 	var buf strings.Builder
 	if err := graph.PrintJSON(&buf); err != nil {

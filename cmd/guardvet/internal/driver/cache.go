@@ -59,7 +59,13 @@ type runCache struct {
 	enabled []*analysis.Analyzer
 	rep     *replayer
 	runKeys map[string]resultcache.Key // by module directory
+	trace   bool                       // GUARDVET_CACHE_TRACE: say on stderr what the cache did
 }
+
+// EnvCacheTrace names the environment variable that, set, makes a run
+// say on stderr, for each module, how many packages the cache replayed
+// and how the others were analysed: a debugging aid.
+const EnvCacheTrace = "GUARDVET_CACHE_TRACE"
 
 // openCache returns the run's cache, or nil when it is off or its
 // directory cannot be made: the run then goes without, as it would with
@@ -73,7 +79,9 @@ func openCache(opts *options, enabled, all []*analysis.Analyzer) *runCache {
 	if err != nil {
 		return nil
 	}
-	return &runCache{cache: c, opts: opts, enabled: enabled, rep: newReplayer(all), runKeys: map[string]resultcache.Key{}}
+	registerFacts(all)
+	return &runCache{cache: c, opts: opts, enabled: enabled, rep: newReplayer(all), runKeys: map[string]resultcache.Key{},
+		trace: os.Getenv(EnvCacheTrace) != ""}
 }
 
 func (rc *runCache) runKey(dir string) (resultcache.Key, error) {
@@ -94,8 +102,11 @@ type cachePlan struct {
 	hits    map[string][]Finding
 	hitTree jsonTree
 	missing map[string]bool
-	reload  []string // the patterns that load the missing roots
-	files   int      // the Go files the reload parses, about (for progress)
+	reload  []string                     // the patterns that load the missing roots
+	files   int                          // the Go files the reload parses, about (for progress)
+	meta    []*packages.Package          // the roots, from go list (no syntax or types)
+	byID    map[string]*packages.Package // every package of the load, by ID
+	pk      *packageKeys
 	sums    map[string][sha256.Size]byte
 }
 
@@ -116,7 +127,8 @@ func (rc *runCache) plan(cfg *packages.Config, g loadGroup) *cachePlan {
 	}
 	pk := newPackageKeys(run)
 	plan := &cachePlan{keys: map[string]resultcache.Key{}, hits: map[string][]Finding{}, hitTree: jsonTree{},
-		missing: map[string]bool{}, sums: pk.files}
+		missing: map[string]bool{}, sums: pk.files, meta: pkgs, byID: map[string]*packages.Package{}, pk: pk}
+	packages.Visit(pkgs, nil, func(p *packages.Package) { plan.byID[p.ID] = p })
 	var missing []*packages.Package
 	for _, p := range pkgs {
 		if _, dup := plan.keys[p.ID]; dup {
@@ -206,10 +218,20 @@ func (plan *cachePlan) merge(res loadResult) ([]Finding, jsonTree) {
 	return out, tree
 }
 
-// store writes the fresh results of the plan's roots. A root whose
-// positions cannot be kept as offsets, or whose entry cannot be written,
-// is left out: the next run analyses it again.
+// store writes the fresh results of the plan's roots, and the facts of
+// every package analysed. A root whose positions cannot be kept as
+// offsets, or an entry that cannot be written, is left out: the next run
+// analyses it again.
 func (rc *runCache) store(plan *cachePlan, res loadResult) {
+	for id, e := range res.facts {
+		p := plan.byID[id]
+		if p == nil {
+			continue // not in go list's graph of the patterns (a variant the reload added)
+		}
+		if data, err := encodeFacts(e); err == nil {
+			_ = rc.cache.Put(factsKey(plan.pk.of(p)), data)
+		}
+	}
 	for _, id := range res.roots {
 		k, isRoot := plan.keys[id]
 		if !isRoot {

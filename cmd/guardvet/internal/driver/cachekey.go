@@ -194,3 +194,15 @@ func (t jsonTree) merge(from jsonTree) {
 		t[id] = v
 	}
 }
+
+// hashOf is the SHA-256 of the parts, each length-prefixed.
+func hashOf(parts ...[]byte) [sha256.Size]byte {
+	h := sha256.New()
+	for _, p := range parts {
+		fmt.Fprintf(h, "%d:", len(p))
+		h.Write(p)
+	}
+	var out [sha256.Size]byte
+	h.Sum(out[:0])
+	return out
+}

@@ -394,6 +394,7 @@ Usage:
   guardvet [flags] packages...                  standalone, e.g. guardvet ./...
   go vet -vettool=$(command -v guardvet) ./...  as a vet tool (see "Under go vet")
   guardvet help [RULE]                          this text, or one rule's manual
+  guardvet cache dir|clean                      the result cache's directory, or empty it
 
 Rules (each on by default; -NAME=false turns one off, -NAME runs only the named):
 `)
@@ -414,6 +415,12 @@ and -config.infer.prose refine it.
 
 The shared rule is off by default: -shared runs it alone, -config.shared
 adds it to the other rules.
+
+Result cache: a run replays the findings of packages that have not
+changed since a run with the same flags. It lives in $GUARDVETCACHE, else
+guardvet under the user's cache directory; -cache DIR or
+GUARDVETCACHE=DIR moves it, off turns it off. GUARDVET_PROGRESS=off|on
+hides or forces the progress line shown on a terminal.
 
 `+vetFlagsHelp+`
 Exit codes:

@@ -23,6 +23,7 @@ var standaloneOnly = []struct {
 	{"sarif", "run guardvet -sarif ./... (under go vet, go vet -json gives JSON)", true},
 	{"test", "go vet decides which test files it checks; run guardvet -test=false ./...", true},
 	{"version", "run guardvet -version (go vet itself asks guardvet -V=full)", true},
+	{"cache", "the go command caches vet results itself (GOCACHE; GOCACHEPROG to share them)", false},
 }
 
 // vetFlagsHelp is the part of the usage that says which flags work under
@@ -30,7 +31,8 @@ var standaloneOnly = []struct {
 const vetFlagsHelp = `Under go vet (go vet -vettool=$(command -v guardvet) [flags] ./...):
   the rule flags (-NAME, -NAME=false), -ANALYZER.FLAG, -infer, -suggest,
   -json, -fix and -diff work as standalone; -C and -tags are go vet's own;
-  -sarif, -test, -version, -cpuprofile and -memprofile are standalone-only.
+  -sarif, -test, -version, -cache, -cpuprofile and -memprofile are
+  standalone-only.
 `
 
 // SetupVet prepares the go vet protocol path before unitchecker.Main

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -34,7 +35,7 @@ func Check(run *Run, all []*Entry) *Result {
 
 // Header is the table header Row matches.
 func Header() string {
-	return fmt.Sprintf("%-12s %6s %9s %11s %8s %10s %8s %9s %8s", "set", "found", "expected", "unexpected", "missing", "untriaged", "wall", "peak RSS", "warm")
+	return fmt.Sprintf("%-12s %6s %9s %11s %8s %10s %8s %9s %8s %12s", "set", "found", "expected", "unexpected", "missing", "untriaged", "wall", "peak RSS", "warm", "partial")
 }
 
 // Row is one set's line of the table.
@@ -42,7 +43,7 @@ func (r *Result) Row() string {
 	if r.Run.Err != nil {
 		return fmt.Sprintf("%-12s %6s %9s %11s %8s %10d %7.1fs %9s", r.Run.Set.Name, "error", "-", "-", "-", len(r.Untriaged), r.Run.Wall.Seconds(), mb(r.Run.RSS))
 	}
-	return fmt.Sprintf("%-12s %6d %9d %11d %8d %10d %7.1fs %9s %8s", r.Run.Set.Name, len(r.Run.Diags), len(r.Cmp.Matched), len(r.Cmp.Unexpected), len(r.Cmp.Missing), len(r.Untriaged), r.Run.Wall.Seconds(), mb(r.Run.RSS), warmWall(r.Run.WarmWall))
+	return fmt.Sprintf("%-12s %6d %9d %11d %8d %10d %7.1fs %9s %8s %12s", r.Run.Set.Name, len(r.Run.Diags), len(r.Cmp.Matched), len(r.Cmp.Unexpected), len(r.Cmp.Missing), len(r.Untriaged), r.Run.Wall.Seconds(), mb(r.Run.RSS), warmWall(r.Run.WarmWall), cmp.Or(r.Run.Partial, "-"))
 }
 
 func warmWall(d time.Duration) string {

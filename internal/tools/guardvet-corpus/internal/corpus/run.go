@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 )
@@ -29,8 +30,11 @@ type Run struct {
 	// WarmWall is the wall time of the re-run on the warm result cache
 	// (Runner.Warm), 0 if there was none.
 	WarmWall time.Duration
-	RSS      int64 // guardvet's peak resident set, bytes (0 if not measured)
-	Err      error // the set's result cannot be trusted (load or type errors, a failed analysis, a crash)
+	// Partial says how the re-run on a cache missing some packages'
+	// findings analysed them: "incremental", "cold", or "" (no re-run).
+	Partial string
+	RSS     int64 // guardvet's peak resident set, bytes (0 if not measured)
+	Err     error // the set's result cannot be trusted (load or type errors, a failed analysis, a crash)
 }
 
 // Run runs guardvet -json on one set and normalises its diagnostics.
@@ -192,6 +196,58 @@ func (r *Runner) warm(run *Run, dir, cacheDir string, cold []byte) error {
 	}
 	if !bytes.Equal(stdout.Bytes(), cold) {
 		return fmt.Errorf("guardvet on a warm result cache printed other findings than the cold run:\n%s", firstLineDiff(string(cold), stdout.String()))
+	}
+	return r.partial(run, dir, cacheDir, cold)
+}
+
+// partial drops the findings of every fifth root package from the cache
+// and re-runs the set: those are analysed again, incrementally (from
+// source, with their imports from export data and facts from the cache)
+// when the cache allows it, and the -json bytes must be the same as the
+// cold run's. Run.Partial says how the run analysed them.
+func (r *Runner) partial(run *Run, dir, cacheDir string, cold []byte) error {
+	var results []string
+	err := filepath.WalkDir(cacheDir, func(name string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || len(d.Name()) != 64 {
+			return err
+		}
+		data, err := os.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		// An entry is a header line, then the data: JSON for a package's
+		// findings, gob for its facts.
+		if _, body, ok := bytes.Cut(data, []byte("\n")); ok {
+			if _, body, ok = bytes.Cut(body, []byte("\n")); ok && len(body) > 0 && body[0] == '{' {
+				results = append(results, name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	sort.Strings(results)
+	for i := 0; i < len(results); i += 5 {
+		if err := os.Remove(results[i]); err != nil {
+			return err
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	cmd := exec.Command(r.Guardvet, append([]string{"-json"}, run.Set.Args...)...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr, cmd.Env = dir, &stdout, &stderr, append(runEnv(), "GUARDVETCACHE="+cacheDir, "GUARDVET_CACHE_TRACE=1")
+	err = cmd.Run()
+	if code := cmd.ProcessState.ExitCode(); err != nil && code != 1 {
+		return fmt.Errorf("guardvet on a partly filled cache exited %d (%v):\n%s", code, err, tail(stderr.String(), 20))
+	}
+	switch {
+	case strings.Contains(stderr.String(), "analysed incrementally"):
+		run.Partial = "incremental"
+	case strings.Contains(stderr.String(), "analysed as a cold run"):
+		run.Partial = "cold"
+	}
+	if !bytes.Equal(stdout.Bytes(), cold) {
+		return fmt.Errorf("guardvet on a partly filled result cache (%s) printed other findings than the cold run:\n%s", run.Partial, firstLineDiff(string(cold), stdout.String()))
 	}
 	return nil
 }
