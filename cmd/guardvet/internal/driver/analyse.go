@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"io"
 	"sort"
@@ -11,7 +12,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/guardvet/guardvet/analyzer/config"
-	"github.com/guardvet/guardvet/cmd/guardvet/internal/resultcache"
+	"github.com/guardvet/guardvet/internal/resultcache"
 )
 
 // analyse loads the packages the patterns name and runs the enabled
@@ -26,21 +27,27 @@ import (
 // With the result cache on (cache.go), a module's packages whose results
 // are cached are replayed, and only the others are loaded and analysed.
 func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string, prog *progress, stderr io.Writer) (findings []Finding, trees []jsonTree, code int, ok bool) {
+	rc := openCache(opts, enabled, all)
+	var sums *fileSums // the files' SHA-256, taken as they are parsed, for the cache's keys
+	if rc != nil {
+		sums = &fileSums{m: map[string][sha256.Size]byte{}}
+	}
 	cfg := &packages.Config{ // Dir is set per module below
 		Mode:      packages.LoadAllSyntax | packages.NeedModule,
 		Tests:     opts.tests,
-		ParseFile: prog.parseFile(),
+		ParseFile: parseHook(prog, sums),
 	}
 	if opts.tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + opts.tags}
 	}
-	rc := openCache(opts, enabled, all)
+	keep := keepOpts{json: opts.json || rc != nil, facts: rc != nil}
 	code = ExitClean
 	loaded := 0
 	for _, g := range groupPatterns(patterns) {
 		cfg.Dir = g.dir
 		var plan *cachePlan
-		if rc != nil {
+		coldFill := rc != nil && !rc.seen(cfg.Dir)
+		if rc != nil && !coldFill {
 			prog.setPhase("listing packages")
 			plan = rc.plan(cfg, g)
 		}
@@ -55,12 +62,12 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 			trees = append(trees, plan.hitTree)
 			continue
 		}
-		res, fatal := analyseMissing(rc, plan, cfg, g, enabled, prog, stderr)
+		res, fatal := analyseMissing(rc, plan, cfg, g, enabled, keep, prog, stderr)
 		if !fatal && plan != nil && !plan.covers(res) {
 			// The import paths did not yield every package to analyse
 			// (an unusual layout): analyse what the patterns name.
 			plan.reload = g.patterns
-			res, fatal = analyseLoad(cfg, g.patterns, enabled, true, prog, stderr)
+			res, fatal = analyseLoad(cfg, g.patterns, enabled, keep, prog, stderr)
 		}
 		if fatal {
 			return nil, nil, ExitError, false
@@ -72,13 +79,24 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 				findings = append(findings, res.findings[id]...)
 			}
 			trees = append(trees, res.tree)
+			if coldFill && res.code == ExitClean {
+				// The first run of this module on this cache (as far as
+				// the cache knows): everything was loaded at once, as
+				// without a cache, and the keys come from that load.
+				if plan := rc.planFromLoad(res.pkgs, cfg.Dir, sums); plan != nil {
+					rc.store(plan, res, cfg.Dir, true)
+					if rc.trace {
+						fmt.Fprintf(stderr, "guardvet: cache: first run here: %d packages analysed and stored\n", len(plan.roots))
+					}
+				}
+			}
 			continue
 		}
 		fs, tree := plan.merge(res)
 		findings = append(findings, fs...)
 		trees = append(trees, tree)
 		if res.code == ExitClean {
-			rc.store(plan, res)
+			rc.store(plan, res, cfg.Dir, false)
 		}
 	}
 	if rc != nil {
@@ -96,7 +114,7 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 // analyseMissing analyses what the cache does not have of a group (all of
 // it, without a cache): incrementally when the cache allows it, else as a
 // cold run.
-func analyseMissing(rc *runCache, plan *cachePlan, cfg *packages.Config, g loadGroup, enabled []*analysis.Analyzer, prog *progress, stderr io.Writer) (res loadResult, fatal bool) {
+func analyseMissing(rc *runCache, plan *cachePlan, cfg *packages.Config, g loadGroup, enabled []*analysis.Analyzer, keep keepOpts, prog *progress, stderr io.Writer) (res loadResult, fatal bool) {
 	done := false
 	var why error
 	if plan != nil && len(plan.hits) > 0 {
@@ -111,7 +129,7 @@ func analyseMissing(rc *runCache, plan *cachePlan, cfg *packages.Config, g loadG
 			load = plan.reload
 			prog.loading(plan.files)
 		}
-		res, fatal = analyseLoad(cfg, load, enabled, rc != nil, prog, stderr)
+		res, fatal = analyseLoad(cfg, load, enabled, keep, prog, stderr)
 	}
 	if plan != nil && rc.trace {
 		how := "analysed as a cold run"
@@ -126,11 +144,15 @@ func analyseMissing(rc *runCache, plan *cachePlan, cfg *packages.Config, g loadG
 	return res, fatal
 }
 
+// keepOpts says what analyseLoad keeps besides the findings.
+type keepOpts struct{ json, facts bool }
+
 // loadResult is what one packages.Load and its analysis produced.
 type loadResult struct {
 	roots    []string               // the root packages' IDs, in load order
 	findings map[string][]Finding   // by root package ID
 	facts    map[string]*factsEntry // every analysed package's facts, by ID, when asked for
+	pkgs     []*packages.Package    // the roots as loaded, when facts are asked for
 	tree     jsonTree
 	code     int
 }
@@ -139,9 +161,10 @@ type loadResult struct {
 // errors are printed to stderr and make code ExitError; fatal is true
 // when nothing can be analysed (which it says).
 //
-// With wantFacts, the result has the facts of every package analysed, for
-// the cache.
-func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.Analyzer, wantFacts bool, prog *progress, stderr io.Writer) (res loadResult, fatal bool) {
+// keep says what the result keeps besides the findings: the -json tree,
+// and the facts of every package analysed with the packages (for the
+// cache).
+func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.Analyzer, keep keepOpts, prog *progress, stderr io.Writer) (res loadResult, fatal bool) {
 	res = loadResult{findings: map[string][]Finding{}, tree: jsonTree{}, code: ExitClean}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
@@ -189,8 +212,12 @@ func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.An
 				Posn: act.Package.Fset.Position(d.Pos), Variant: strings.Contains(id, " [")})
 		}
 	}
-	if wantFacts && res.code == ExitClean {
+	if keep.facts && res.code == ExitClean {
 		res.facts = graphFacts(graph, summaries)
+		res.pkgs = pkgs
+	}
+	if !keep.json {
+		return res, false
 	}
 	var buf strings.Builder
 	if err := graph.PrintJSON(&buf); err != nil {

@@ -8,11 +8,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
-	"github.com/guardvet/guardvet/cmd/guardvet/internal/resultcache"
+	"github.com/guardvet/guardvet/internal/resultcache"
 )
 
 // The standalone driver's result cache. For each root package, the key
@@ -58,8 +59,9 @@ type runCache struct {
 	opts    *options
 	enabled []*analysis.Analyzer
 	rep     *replayer
-	runKeys map[string]resultcache.Key // by module directory
-	trace   bool                       // GUARDVET_CACHE_TRACE: say on stderr what the cache did
+	runKeys map[string]resultcache.Key   // by module directory
+	trace   bool                         // GUARDVET_CACHE_TRACE: say on stderr what the cache did
+	packs   []map[resultcache.Key][]byte // the packs of the modules seen (see seen)
 }
 
 // EnvCacheTrace names the environment variable that, set, makes a run
@@ -160,7 +162,7 @@ func (rc *runCache) plan(cfg *packages.Config, g loadGroup) *cachePlan {
 
 // lookup replays the entry under k.
 func (rc *runCache) lookup(k resultcache.Key) ([]Finding, map[string]json.RawMessage, bool) {
-	data, ok := rc.cache.Get(k)
+	data, ok := rc.get(k)
 	if !ok {
 		return nil, nil, false
 	}
@@ -222,14 +224,22 @@ func (plan *cachePlan) merge(res loadResult) ([]Finding, jsonTree) {
 // every package analysed. A root whose positions cannot be kept as
 // offsets, or an entry that cannot be written, is left out: the next run
 // analyses it again.
-func (rc *runCache) store(plan *cachePlan, res loadResult) {
+//
+// With pack, everything goes into the module's pack (see seen), written
+// as one entry.
+func (rc *runCache) store(plan *cachePlan, res loadResult, dir string, pack bool) {
+	type put struct {
+		k    resultcache.Key
+		data []byte
+	}
+	var puts []put
 	for id, e := range res.facts {
 		p := plan.byID[id]
 		if p == nil {
 			continue // not in go list's graph of the patterns (a variant the reload added)
 		}
 		if data, err := encodeFacts(e); err == nil {
-			_ = rc.cache.Put(factsKey(plan.pk.of(p)), data)
+			puts = append(puts, put{factsKey(plan.pk.of(p)), data})
 		}
 	}
 	for _, id := range res.roots {
@@ -245,13 +255,45 @@ func (rc *runCache) store(plan *cachePlan, res loadResult) {
 			continue
 		}
 		en.e.JSON = res.tree[id]
-		data, err := json.Marshal(en.e)
-		if err != nil {
-			continue
+		if data, err := json.Marshal(en.e); err == nil {
+			puts = append(puts, put{k, data})
 		}
-		_ = rc.cache.Put(k, data) // a full disk loses the entry, not the run
 	}
+	if pack {
+		// A module's first run writes one file, the pack, not one or two
+		// per package loaded: creating files is the slow part.
+		m := make(map[resultcache.Key][]byte, len(puts))
+		for _, p := range puts {
+			m[p.k] = p.data
+		}
+		k, err := rc.seenKey(dir)
+		if err != nil {
+			return
+		}
+		if data, err := resultcache.EncodePack(m); err == nil {
+			_ = rc.cache.Put(k, data)
+		}
+		return
+	}
+	// Writing is a few system calls per entry: several at once.
+	work := make(chan put)
+	var wg sync.WaitGroup
+	for range storeWriters {
+		wg.Go(func() {
+			for p := range work {
+				_ = rc.cache.Put(p.k, p.data) // a full disk loses the entry, not the run
+			}
+		})
+	}
+	for _, p := range puts {
+		work <- p
+	}
+	close(work)
+	wg.Wait()
 }
+
+// storeWriters is how many entries a run writes at once.
+const storeWriters = 8
 
 // cacheCommand is guardvet cache dir|clean [-cache DIR]: print the cache's
 // directory, or empty it.
@@ -300,4 +342,84 @@ func goFiles(pkgs []*packages.Package) int {
 	n := 0
 	packages.Visit(pkgs, nil, func(p *packages.Package) { n += len(p.CompiledGoFiles) })
 	return n
+}
+
+// seen reports whether this module was analysed on this cache with this
+// guardvet and these flags before, and loads what that first run stored:
+// its pack, the entries of every package it analysed, kept as one entry
+// under a key of the run and the module's directory. If there is none,
+// the run is most likely cold: it loads everything at once, as without a
+// cache, rather than asking go list first what is cached, and writes the
+// pack.
+func (rc *runCache) seen(dir string) bool {
+	k, err := rc.seenKey(dir)
+	if err != nil {
+		return true // no run key: plan will fail too, and the run goes uncached
+	}
+	data, ok := rc.cache.Get(k)
+	if !ok {
+		return false
+	}
+	if m, err := resultcache.DecodePack(data); err == nil {
+		rc.packs = append(rc.packs, m)
+	}
+	return true
+}
+
+// get returns the entry under k: from a pack, or from its own file.
+func (rc *runCache) get(k resultcache.Key) ([]byte, bool) {
+	for _, m := range rc.packs {
+		if data, ok := m[k]; ok {
+			return data, true
+		}
+	}
+	return rc.cache.Get(k)
+}
+
+func (rc *runCache) seenKey(dir string) (resultcache.Key, error) {
+	run, err := rc.runKey(dir)
+	if err != nil {
+		return resultcache.Key{}, err
+	}
+	wd := dir
+	if wd == "" {
+		wd, _ = os.Getwd()
+	}
+	return resultcache.Key(hashOf(run[:], []byte("seen"), []byte(wd))), nil
+}
+
+// planFromLoad makes the plan of a cold run from what it loaded: the keys
+// of its roots and of every package, for store. Files already hashed as
+// they were parsed (sums) are not read again. nil when a key cannot be
+// computed.
+func (rc *runCache) planFromLoad(pkgs []*packages.Package, dir string, sums *fileSums) *cachePlan {
+	run, err := rc.runKey(dir)
+	if err != nil || len(pkgs) == 0 {
+		return nil
+	}
+	pk := newPackageKeys(run)
+	sums.mu.Lock()
+	for name, sum := range sums.m {
+		pk.files[name] = sum
+	}
+	sums.mu.Unlock()
+	plan := &cachePlan{keys: map[string]resultcache.Key{}, missing: map[string]bool{}, meta: pkgs,
+		byID: map[string]*packages.Package{}, pk: pk, sums: pk.files}
+	packages.Visit(pkgs, nil, func(p *packages.Package) { plan.byID[p.ID] = p })
+	for _, p := range pkgs {
+		if _, dup := plan.keys[p.ID]; !dup {
+			plan.roots = append(plan.roots, p.ID)
+			plan.keys[p.ID] = pk.of(p)
+		}
+	}
+	if pk.err != nil {
+		return nil
+	}
+	return plan
+}
+
+// fileSums are the SHA-256 of the files a load parsed, by name.
+type fileSums struct {
+	mu sync.Mutex
+	m  map[string][sha256.Size]byte
 }

@@ -13,7 +13,7 @@ import (
 	"golang.org/x/tools/go/types/objectpath"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
-	"github.com/guardvet/guardvet/cmd/guardvet/internal/resultcache"
+	"github.com/guardvet/guardvet/internal/resultcache"
 )
 
 // A package's facts, as the cache keeps them for the packages that import

@@ -16,7 +16,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
-	"github.com/guardvet/guardvet/cmd/guardvet/internal/resultcache"
+	"github.com/guardvet/guardvet/internal/resultcache"
 )
 
 // What decides a package's result, and so its cache key:

@@ -134,7 +134,7 @@ func (inc *incremental) selectPackages() bool {
 	// content, with facts cached under their current keys: both match
 	// what they are now, whatever else changed.
 	for _, p := range post {
-		data, hit := inc.rc.cache.Get(factsKey(inc.plan.pk.of(p)))
+		data, hit := inc.rc.get(factsKey(inc.plan.pk.of(p)))
 		if hit {
 			if e, err := decodeFacts(data); err == nil {
 				inc.cached[p.ID] = e
@@ -175,7 +175,7 @@ func (inc *incremental) readFacts() bool {
 		if inc.analyse[p.ID] || inc.cached[p.ID] != nil {
 			return
 		}
-		data, ok := inc.rc.cache.Get(factsKey(inc.plan.pk.of(p)))
+		data, ok := inc.rc.get(factsKey(inc.plan.pk.of(p)))
 		if !ok {
 			all = false
 			return
@@ -190,17 +190,45 @@ func (inc *incremental) readFacts() bool {
 	return all
 }
 
-// loadExports asks go list for the export data of the packages imported
-// by those analysed (compiling what the build cache lacks).
+// loadExports asks go list for the export data of the packages the
+// analysed ones import and that are not analysed themselves (compiling
+// what the build cache lacks; not the analysed packages, which would be
+// compiled for nothing). A test variant among them is listed through the
+// patterns, with tests.
 func (inc *incremental) loadExports(cfg *packages.Config) bool {
 	ec := *cfg
-	ec.Mode = packages.NeedName | packages.NeedImports | packages.NeedDeps | packages.NeedExportFile | packages.NeedForTest | packages.NeedModule
+	ec.Mode = packages.NeedName | packages.NeedExportFile | packages.NeedForTest
 	ec.ParseFile = nil
-	pkgs, err := packages.Load(&ec, inc.plan.reload...)
-	if err != nil || loadErrors(pkgs) {
-		return false
+	ec.Tests = false
+	var patterns []string
+	seen := map[string]bool{}
+	variant := false
+	for _, p := range inc.order {
+		for _, d := range p.Imports {
+			if inc.analyse[d.ID] || seen[d.ID] || d.PkgPath == "unsafe" {
+				continue
+			}
+			seen[d.ID] = true
+			variant = variant || family(d) != "" || d.ID != d.PkgPath
+			patterns = append(patterns, d.PkgPath)
+		}
+	}
+	if !variant && len(patterns) == 0 {
+		patterns = nil // everything imported is analysed: no export data needed
+	} else if variant {
+		ec.Mode |= packages.NeedImports | packages.NeedDeps
+		ec.Tests = cfg.Tests
+		patterns = inc.plan.reload
 	}
 	inc.exports = map[string]string{}
+	var pkgs []*packages.Package
+	if len(patterns) > 0 {
+		sort.Strings(patterns)
+		var err error
+		if pkgs, err = packages.Load(&ec, patterns...); err != nil || loadErrors(pkgs) {
+			return false
+		}
+	}
 	packages.Visit(pkgs, nil, func(p *packages.Package) { inc.exports[p.ID] = p.ExportFile })
 	goarch := runtime.GOARCH
 	if v, ok := os.LookupEnv("GOARCH"); ok && v != "" {

@@ -1,6 +1,7 @@
 package driver
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -102,13 +103,23 @@ func (p *progress) loading(files int) {
 	p.setPhase("")
 }
 
-// parseFile is go/packages' default parser, counting the files.
-func (p *progress) parseFile() func(*token.FileSet, string, []byte) (*ast.File, error) {
-	if p == nil {
-		return nil // go/packages' own
+// parseHook is go/packages' default parser, counting the files for the
+// progress line and hashing them for the cache's keys (either may be
+// nil); nil, go/packages' own, when there is neither.
+func parseHook(p *progress, sums *fileSums) func(*token.FileSet, string, []byte) (*ast.File, error) {
+	if p == nil && sums == nil {
+		return nil
 	}
 	return func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
-		p.parsed.Add(1)
+		if p != nil {
+			p.parsed.Add(1)
+		}
+		if sums != nil {
+			sum := sha256.Sum256(src)
+			sums.mu.Lock()
+			sums.m[filename] = sum
+			sums.mu.Unlock()
+		}
 		const mode = parser.AllErrors | parser.ParseComments // as go/packages parses
 		return parser.ParseFile(fset, filename, src, mode)
 	}

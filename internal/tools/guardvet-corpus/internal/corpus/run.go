@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"bytes"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/guardvet/guardvet/internal/resultcache"
 )
 
 // Runner runs a prebuilt guardvet on sets.
@@ -206,32 +209,47 @@ func (r *Runner) warm(run *Run, dir, cacheDir string, cold []byte) error {
 // when the cache allows it, and the -json bytes must be the same as the
 // cold run's. Run.Partial says how the run analysed them.
 func (r *Runner) partial(run *Run, dir, cacheDir string, cold []byte) error {
-	var results []string
-	err := filepath.WalkDir(cacheDir, func(name string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || len(d.Name()) != 64 {
-			return err
-		}
-		data, err := os.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		// An entry is a header line, then the data: JSON for a package's
-		// findings, gob for its facts.
-		if _, body, ok := bytes.Cut(data, []byte("\n")); ok {
-			if _, body, ok = bytes.Cut(body, []byte("\n")); ok && len(body) > 0 && body[0] == '{' {
-				results = append(results, name)
-			}
-		}
-		return nil
-	})
+	c, err := resultcache.Open(cacheDir)
 	if err != nil {
 		return err
 	}
-	sort.Strings(results)
-	for i := 0; i < len(results); i += 5 {
-		if err := os.Remove(results[i]); err != nil {
+	// The cold run stored everything in one pack: a findings entry is
+	// JSON, a facts entry gob.
+	err = filepath.WalkDir(cacheDir, func(name string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || len(d.Name()) != 64 {
 			return err
 		}
+		var k resultcache.Key
+		if b, err := hex.DecodeString(d.Name()); err != nil || len(b) != len(k) {
+			return nil
+		} else {
+			copy(k[:], b)
+		}
+		data, ok := c.Get(k)
+		if !ok {
+			return nil
+		}
+		pack, err := resultcache.DecodePack(data)
+		if err != nil {
+			return nil // not a pack
+		}
+		var results []resultcache.Key
+		for pk, entry := range pack {
+			if len(entry) > 0 && entry[0] == '{' {
+				results = append(results, pk)
+			}
+		}
+		sort.Slice(results, func(i, j int) bool { return bytes.Compare(results[i][:], results[j][:]) < 0 })
+		for i := 0; i < len(results); i += 5 {
+			delete(pack, results[i])
+		}
+		if data, err = resultcache.EncodePack(pack); err != nil {
+			return err
+		}
+		return c.Put(k, data)
+	})
+	if err != nil {
+		return err
 	}
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(r.Guardvet, append([]string{"-json"}, run.Set.Args...)...)
