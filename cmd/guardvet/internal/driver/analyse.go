@@ -80,15 +80,7 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 			}
 			trees = append(trees, res.tree)
 			if coldFill && res.code == ExitClean {
-				// The first run of this module on this cache (as far as
-				// the cache knows): everything was loaded at once, as
-				// without a cache, and the keys come from that load.
-				if plan := rc.planFromLoad(res.pkgs, cfg.Dir, sums); plan != nil {
-					rc.store(plan, res, cfg.Dir, true)
-					if rc.trace {
-						fmt.Fprintf(stderr, "guardvet: cache: first run here: %d packages analysed and stored\n", len(plan.roots))
-					}
-				}
+				rc.fill(res, cfg.Dir, sums, stderr)
 			}
 			continue
 		}
@@ -109,6 +101,20 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 		return nil, nil, ExitError, false
 	}
 	return sortFindings(findings), trees, code, true
+}
+
+// fill stores a module's first run on this cache (as far as the cache
+// knows): everything was loaded at once, as without a cache, and the keys
+// come from that load.
+func (rc *runCache) fill(res loadResult, dir string, sums *fileSums, stderr io.Writer) {
+	plan := rc.planFromLoad(res.pkgs, dir, sums)
+	if plan == nil {
+		return
+	}
+	rc.store(plan, res, dir, true)
+	if rc.trace {
+		fmt.Fprintf(stderr, "guardvet: cache: first run here: %d packages analysed and stored\n", len(plan.roots))
+	}
 }
 
 // analyseMissing analyses what the cache does not have of a group (all of
