@@ -655,6 +655,21 @@ var fixturePackages = []string{
 // analysistest loads them, from testdata/src so paths print relative.
 func runFixtures(t *testing.T, env []string, args ...string) (stdout, stderr string) {
 	t.Helper()
+	cmd := fixtureCommand(t, env, args...)
+	var o, e bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &o, &e
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("guardvet %v: %v, want exit 1 (findings)\n%s", args, err, e.String())
+	}
+	return o.String(), e.String()
+}
+
+// fixtureCommand is guardvet on fixturePackages in GOPATH mode, from
+// testdata/src, with env added.
+func fixtureCommand(t *testing.T, env []string, args ...string) *exec.Cmd {
+	t.Helper()
 	root, err := filepath.Abs("../../testdata")
 	if err != nil {
 		t.Fatal(err)
@@ -663,14 +678,7 @@ func runFixtures(t *testing.T, env []string, args ...string) (stdout, stderr str
 	cmd.Dir = filepath.Join(root, "src")
 	cmd.Env = append(os.Environ(), "GOPATH="+root, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off")
 	cmd.Env = append(cmd.Env, env...)
-	var o, e bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &o, &e
-	err = cmd.Run()
-	var exit *exec.ExitError
-	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
-		t.Fatalf("guardvet %v: %v, want exit 1 (findings)\n%s", args, err, e.String())
-	}
-	return o.String(), e.String()
+	return cmd
 }
 
 // TestOutputIsDeterministic runs guardvet twice on several fixture

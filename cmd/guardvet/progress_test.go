@@ -3,9 +3,6 @@ package main_test
 import (
 	"bytes"
 	"io"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,14 +18,7 @@ func runOnTerminal(t *testing.T, env []string, args ...string) (stdout, terminal
 		t.Fatal(err)
 	}
 	defer ptmx.Close()
-	root, err := filepath.Abs("../../testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(guardvet, append(args, fixturePackages...)...)
-	cmd.Dir = filepath.Join(root, "src")
-	cmd.Env = append(os.Environ(), "GOPATH="+root, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off")
-	cmd.Env = append(cmd.Env, env...)
+	cmd := fixtureCommand(t, env, args...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, tty
 	if err := cmd.Start(); err != nil {

@@ -53,6 +53,17 @@ type packageFactRec struct {
 // registerFacts makes the analyzers' fact types known to gob, once per
 // run (gob.Register is idempotent for a type).
 func registerFacts(analyzers []*analysis.Analyzer) {
+	for _, a := range requiresFirst(analyzers) {
+		for _, f := range a.FactTypes {
+			gob.Register(f)
+		}
+	}
+}
+
+// requiresFirst lists the analyzers and what they require, transitively,
+// each after what it requires: the order a driver runs them in.
+func requiresFirst(analyzers []*analysis.Analyzer) []*analysis.Analyzer {
+	var out []*analysis.Analyzer
 	seen := map[*analysis.Analyzer]bool{}
 	var visit func(a *analysis.Analyzer)
 	visit = func(a *analysis.Analyzer) {
@@ -60,16 +71,15 @@ func registerFacts(analyzers []*analysis.Analyzer) {
 			return
 		}
 		seen[a] = true
-		for _, f := range a.FactTypes {
-			gob.Register(f)
-		}
 		for _, r := range a.Requires {
 			visit(r)
 		}
+		out = append(out, a)
 	}
 	for _, a := range analyzers {
 		visit(a)
 	}
+	return out
 }
 
 // factsKey is the key of a package's facts entry.

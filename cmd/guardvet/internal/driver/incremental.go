@@ -9,6 +9,7 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"runtime"
 	"slices"
@@ -395,25 +396,13 @@ func (inc *incremental) check(p *packages.Package) bool {
 // and what they require, on a dependency.
 func (inc *incremental) analyzersFor(p *packages.Package) []*analysis.Analyzer {
 	_, root := inc.plan.keys[p.ID]
-	var out []*analysis.Analyzer
-	seen := map[*analysis.Analyzer]bool{}
-	var visit func(a *analysis.Analyzer)
-	visit = func(a *analysis.Analyzer) {
-		if seen[a] {
-			return
-		}
-		seen[a] = true
-		for _, r := range a.Requires {
-			visit(r)
-		}
-		out = append(out, a)
-	}
+	var asked []*analysis.Analyzer
 	for _, a := range inc.enabled {
 		if root || len(a.FactTypes) > 0 {
-			visit(a)
+			asked = append(asked, a)
 		}
 	}
-	return out
+	return requiresFirst(asked)
 }
 
 // run runs the analyzers on p, each with the facts of what p imports.
@@ -694,11 +683,4 @@ func jsonDiagnostics(fset *token.FileSet, diags []analysis.Diagnostic) []jsonDia
 	return out
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
