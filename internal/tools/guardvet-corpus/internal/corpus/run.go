@@ -203,8 +203,8 @@ func (r *Runner) warm(run *Run, dir, cacheDir string, cold []byte) error {
 	return r.partial(run, dir, cacheDir, cold)
 }
 
-// partial drops the findings of every fifth root package from the cache
-// and re-runs the set: those are analysed again, incrementally (from
+// partial drops the findings of a fifth of the root packages (at most
+// eight) from the cache and re-runs the set: those are analysed again, incrementally (from
 // source, with their imports from export data and facts from the cache)
 // when the cache allows it, and the -json bytes must be the same as the
 // cold run's. Run.Partial says how the run analysed them.
@@ -240,8 +240,11 @@ func (r *Runner) partial(run *Run, dir, cacheDir string, cold []byte) error {
 			}
 		}
 		sort.Slice(results, func(i, j int) bool { return bytes.Compare(results[i][:], results[j][:]) < 0 })
-		for i := 0; i < len(results); i += 5 {
-			delete(pack, results[i])
+		// A fifth of them, at most eight, spread over the set: few enough
+		// for the incremental analysis, as after an edit, and cheap.
+		n := min(8, max(1, len(results)/5))
+		for i := range n {
+			delete(pack, results[i*len(results)/n])
 		}
 		if data, err = resultcache.EncodePack(pack); err != nil {
 			return err
