@@ -37,7 +37,7 @@ var Analyzer = &analysis.Analyzer{
 }
 
 // Category is the diagnostic category of malformed directives.
-const Category = "directive"
+const Category = "directives"
 
 // Result is the directive view of one package: its own directives and the
 // facts imported from its dependencies.

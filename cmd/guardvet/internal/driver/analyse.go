@@ -2,6 +2,7 @@ package driver
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
@@ -26,7 +27,7 @@ import (
 //
 // With the result cache on (cache.go), a module's packages whose results
 // are cached are replayed, and only the others are loaded and analysed.
-func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string, prog *progress, stderr io.Writer) (findings []Finding, trees []jsonTree, code int, ok bool) {
+func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string, prog *progress, log *errorLog) (findings []Finding, trees []jsonTree, code int, ok bool) {
 	rc := openCache(opts, enabled, all)
 	var sums *fileSums // the files' SHA-256, taken as they are parsed, for the cache's keys
 	if rc != nil {
@@ -53,7 +54,7 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 		}
 		if plan != nil && len(plan.missing) == 0 {
 			if rc.trace {
-				fmt.Fprintf(stderr, "guardvet: cache: %d of %d packages replayed\n", len(plan.hits), len(plan.roots))
+				fmt.Fprintf(log.w, "guardvet: cache: %d of %d packages replayed\n", len(plan.hits), len(plan.roots))
 			}
 			loaded += len(plan.roots)
 			for _, id := range plan.roots {
@@ -62,12 +63,12 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 			trees = append(trees, plan.hitTree)
 			continue
 		}
-		res, fatal := analyseMissing(rc, plan, cfg, g, enabled, keep, prog, stderr)
+		res, fatal := analyseMissing(rc, plan, cfg, g, enabled, keep, prog, log)
 		if !fatal && plan != nil && !plan.covers(res) {
 			// The import paths did not yield every package to analyse
 			// (an unusual layout): analyse what the patterns name.
 			plan.reload = g.patterns
-			res, fatal = analyseLoad(cfg, g.patterns, enabled, keep, prog, stderr)
+			res, fatal = analyseLoad(cfg, g.patterns, enabled, keep, prog, log)
 		}
 		if fatal {
 			return nil, nil, ExitError, false
@@ -80,7 +81,7 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 			}
 			trees = append(trees, res.tree)
 			if coldFill && res.code == ExitClean {
-				rc.fill(res, cfg.Dir, sums, stderr)
+				rc.fill(res, cfg.Dir, sums, log.w)
 			}
 			continue
 		}
@@ -96,7 +97,7 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 	}
 	if loaded == 0 {
 		if code == ExitClean {
-			fmt.Fprintf(stderr, "guardvet: %s matched no packages\n", strings.Join(patterns, " "))
+			log.printf("guardvet: %s matched no packages", strings.Join(patterns, " "))
 		}
 		return nil, nil, ExitError, false
 	}
@@ -120,7 +121,7 @@ func (rc *runCache) fill(res loadResult, dir string, sums *fileSums, stderr io.W
 // analyseMissing analyses what the cache does not have of a group (all of
 // it, without a cache): incrementally when the cache allows it, else as a
 // cold run.
-func analyseMissing(rc *runCache, plan *cachePlan, cfg *packages.Config, g loadGroup, enabled []*analysis.Analyzer, keep keepOpts, prog *progress, stderr io.Writer) (res loadResult, fatal bool) {
+func analyseMissing(rc *runCache, plan *cachePlan, cfg *packages.Config, g loadGroup, enabled []*analysis.Analyzer, keep keepOpts, prog *progress, log *errorLog) (res loadResult, fatal bool) {
 	done := false
 	var why error
 	if plan != nil && len(plan.hits) > 0 {
@@ -135,7 +136,7 @@ func analyseMissing(rc *runCache, plan *cachePlan, cfg *packages.Config, g loadG
 			load = plan.reload
 			prog.loading(plan.files)
 		}
-		res, fatal = analyseLoad(cfg, load, enabled, keep, prog, stderr)
+		res, fatal = analyseLoad(cfg, load, enabled, keep, prog, log)
 	}
 	if plan != nil && rc.trace {
 		how := "analysed as a cold run"
@@ -145,7 +146,7 @@ func analyseMissing(rc *runCache, plan *cachePlan, cfg *packages.Config, g loadG
 		if done {
 			how = fmt.Sprintf("analysed incrementally (%d packages from source, with facts)", len(res.facts))
 		}
-		fmt.Fprintf(stderr, "guardvet: cache: %d of %d packages replayed; %d %s\n", len(plan.hits), len(plan.roots), len(plan.missing), how)
+		fmt.Fprintf(log.w, "guardvet: cache: %d of %d packages replayed; %d %s\n", len(plan.hits), len(plan.roots), len(plan.missing), how)
 	}
 	return res, fatal
 }
@@ -170,20 +171,20 @@ type loadResult struct {
 // keep says what the result keeps besides the findings: the -json tree,
 // and the facts of every package analysed with the packages (for the
 // cache).
-func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.Analyzer, keep keepOpts, prog *progress, stderr io.Writer) (res loadResult, fatal bool) {
+func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.Analyzer, keep keepOpts, prog *progress, log *errorLog) (res loadResult, fatal bool) {
 	res = loadResult{findings: map[string][]Finding{}, tree: jsonTree{}, code: ExitClean}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		fmt.Fprintf(stderr, "guardvet: %s\n", relMessage(err.Error()))
+		log.printf("guardvet: %s", relMessage(err.Error()))
 		res.code = ExitError
 		return res, false
 	}
-	if printErrors(stderr, pkgs) > 0 { // load and type errors, to stderr
+	if printErrors(log, pkgs) > 0 { // load and type errors, to stderr
 		res.code = ExitError
 	}
 	restore, err := runOptions(enabled, pkgs)
 	if err != nil {
-		fmt.Fprintf(stderr, "guardvet: %v\n", err)
+		log.printf("guardvet: %v", err)
 		return res, true
 	}
 	if config.Current().AnalyseUnannotated() {
@@ -196,10 +197,11 @@ func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.An
 	graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
 	restore()
 	if err != nil {
-		fmt.Fprintf(stderr, "guardvet: %v\n", err)
+		log.printf("guardvet: %v", err)
 		return res, true
 	}
 	seen := map[string]bool{}
+	failed := map[string]*packages.Package{}
 	for _, act := range graph.Roots {
 		id := act.Package.ID
 		if !seen[id] {
@@ -207,8 +209,10 @@ func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.An
 			res.roots = append(res.roots, id)
 		}
 		if act.Err != nil {
-			if !hasErrors(act.Package) { // errors in the package were printed above
-				fmt.Fprintf(stderr, "guardvet: %s: %v\n", act, act.Err)
+			if hasErrors(act.Package) { // printed above; one entry in -json
+				failed[id] = act.Package
+			} else {
+				log.printf("guardvet: %s: %v", act, act.Err)
 				res.code = ExitError
 			}
 			continue
@@ -227,14 +231,27 @@ func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.An
 	}
 	var buf strings.Builder
 	if err := graph.PrintJSON(&buf); err != nil {
-		fmt.Fprintf(stderr, "guardvet: %v\n", err)
+		log.printf("guardvet: %v", err)
 		return res, true
 	}
 	if res.tree, err = parseJSONTree([]byte(buf.String())); err != nil {
-		fmt.Fprintf(stderr, "guardvet: %v\n", err)
+		log.printf("guardvet: %v", err)
 		return res, true
 	}
+	for id, p := range failed {
+		res.tree[id] = typecheckEntry(p)
+	}
 	return res, false
+}
+
+// typecheckEntry is the -json entry of a package that failed to load or
+// type-check: its errors and its dependencies', under "typecheck" (the
+// name golangci-lint gives such errors) in x/tools' shape for an analyzer
+// that failed, {"error": "..."}, in place of every analyzer's "failed
+// prerequisites".
+func typecheckEntry(p *packages.Package) map[string]json.RawMessage {
+	msg, _ := json.Marshal(map[string]string{"error": strings.Join(errorLines([]*packages.Package{p}), "\n")})
+	return map[string]json.RawMessage{"typecheck": msg}
 }
 
 // reloadPatterns are the patterns that load the packages with the given

@@ -132,12 +132,18 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 	}
 	defer stop()
 	prog := startProgress(opts, stderr)
-	findings, trees, code, ok := analyse(opts, enabled, analyzers, patterns, prog, prog.writer(stderr))
+	log := &errorLog{w: prog.writer(stderr)}
+	findings, trees, code, ok := analyse(opts, enabled, analyzers, patterns, prog, log)
 	prog.stop() // the line is erased before the output
 	if !ok {
+		if opts.sarif {
+			// A code scanning upload with if: always() must not show a
+			// clean scan: the log says the run failed, and why.
+			_ = WriteSARIF(stdout, nil, analyzers, ModuleVersion(), log.lines)
+		}
 		return ExitError
 	}
-	return output(opts, analyzers, findings, trees, code, stdout, stderr)
+	return output(opts, analyzers, findings, trees, code, log.lines, stdout, stderr)
 }
 
 // startProfiles starts -cpuprofile and arranges -memprofile; the function
@@ -180,7 +186,7 @@ func startProfiles(opts *options, stderr io.Writer) (stop func(), ok bool) {
 
 // output prints the findings in the format asked for (or applies their
 // fixes) and returns the exit code.
-func output(opts *options, analyzers []*analysis.Analyzer, findings []Finding, trees []jsonTree, code int, stdout, stderr io.Writer) int {
+func output(opts *options, analyzers []*analysis.Analyzer, findings []Finding, trees []jsonTree, code int, errs []string, stdout, stderr io.Writer) int {
 	switch {
 	case opts.fix || opts.diff:
 		fixed, err := applyFixes(findings, opts.diff, stdout)
@@ -200,7 +206,7 @@ func output(opts *options, analyzers []*analysis.Analyzer, findings []Finding, t
 		if opts.diff {
 			verb = "shown"
 		}
-		fmt.Fprintf(stderr, "guardvet: %d suggested fixes %s; %d findings have no fix\n", fixed, verb, len(left))
+		fmt.Fprintf(stderr, "guardvet: %s %s; %s no fix\n", plural(fixed, "suggested fix", "suggested fixes"), verb, plural(len(left), "finding has", "findings have"))
 		if len(left) > 0 {
 			printText(stderr, left)
 			if code == ExitClean {
@@ -214,7 +220,7 @@ func output(opts *options, analyzers []*analysis.Analyzer, findings []Finding, t
 			return ExitError
 		}
 	case opts.sarif:
-		if err := WriteSARIF(stdout, findings, analyzers, ModuleVersion()); err != nil {
+		if err := WriteSARIF(stdout, findings, analyzers, ModuleVersion(), errs); err != nil {
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
 			return ExitError
 		}
@@ -224,7 +230,7 @@ func output(opts *options, analyzers []*analysis.Analyzer, findings []Finding, t
 		if len(findings) == 0 {
 			fmt.Fprintln(stderr, "guardvet: no directives to suggest")
 		} else {
-			fmt.Fprintf(stderr, "guardvet: %d directives suggested; guardvet -suggest -fix writes them, -suggest -diff shows them as a diff\n", len(findings))
+			fmt.Fprintf(stderr, "guardvet: %s suggested; guardvet -suggest -fix writes them, -suggest -diff shows them as a diff\n", plural(len(findings), "directive", "directives"))
 		}
 		return code
 	default:
@@ -236,36 +242,66 @@ func output(opts *options, analyzers []*analysis.Analyzer, findings []Finding, t
 	return code
 }
 
-// help prints the usage (guardvet help) or one rule's manual (guardvet
-// help RULE) to stdout.
+// help prints the usage (guardvet help) or the manual of each rule named
+// (guardvet help RULE...) to stdout. config is not a rule: guardvet help
+// config lists the options it holds, the -config.* flags.
 func help(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
 		opts, _, _ := parseFlags(nil, analyzers, io.Discard) // no arguments: nothing to fail on; only the flag set is wanted
 		usage(opts.flags, analyzers, stdout)
 		return ExitClean
 	}
-	for _, a := range analyzers {
-		if a.Name == args[0] {
-			fmt.Fprintf(stdout, "%s\n\nManual: %s\n", strings.TrimSpace(a.Doc), a.URL)
-			first := true
-			a.Flags.VisitAll(func(f *flag.Flag) {
-				if first {
-					fmt.Fprint(stdout, "\nFlags:\n")
-					first = false
-				}
-				fmt.Fprintf(stdout, "  -%s.%s\n    \t%s\n", a.Name, f.Name, f.Usage)
-			})
-			return ExitClean
-		}
-	}
+	byName := map[string]*analysis.Analyzer{}
 	var names []string
 	for _, a := range analyzers {
+		byName[a.Name] = a
 		if a != config.Analyzer {
 			names = append(names, a.Name)
 		}
 	}
-	fmt.Fprintf(stderr, "guardvet help: no rule %q; the rules are %s\n", args[0], strings.Join(names, ", "))
-	return ExitError
+	for _, name := range args {
+		if byName[name] == nil {
+			fmt.Fprintf(stderr, "guardvet help: no rule %q; the rules are %s\n", name, strings.Join(names, ", "))
+			return ExitError
+		}
+	}
+	for i, name := range args {
+		if i > 0 {
+			fmt.Fprint(stdout, "\n")
+		}
+		a := byName[name]
+		if a == config.Analyzer {
+			fmt.Fprint(stdout, "config is not a rule: it holds the options the rules share, set with these flags\n(docs/output.md lists every flag):\n")
+		} else {
+			fmt.Fprintf(stdout, "%s\n\nManual: %s\n", strings.TrimSpace(a.Doc), a.URL)
+		}
+		ruleFlags(stdout, a)
+	}
+	return ExitClean
+}
+
+// ruleFlags lists an analyzer's own flags, as -NAME.FLAG.
+func ruleFlags(w io.Writer, a *analysis.Analyzer) {
+	first := true
+	a.Flags.VisitAll(func(f *flag.Flag) {
+		if strings.HasPrefix(f.Usage, "internal") {
+			return
+		}
+		if first {
+			fmt.Fprint(w, "\nFlags:\n")
+			first = false
+		}
+		fmt.Fprintf(w, "  -%s.%s\n    \t%s\n", a.Name, f.Name, f.Usage)
+	})
+}
+
+// plural is n and the noun in the number n asks for: "1 finding",
+// "2 findings".
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 func hasErrors(p *packages.Package) bool {
@@ -328,7 +364,8 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	}
 	o.flags = fs
 	// -help prints the usage to stdout (Main does it); a bad flag prints
-	// the error and the usage to stderr.
+	// the error and one line on where the usage is to stderr, not the
+	// whole usage, which would bury the error.
 	helpAsked := false
 	for _, a := range args {
 		if a == "--" || !strings.HasPrefix(a, "-") {
@@ -340,7 +377,7 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	}
 	fs.Usage = func() {
 		if !helpAsked {
-			usage(fs, analyzers, stderr)
+			fmt.Fprintln(stderr, "usage: guardvet [flags] packages... (guardvet -help lists the flags and rules)")
 		}
 	}
 	if err := fs.Parse(args); err != nil {
@@ -365,6 +402,11 @@ func inferenceFlags(fs *flag.FlagSet, o *options, stderr io.Writer) {
 	}
 	on := func(name string) bool { return config.Analyzer.Flags.Lookup(name).Value.String() == "true" }
 	if on("infer") || on("infer.suggest") {
+		// -infer with rules named (-infer -shared) adds inference's rule
+		// to them: asking for inference is asking for its findings.
+		if t := o.enable["guardinfer"]; t != nil && !t.set && rulesNamed(o.enable) {
+			t.set, t.value = true, true
+		}
 		return
 	}
 	for _, name := range []string{"config.infer.score", "config.infer.ratio", "config.infer.locked", "config.infer.prose", "config.infer.explain"} {
@@ -396,7 +438,8 @@ Usage:
   guardvet help [RULE]                          this text, or one rule's manual
   guardvet cache dir|clean                      the result cache's directory, or empty it
 
-Rules (each on by default; -NAME=false turns one off, -NAME runs only the named):
+Rules (on by default unless marked off; -NAME=false turns one off, -NAME
+runs only the rules named):
 `)
 	for _, a := range analyzers {
 		if a != config.Analyzer {
@@ -441,15 +484,20 @@ func firstLine(doc string) string {
 	return line
 }
 
+// rulesNamed reports whether a rule flag selects rules (-NAME).
+func rulesNamed(enable map[string]*triState) bool {
+	for _, t := range enable {
+		if t.set && t.value {
+			return true
+		}
+	}
+	return false
+}
+
 // selectAnalyzers applies the enable flags: naming rules with -NAME runs
 // only those; -NAME=false removes one.
 func selectAnalyzers(all []*analysis.Analyzer, enable map[string]*triState) []*analysis.Analyzer {
-	only := false
-	for _, t := range enable {
-		if t.set && t.value {
-			only = true
-		}
-	}
+	only := rulesNamed(enable)
 	var out []*analysis.Analyzer
 	for _, a := range all {
 		t := enable[a.Name]

@@ -76,36 +76,61 @@ func moduleDir(dir string) string {
 	}
 }
 
+// errorLog is where a run's errors go: each line is printed to w
+// (stderr) as it comes and kept, so that the outputs can carry them too
+// (-json puts a package's load and type errors in its entry, -sarif in its
+// invocation's notifications). Trace and progress lines go to w alone.
+type errorLog struct {
+	w     io.Writer
+	lines []string
+}
+
+func (l *errorLog) printf(format string, args ...any) {
+	line := strings.TrimSuffix(fmt.Sprintf(format, args...), "\n")
+	l.lines = append(l.lines, line)
+	fmt.Fprintln(l.w, line)
+}
+
 // printErrors prints the load and type errors of pkgs and their
 // dependencies, each once, as packages.PrintErrors does, but with
 // positions relative to the working directory, as findings have them, and
 // "guardvet: " instead of go/packages' "-: " before errors that have no
 // position. It returns the number of errors.
-func printErrors(w io.Writer, pkgs []*packages.Package) int {
-	n := 0
+func printErrors(log *errorLog, pkgs []*packages.Package) int {
+	lines := errorLines(pkgs)
+	for _, line := range lines {
+		log.printf("%s", line)
+	}
+	return len(lines)
+}
+
+// errorLines are the load and type errors of pkgs and their dependencies,
+// each once (a package and its test variant share files), in dependency
+// order.
+func errorLines(pkgs []*packages.Package) []string {
+	var out []string
 	seen := map[string]bool{}
 	modules := map[*packages.Module]bool{}
-	print := func(line string) {
-		n++
-		if !seen[line] { // a package and its test variant share files
+	add := func(line string) {
+		if !seen[line] {
 			seen[line] = true
-			fmt.Fprintln(w, line)
+			out = append(out, line)
 		}
 	}
 	for p := range packages.Postorder(pkgs) {
 		for _, e := range p.Errors {
 			if e.Pos == "" || e.Pos == "-" {
-				print("guardvet: " + relMessage(e.Msg))
+				add("guardvet: " + relMessage(e.Msg))
 			} else {
-				print(relPos(e.Pos) + ": " + relMessage(e.Msg))
+				add(relPos(e.Pos) + ": " + relMessage(e.Msg))
 			}
 		}
 		if m := p.Module; m != nil && m.Error != nil && !modules[m] {
 			modules[m] = true
-			print("guardvet: " + relMessage(m.Error.Err))
+			add("guardvet: " + relMessage(m.Error.Err))
 		}
 	}
-	return n
+	return out
 }
 
 var lineCol = regexp.MustCompile(`(:\d+){1,2}$`)

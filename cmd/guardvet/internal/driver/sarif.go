@@ -8,10 +8,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/analyzer/config"
 )
 
 // The subset of SARIF 2.1.0 that guardvet writes. Small structs keep the
@@ -23,8 +27,22 @@ type (
 		Runs    []sarifRun `json:"runs"`
 	}
 	sarifRun struct {
-		Tool    sarifTool     `json:"tool"`
-		Results []sarifResult `json:"results"`
+		Tool        sarifTool         `json:"tool"`
+		Invocations []sarifInvocation `json:"invocations"`
+		Results     []sarifResult     `json:"results"`
+	}
+	// sarifInvocation says whether the run succeeded: false when a
+	// package failed to load or type-check (exit code 2), with each error
+	// as a notification, so that an uploaded log of a broken build does
+	// not read as a clean scan.
+	sarifInvocation struct {
+		ExecutionSuccessful        bool                `json:"executionSuccessful"`
+		ToolExecutionNotifications []sarifNotification `json:"toolExecutionNotifications,omitempty"`
+	}
+	sarifNotification struct {
+		Level     string          `json:"level"`
+		Message   sarifText       `json:"message"`
+		Locations []sarifLocation `json:"locations,omitempty"`
 	}
 	sarifTool struct {
 		Driver sarifDriver `json:"driver"`
@@ -97,13 +115,19 @@ const srcRoot = "%SRCROOT%"
 // WriteSARIF writes findings as one SARIF 2.1.0 run: one rule per
 // diagnostic category (each analyzer's name), helpUri pointing at the
 // rule's page in docs/rules, and fingerprints that survive unrelated edits.
-func WriteSARIF(w io.Writer, findings []Finding, analyzers []*analysis.Analyzer, version string) error {
+// errs are the run's errors (load and type errors, printed to stderr
+// too): with any, the invocation is marked unsuccessful and lists them.
+func WriteSARIF(w io.Writer, findings []Finding, analyzers []*analysis.Analyzer, version string, errs []string) error {
 	run := sarifRun{
-		Tool:    sarifTool{Driver: sarifDriver{Name: "guardvet", Version: version, InformationURI: "https://github.com/guardvet/guardvet"}},
-		Results: []sarifResult{},
+		Tool:        sarifTool{Driver: sarifDriver{Name: "guardvet", Version: version, InformationURI: "https://github.com/guardvet/guardvet"}},
+		Invocations: []sarifInvocation{invocation(errs)},
+		Results:     []sarifResult{},
 	}
 	ruleIndex := map[string]int{}
 	for _, a := range analyzers {
+		if a == config.Analyzer {
+			continue // options, not a rule: it reports nothing
+		}
 		ruleIndex[a.Name] = len(run.Tool.Driver.Rules)
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
 			ID: a.Name, Name: a.Name, HelpURI: a.URL,
@@ -213,4 +237,23 @@ func (c sourceLines) line(file string, line int) string {
 		return ""
 	}
 	return strings.TrimSpace(lines[line-1])
+}
+
+var errorPosition = regexp.MustCompile(`^(.+?\.go):(\d+)(?::(\d+))?: (.*)$`)
+
+// invocation is the run's status: successful without errors; else each
+// error a notification, located when it starts with a Go file's position.
+func invocation(errs []string) sarifInvocation {
+	inv := sarifInvocation{ExecutionSuccessful: len(errs) == 0}
+	for _, e := range errs {
+		n := sarifNotification{Level: "error", Message: sarifText{e}}
+		if m := errorPosition.FindStringSubmatch(e); m != nil {
+			line, _ := strconv.Atoi(m[2]) // digits, as matched
+			col, _ := strconv.Atoi(m[3])  // digits or empty (0: no column)
+			n.Message = sarifText{m[4]}
+			n.Locations = []sarifLocation{{PhysicalLocation: physical(m[1], line, col, 0, 0)}}
+		}
+		inv.ToolExecutionNotifications = append(inv.ToolExecutionNotifications, n)
+	}
+	return inv
 }
