@@ -27,6 +27,12 @@
 //
 // The settings are decoded strictly (see [Settings]): an unknown key, an
 // unknown rule or an unknown analyzer flag is an error, never ignored.
+//
+// Each finding is one golangci-lint issue: its related positions (such as
+// where the other lock of a lock-order inversion was taken) are appended to
+// its message, "...; related: related.go:23:2: Account.mu locked here",
+// instead of becoming issues of their own, so //nolint:guardvet on the
+// finding's line silences the whole finding.
 package golangci
 
 import (
@@ -230,8 +236,10 @@ type plugin struct {
 }
 
 // BuildAnalyzers applies the configured analyzer flags and returns the
-// enabled rules, in the order of suite.Analyzers. Analyzer flags live in
-// the analyzers' (package-level) flag sets, as with the command.
+// enabled rules, in the order of suite.Analyzers, as copies that fold each
+// diagnostic's related positions into its message (see foldRelated).
+// Analyzer flags live in the analyzers' (package-level) flag sets, as with
+// the command; the copies share them.
 func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	for _, f := range p.flags {
 		fs := &f.analyzer.Flags
@@ -241,7 +249,7 @@ func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 			return nil, fmt.Errorf("%s settings: flags: %s.%s: %w", Name, f.analyzer.Name, f.name, err)
 		}
 	}
-	return slices.Clone(p.analyzers), nil
+	return foldRelated(p.analyzers), nil
 }
 
 // GetLoadMode asks golangci-lint for syntax and type information.

@@ -1,12 +1,19 @@
 package golangci
 
 import (
+	"flag"
+	"fmt"
+	"go/token"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/golangci/plugin-module-register/register"
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/packages"
 
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/suite"
@@ -240,4 +247,154 @@ func TestRealFlags(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "noblock.all") {
 		t.Errorf("unknown flag error should list the valid flags, got %v", err)
 	}
+}
+
+// analyze runs analyzers on the GOPATH-style fixture package
+// testdata/src/pkg as golangci-lint does: only the roots' diagnostics count.
+// It returns them as "file:line:col: rule: message", each followed by its
+// related positions as "\trelated file:line:col: message", and fails the
+// test on a load error or an analyzer's error.
+func analyze(t *testing.T, analyzers []*analysis.Analyzer, pkg string) []string {
+	t.Helper()
+	gopath, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgs, err := packages.Load(&packages.Config{
+		Mode: packages.LoadAllSyntax,
+		Dir:  gopath,
+		Env:  append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOWORK=off"),
+	}, pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			t.Fatalf("%s: %v", p.PkgPath, e)
+		}
+	})
+	graph, err := checker.Analyze(analyzers, pkgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := func(fset *token.FileSet, p token.Pos) string {
+		at := fset.Position(p)
+		return fmt.Sprintf("%s:%d:%d", filepath.Base(at.Filename), at.Line, at.Column)
+	}
+	var out []string
+	for _, act := range graph.Roots {
+		if act.Err != nil {
+			t.Fatalf("%s: %v", act, act.Err)
+		}
+		for _, d := range act.Diagnostics {
+			out = append(out, pos(act.Package.Fset, d.Pos)+": "+act.Analyzer.Name+": "+d.Message)
+			for _, r := range d.Related {
+				out = append(out, "\trelated "+pos(act.Package.Fset, r.Pos)+": "+r.Message)
+			}
+		}
+	}
+	return out
+}
+
+// golangci-lint makes an issue of each related position of a diagnostic,
+// at the related line: the plugin's analyzers fold them into the message,
+// so that a finding is one issue, which //nolint:guardvet on its line
+// silences whole. The fixture's //guard:ignore, which suppresses a
+// guardedby finding, makes unusedignore read the rules' results: they must
+// still reach it.
+func TestRelatedFoldedIntoMessage(t *testing.T) {
+	const finding = "inversion.go:22:2: lockorder: potential deadlock: Ledger.mu is acquired here while Account.mu is held, " +
+		"but elsewhere the order is reversed (Ledger.mu then Account.mu at inversion.go:32); pick one order and declare it with //guard:order"
+	p, err := newPlugin(nil, suite.Analyzers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	as, err := p.BuildAnalyzers()
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := analyze(t, as, "inversion")
+	want := []string{finding + "; related: inversion.go:21:2: Account.mu locked here"}
+	if !slices.Equal(got, want) {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+
+	// The package-level analyzers are left as they are.
+	got = analyze(t, rules(suite.Analyzers()), "inversion")
+	want = []string{finding, "\trelated inversion.go:21:2: Account.mu locked here"}
+	if !slices.Equal(got, want) {
+		t.Errorf("suite.Analyzers() changed; diagnostics:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// The analyzers BuildAnalyzers returns form a graph in which each analyzer
+// is once, so that each runs once and its results and facts are the ones
+// its dependents read, and those that stand for a package-level analyzer
+// keep its identity: name, documentation, URL, flags, facts and result.
+func TestFoldedGraph(t *testing.T) {
+	for _, disable := range [][]any{nil, {"directives"}, {"unusedignore"}, {"directives", "guardedby", "lockorder"}} {
+		p, err := newPlugin(map[string]any{"disable": disable}, suite.Analyzers())
+		if err != nil {
+			t.Fatal(err)
+		}
+		as, err := p.BuildAnalyzers()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := analysis.Validate(as); err != nil {
+			t.Errorf("disable %v: %v", disable, err)
+		}
+		originals := map[string]*analysis.Analyzer{}
+		walk(suite.Analyzers(), func(a *analysis.Analyzer) { originals[a.Name] = a })
+		seen := map[string]*analysis.Analyzer{}
+		walk(as, func(a *analysis.Analyzer) {
+			if other := seen[a.Name]; other != nil && other != a {
+				t.Errorf("disable %v: two analyzers named %s in the graph", disable, a.Name)
+			}
+			seen[a.Name] = a
+			o := originals[a.Name]
+			if o == nil {
+				t.Errorf("disable %v: analyzer %s is not one of the suite's", disable, a.Name)
+				return
+			}
+			if a.Doc != o.Doc || a.URL != o.URL || a.ResultType != o.ResultType || !slices.Equal(a.FactTypes, o.FactTypes) ||
+				a.RunDespiteErrors != o.RunDespiteErrors || len(a.Requires) != len(o.Requires) || flagNames(&a.Flags) != flagNames(&o.Flags) {
+				t.Errorf("disable %v: analyzer %s differs from the suite's beyond Run and Requires", disable, a.Name)
+			}
+		})
+		for _, a := range as {
+			if a == originals[a.Name] {
+				t.Errorf("disable %v: rule %s is the package-level analyzer, not a copy that folds related positions", disable, a.Name)
+			}
+		}
+	}
+}
+
+// walk calls f once for each analyzer reachable from roots.
+func walk(roots []*analysis.Analyzer, f func(*analysis.Analyzer)) {
+	seen := map[*analysis.Analyzer]bool{}
+	var visit func(a *analysis.Analyzer)
+	visit = func(a *analysis.Analyzer) {
+		if !seen[a] {
+			seen[a] = true
+			f(a)
+			for _, r := range a.Requires {
+				visit(r)
+			}
+		}
+	}
+	for _, a := range roots {
+		visit(a)
+	}
+}
+
+func flagNames(fs *flag.FlagSet) string {
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	return strings.Join(names, ",")
+}
+
+// rules drops config, which reports nothing, from analyzers.
+func rules(analyzers []*analysis.Analyzer) []*analysis.Analyzer {
+	return slices.DeleteFunc(slices.Clone(analyzers), func(a *analysis.Analyzer) bool { return a == config.Analyzer })
 }

@@ -42,6 +42,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -165,6 +166,9 @@ func TestGolangciPlugin(t *testing.T) {
 		})
 	}
 
+	t.Run("related", func(t *testing.T) { testRelated(t, lint, docs.related) })
+	t.Run("adoption", func(t *testing.T) { testAdoption(t, lint, docs.adoption) })
+
 	// A repository with two modules and the page's .golangci.yml at its
 	// root, linted with the page's commands for several modules.
 	t.Run("two modules", func(t *testing.T) {
@@ -191,6 +195,141 @@ func TestGolangciPlugin(t *testing.T) {
 	})
 
 	t.Logf("total %s", time.Since(start).Round(time.Millisecond))
+}
+
+// testRelated lints the related fixture, whose findings have related
+// positions on other lines (analysis.Diagnostic.Related). golangci-lint
+// makes an issue of each related position, "RULE(related information):
+// ...", at its own line; the plugin folds them into the finding's message,
+// so there is one issue per finding, and //nolint:guardvet on the finding's
+// line silences all of it. The finding the page shows is the first one,
+// as golangci-lint's text output has it.
+func testRelated(t *testing.T, lint *linter, shown string) {
+	findings := []finding{
+		{"related.go", 24, "lockorder", "pick one order and declare it with //guard:order; related: related.go:23:2: Account.mu locked here"},
+		{"related.go", 44, "guardedby", "a.mu.Unlock() but a.mu is not held here (unlocking an unlocked mutex is a fatal error); remove this Unlock; related: related.go:43:2: a.mu released here"},
+		{"related.go", 49, "guardedby", "a.balance read while a.mu is not known to be held"},
+	}
+	t.Run("one issue per finding", func(t *testing.T) {
+		res := lint.module(t, "related", "")
+		if res.code != 1 {
+			t.Errorf("exit %d, want golangci-lint's 1 for findings", res.code)
+		}
+		if len(res.issues) != len(findings) {
+			t.Errorf("%d issues for %d findings", len(res.issues), len(findings))
+		}
+		res.expect(t, findings)
+		if re := transcriptPattern(shown); !re.MatchString(res.stderr) {
+			t.Errorf("the text output lacks the page's finding with a related position (want %s)", re)
+		}
+	})
+	t.Run("nolint on the findings' lines", func(t *testing.T) {
+		dir := lint.fixture(t, "related", "")
+		file := filepath.Join(dir, "related.go")
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(data), "\n")
+		for _, f := range findings {
+			lines[f.line-1] += " //nolint:guardvet // a fixture"
+		}
+		precommitWrite(t, file, strings.Join(lines, "\n"))
+		res := lint.lint(t, dir)
+		if res.code != 0 {
+			t.Errorf("exit %d, want 0: //nolint:guardvet is on every finding's line", res.code)
+		}
+		res.expect(t, nil)
+	})
+}
+
+// testAdoption lints a git repository with the page's .golangci.yml and the
+// snippets of its section on adopting guardvet. On main: a clean module,
+// with the racy fixture's findings in old/ and in legacy/. The branch
+// deletes GetPTY's Lock and deferred Unlock, leaving a finding on a line
+// it did not add, and adds a finding under legacy/. Of all the findings,
+// only the first is left: old/ is not in the change, legacy/ is excluded.
+func testAdoption(t *testing.T, lint *linter, snippets []string) {
+	repo := t.TempDir()
+	env := precommitEnv(t, t.TempDir())
+	precommitGitInit(t, env, repo)
+	if err := os.CopyFS(repo, os.DirFS(filepath.Join("testdata", "golangci", "fixed"))); err != nil {
+		t.Fatal(err)
+	}
+	racy, err := os.ReadFile(filepath.Join("testdata", "golangci", "racy", "session.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, dir := range []string{"old", "legacy"} {
+		precommitWrite(t, filepath.Join(repo, dir, "session.go"), string(racy))
+	}
+	config := lint.config
+	for _, s := range snippets {
+		config = yamlMerge(t, config, s)
+	}
+	precommitWrite(t, filepath.Join(repo, ".golangci.yml"), config)
+	t.Logf(".golangci.yml:\n%s", config)
+	precommitMust(t, env, repo, time.Minute, "git", "add", "-A")
+	precommitMust(t, env, repo, time.Minute, "git", "commit", "-q", "-m", "main")
+	precommitMust(t, env, repo, time.Minute, "git", "checkout", "-q", "-b", "change")
+
+	session := filepath.Join(repo, "session.go")
+	data, err := os.ReadFile(session)
+	if err != nil {
+		t.Fatal(err)
+	}
+	locked := "\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\treturn s.pty\n"
+	precommitWrite(t, session, docReplace(t, string(data), locked, "\treturn s.pty\n", 1))
+	legacy := filepath.Join(repo, "legacy", "session.go")
+	precommitWrite(t, legacy, string(racy)+"\n// Peek reads the PTY without the lock.\nfunc (s *Session) Peek() *PTY { return s.pty }\n")
+	precommitMust(t, env, repo, time.Minute, "git", "commit", "-q", "-a", "-m", "change")
+
+	res := lint.lint(t, repo)
+	if res.code != 1 {
+		t.Errorf("exit %d, want golangci-lint's 1 for findings", res.code)
+	}
+	res.expect(t, []finding{{"session.go", 30, "guardedby", "s.pty read while s.mu is not known to be held"}})
+	if len(res.issues) > 0 && res.issues[0].Pos.Filename != "session.go" {
+		t.Errorf("the finding is in %s, want session.go at the root", res.issues[0].Pos.Filename)
+	}
+
+	// Without the snippets, every finding is there: 1 + 3 in old/ + 4 in legacy/.
+	precommitWrite(t, filepath.Join(repo, ".golangci.yml"), lint.config)
+	if all := lint.lint(t, repo); len(all.issues) != 8 {
+		t.Errorf("%d issues without the page's snippets, want 8", len(all.issues))
+	}
+}
+
+// yamlMerge adds the top-level keys of a YAML snippet to a configuration:
+// a key's lines go under the same key when the configuration has it (as a
+// line "KEY:"), else at the end. Top-level keys of the snippet must be
+// mappings ("KEY:" alone on the line).
+func yamlMerge(t *testing.T, config, snippet string) string {
+	t.Helper()
+	lines := strings.Split(strings.TrimRight(config, "\n"), "\n")
+	var keys []string
+	body := map[string][]string{}
+	for _, l := range strings.Split(strings.TrimRight(snippet, "\n"), "\n") {
+		switch {
+		case l == "" || strings.HasPrefix(l, " ") || strings.HasPrefix(l, "#"):
+			if len(keys) == 0 {
+				t.Fatalf("snippet does not start with a top-level key:\n%s", snippet)
+			}
+			body[keys[len(keys)-1]] = append(body[keys[len(keys)-1]], l)
+		case strings.HasSuffix(l, ":"):
+			keys = append(keys, l)
+		default:
+			t.Fatalf("snippet line %q: want top-level mappings only (this test merges them into the page's .golangci.yml)", l)
+		}
+	}
+	for _, k := range keys {
+		if i := slices.Index(lines, k); i >= 0 {
+			lines = slices.Insert(lines, i+1, body[k]...)
+		} else {
+			lines = append(append(lines, k), body[k]...)
+		}
+	}
+	return strings.Join(lines, "\n") + "\n"
 }
 
 // step runs f and logs how long it took.
@@ -414,12 +553,17 @@ func (l *linter) shell(t *testing.T, dir, script string) result {
 // on it, with JSON output.
 func (l *linter) module(t *testing.T, name, settings string) lintResult {
 	t.Helper()
-	dir := l.fixture(t, name, settings)
+	return l.lint(t, l.fixture(t, name, settings))
+}
+
+// lint runs the custom golangci-lint in the module dir, with JSON output.
+func (l *linter) lint(t *testing.T, dir string) lintResult {
+	t.Helper()
 	start := time.Now()
 	res := command(t, dir, l.env(), l.bin, "run",
 		"--output.json.path=stdout", "--output.text.path=stderr",
 		"--show-stats=false", "./...")
-	t.Logf("custom-gcl run (%s): exit %d, %s", name, res.code, time.Since(start).Round(time.Millisecond))
+	t.Logf("custom-gcl run (%s): exit %d, %s", filepath.Base(dir), res.code, time.Since(start).Round(time.Millisecond))
 	if res.stderr != "" {
 		t.Logf("stderr:\n%s", res.stderr)
 	}
@@ -465,6 +609,8 @@ type golangciDocs struct {
 	perModuleC  string         // the run command for a repository with several modules
 	finding     *regexp.Regexp // a finding as the page shows it, as a whole line
 	findingExpr string         // the same, unanchored
+	related     string         // a finding with a related position, as the page shows it
+	adoption    []string       // the YAML snippets for adopting guardvet in a large codebase
 }
 
 // golangciPlaceholder is the page's stand-in for the guardvet checkout.
@@ -476,6 +622,7 @@ func golangciFromDocs(t *testing.T, root string) golangciDocs {
 	proxy := docSection(t, page, "## Proxy-only (no GitHub): `make golangci`")
 	config := docSection(t, page, "## `.golangci.yml` (both ways)")
 	several := docSection(t, page, "## A repository with several modules")
+	adoption := docSection(t, page, "## Adopting guardvet in a large codebase")
 
 	var d golangciDocs
 	d.config = docBlocks(t, config, "yaml", 1)[0]
@@ -489,6 +636,8 @@ func golangciFromDocs(t *testing.T, root string) golangciDocs {
 		t.Fatalf("the page's proxy-only run command is %q; this test runs %s/bin/custom-gcl run ...", d.runCmd, golangciPlaceholder)
 	}
 	d.perModuleC = strings.TrimSpace(docBlocks(t, several, "sh", 1)[0])
+	d.related = docBlocks(t, config, "", 1)[0]
+	d.adoption = docBlocks(t, adoption, "yaml", 2)
 	shown := regexp.MustCompile("Findings look like\\s+`([^`]+)`").FindStringSubmatch(config)
 	if shown == nil {
 		t.Fatalf("the page no longer shows a finding (\"Findings look like `...`\"):\n%s", config)

@@ -1,0 +1,3 @@
+module example.com/related
+
+go 1.26
