@@ -1,6 +1,7 @@
 package lockorder
 
 import (
+	"cmp"
 	_ "embed"
 	"fmt"
 	"go/ast"
@@ -574,11 +575,12 @@ func findPath(graph map[string][]Edge, from, to string) []Edge {
 		it := queue[0]
 		queue = queue[1:]
 		next := append([]Edge{}, graph[it.at]...)
+		// Every field decides: the lists come from the dependencies'
+		// facts in map order, and the path is printed.
 		sort.Slice(next, func(i, j int) bool {
-			if next[i].To != next[j].To {
-				return next[i].To < next[j].To
-			}
-			return next[i].Site < next[j].Site
+			a, b := next[i], next[j]
+			return cmp.Or(cmp.Compare(a.To, b.To), cmp.Compare(a.Site, b.Site),
+				cmp.Compare(a.FromShow, b.FromShow), cmp.Compare(a.ToShow, b.ToShow)) < 0
 		})
 		for _, e := range next {
 			p := append(append([]Edge{}, it.path...), e)
