@@ -4,9 +4,11 @@ go 1.26.0
 
 require (
 	github.com/benbjohnson/immutable v0.4.3
+	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/creack/pty v1.1.24
 	github.com/golangci/plugin-module-register v0.1.2
 	github.com/pmezard/go-difflib v1.0.0
+	github.com/sourcegraph/go-diff v0.10.0
 	github.com/xeipuuv/gojsonschema v1.2.0
 	go.uber.org/goleak v1.3.0
 	golang.org/x/mod v0.42.0

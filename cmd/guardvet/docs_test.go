@@ -21,7 +21,7 @@ func TestFlagsDocumented(t *testing.T) {
 	// next. A rule's own switch ("enable the NAME rule") is documented by
 	// the rows for -NAME=false and -NAME, checked below, and by its page
 	// in docs/rules.
-	flagLine := regexp.MustCompile(`^  -([\w.]+)`)
+	flagLine := regexp.MustCompile(`^  -([\w.-]+)`)
 	lines := strings.Split(stdout+stderr, "\n")
 	n := 0
 	for i, line := range lines {

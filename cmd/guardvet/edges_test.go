@@ -196,7 +196,8 @@ func g(int) error { return nil }
 `
 
 // TestInferAndShared: -infer -shared runs both guard inference and the
-// shared rule; -shared alone runs the shared rule alone.
+// shared rule, standalone and under go vet; -shared alone runs the shared
+// rule alone.
 func TestInferAndShared(t *testing.T) {
 	dir := t.TempDir()
 	for name, body := range unannotatedModule {
@@ -219,5 +220,9 @@ func TestInferAndShared(t *testing.T) {
 	stdout, _, _ = run(t, dir, guardvet, "-shared", "./...")
 	if strings.Contains(stdout, "(guardinfer)") || !strings.Contains(stdout, "(shared)") {
 		t.Errorf("-shared: want the shared rule's finding alone\n%s", stdout)
+	}
+	_, vetOut, _ := run(t, dir, "go", "vet", "-vettool="+guardvet, "-infer", "-shared", "./...")
+	if !strings.Contains(vetOut, "is written in the goroutine") || !strings.Contains(vetOut, "is accessed with r.mu held at") {
+		t.Errorf("go vet -infer -shared: want findings of guardinfer and shared\n%s", vetOut)
 	}
 }

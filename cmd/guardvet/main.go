@@ -26,7 +26,7 @@ import (
 func main() {
 	analyzers := suite.Analyzers()
 	if driver.IsVetInvocation(os.Args[1:]) {
-		driver.SetupVet(os.Args[1:], os.Stdout, os.Stderr)
+		driver.SetupVet(os.Args[1:], analyzers, os.Stdout, os.Stderr)
 		if code, ran := driver.RunVetSorted(os.Args[1:], os.Stderr); ran {
 			os.Exit(code) // a child ran unitchecker; its JSON, sorted, is written
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -27,7 +28,7 @@ import (
 //
 // With the result cache on (cache.go), a module's packages whose results
 // are cached are replayed, and only the others are loaded and analysed.
-func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string, prog *progress, log *errorLog) (findings []Finding, trees []jsonTree, code int, ok bool) {
+func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string, prog *progress, log *errorLog) (out runResult, ok bool) {
 	rc := openCache(opts, enabled, all)
 	var sums *fileSums // the files' SHA-256, taken as they are parsed, for the cache's keys
 	if rc != nil {
@@ -42,7 +43,7 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 		cfg.BuildFlags = []string{"-tags=" + opts.tags}
 	}
 	keep := keepOpts{json: opts.json || rc != nil, facts: rc != nil}
-	code = ExitClean
+	out = runResult{code: ExitClean, checked: map[string]bool{}, dirs: map[string]bool{}}
 	loaded := 0
 	for _, g := range groupPatterns(patterns) {
 		cfg.Dir = g.dir
@@ -58,9 +59,9 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 			}
 			loaded += len(plan.roots)
 			for _, id := range plan.roots {
-				findings = append(findings, plan.hits[id]...)
+				out.findings = append(out.findings, plan.hits[id]...)
 			}
-			trees = append(trees, plan.hitTree)
+			out.add(nil, plan.hitTree, plan.meta)
 			continue
 		}
 		res, fatal := analyseMissing(rc, plan, cfg, g, enabled, keep, prog, log)
@@ -71,23 +72,22 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 			res, fatal = analyseLoad(cfg, g.patterns, enabled, keep, prog, log)
 		}
 		if fatal {
-			return nil, nil, ExitError, false
+			return runResult{code: ExitError}, false
 		}
 		loaded += len(res.roots)
-		code = max(code, res.code)
+		out.code = max(out.code, res.code)
 		if plan == nil {
 			for _, id := range res.roots {
-				findings = append(findings, res.findings[id]...)
+				out.findings = append(out.findings, res.findings[id]...)
 			}
-			trees = append(trees, res.tree)
+			out.add(nil, res.tree, res.loaded)
 			if coldFill && res.code == ExitClean {
 				rc.fill(res, cfg.Dir, sums, log.w)
 			}
 			continue
 		}
 		fs, tree := plan.merge(res)
-		findings = append(findings, fs...)
-		trees = append(trees, tree)
+		out.add(fs, tree, plan.meta)
 		if res.code == ExitClean {
 			rc.store(plan, res, cfg.Dir, false)
 		}
@@ -96,12 +96,42 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 		_ = rc.cache.Trim(resultcache.MaxAge, resultcache.MaxBytes) // best effort
 	}
 	if loaded == 0 {
-		if code == ExitClean {
+		if out.code == ExitClean {
 			log.printf("guardvet: %s matched no packages", strings.Join(patterns, " "))
 		}
-		return nil, nil, ExitError, false
+		return runResult{code: ExitError}, false
 	}
-	return sortFindings(findings), trees, code, true
+	out.findings = sortFindings(out.findings)
+	return out, true
+}
+
+// runResult is what a run found: the findings in output order, the -json
+// trees, the files of the packages it checked (absolute paths; for the
+// baseline's stale entries), and the exit code so far.
+type runResult struct {
+	findings []Finding
+	trees    []jsonTree
+	checked  map[string]bool
+	dirs     map[string]bool // the directories of the root packages
+	code     int
+}
+
+// add adds a load group's findings and -json tree, and records the files
+// of its root packages as checked.
+func (r *runResult) add(findings []Finding, tree jsonTree, roots []*packages.Package) {
+	r.findings = append(r.findings, findings...)
+	r.trees = append(r.trees, tree)
+	for _, p := range roots {
+		if len(p.GoFiles) > 0 {
+			r.dirs[filepath.Dir(p.GoFiles[0])] = true
+		}
+		for _, f := range p.GoFiles {
+			r.checked[f] = true
+		}
+		for _, f := range p.CompiledGoFiles {
+			r.checked[f] = true
+		}
+	}
 }
 
 // fill stores a module's first run on this cache (as far as the cache
@@ -160,6 +190,7 @@ type loadResult struct {
 	findings map[string][]Finding   // by root package ID
 	facts    map[string]*factsEntry // every analysed package's facts, by ID, when asked for
 	pkgs     []*packages.Package    // the roots as loaded, when facts are asked for
+	loaded   []*packages.Package    // the roots as loaded
 	tree     jsonTree
 	code     int
 }
@@ -179,6 +210,7 @@ func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.An
 		res.code = ExitError
 		return res, false
 	}
+	res.loaded = pkgs
 	if printErrors(log, pkgs) > 0 { // load and type errors, to stderr
 		res.code = ExitError
 	}

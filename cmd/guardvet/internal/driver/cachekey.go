@@ -189,12 +189,6 @@ func parseJSONTree(data []byte) (jsonTree, error) {
 	return t, nil
 }
 
-func (t jsonTree) merge(from jsonTree) {
-	for id, v := range from {
-		t[id] = v
-	}
-}
-
 // hashOf is the SHA-256 of the parts, each length-prefixed.
 func hashOf(parts ...[]byte) [sha256.Size]byte {
 	h := sha256.New()

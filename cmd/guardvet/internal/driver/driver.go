@@ -5,6 +5,7 @@
 package driver
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"go/token"
@@ -23,6 +24,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
 )
 
 // Exit codes. docs/output.md documents them; main_test.go asserts them.
@@ -60,7 +62,13 @@ type options struct {
 	tags, cpuprofile, memprofile, dir      string
 	cache                                  string
 	enable                                 map[string]*triState
-	flags                                  *flag.FlagSet // for the usage text
+	flags                                  *flag.FlagSet   // for the usage text
+	userSet                                map[string]bool // the flags given on the command line
+
+	// Adoption (adopt.go): the configuration file, the baseline, and
+	// new-code-only runs.
+	configFile, baseline, newFromRev string
+	writeBaseline                    bool
 }
 
 // triState is an enable flag that remembers whether it was set.
@@ -113,19 +121,21 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		fmt.Fprintln(stderr, "guardvet: no packages given; try guardvet ./... (guardvet -help for usage)")
 		return ExitError
 	}
+	ad, err := prepareAdoption(opts, analyzers)
+	var confErr *configfile.Error
+	switch {
+	case errors.As(err, &confErr) && confErr.Line > 0:
+		fmt.Fprintln(stderr, err) // positioned, as a finding is
+		return ExitError
+	case err != nil:
+		fmt.Fprintf(stderr, "guardvet: %v\n", err)
+		return ExitError
+	}
 	if opts.json && opts.sarif {
 		fmt.Fprintln(stderr, "guardvet: -json and -sarif are exclusive; pick one output format")
 		return ExitError
 	}
-	enabled := selectAnalyzers(analyzers, opts.enable)
-	if opts.suggest {
-		enabled = nil // suggestions come from guard inference alone
-		for _, a := range analyzers {
-			if a.Name == "guardinfer" {
-				enabled = append(enabled, a)
-			}
-		}
-	}
+	enabled := runAnalyzers(analyzers, opts)
 	stop, ok := startProfiles(opts, stderr)
 	if !ok {
 		return ExitError
@@ -133,7 +143,12 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 	defer stop()
 	prog := startProgress(opts, stderr)
 	log := &errorLog{w: prog.writer(stderr)}
-	findings, trees, code, ok := analyse(opts, enabled, analyzers, patterns, prog, log)
+	res, ok := analyse(opts, enabled, analyzers, patterns, prog, log)
+	if ok {
+		res, ok = ad.modes(res, func(patterns []string) (runResult, bool) {
+			return analyse(opts, enabled, analyzers, patterns, prog, log)
+		})
+	}
 	prog.stop() // the line is erased before the output
 	if !ok {
 		if opts.sarif {
@@ -143,7 +158,12 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		}
 		return ExitError
 	}
-	return output(opts, analyzers, findings, trees, code, log.lines, stdout, stderr)
+	res = ad.filter(res)
+	if ad.write {
+		return ad.writeBaseline(res, stdout, stderr)
+	}
+	res = ad.applyBaseline(res, stderr)
+	return output(opts, analyzers, res.findings, res.trees, res.code, log.lines, stdout, stderr)
 }
 
 // startProfiles starts -cpuprofile and arranges -memprofile; the function
@@ -326,6 +346,10 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	fs.StringVar(&o.tags, "tags", "", "comma-separated build tags, as for go build")
 	fs.StringVar(&o.dir, "C", "", "change to `dir` before doing anything else, as go -C does (a module in a subdirectory of a repository)")
 	fs.StringVar(&o.cache, "cache", "", "the result cache's `dir`, or off; default $"+EnvCache+", else guardvet in the user's cache directory (guardvet cache dir prints it)")
+	fs.StringVar(&o.configFile, "config-file", "", "the configuration `file`, or off; default: "+configfile.Name+" in the working directory or the nearest directory above it, up to the module root")
+	fs.StringVar(&o.baseline, "baseline", "", "report only the findings that are not in the baseline `file` (written by -write-baseline), and list its entries that no finding matches any more")
+	fs.BoolVar(&o.writeBaseline, "write-baseline", false, "write the findings to the baseline file (-baseline, or baseline: in "+configfile.Name+") instead of reporting them; entries of files the run does not check are kept")
+	fs.StringVar(&o.newFromRev, "new-from-rev", "", "report only the findings on lines added or changed since the git `revision` (committed, staged or not, and untracked files); a finding counts when one of its related positions is on such a line")
 	fs.BoolVar(&o.version, "version", false, "print the version (module version, VCS revision, Go version) and exit")
 	fs.BoolVar(&o.version, "V", false, "same as -version")
 	configFlag := func(name string) func(string) error {
@@ -383,6 +407,8 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	if err := fs.Parse(args); err != nil {
 		return o, nil, err
 	}
+	o.userSet = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { o.userSet[f.Name] = true })
 	inferenceFlags(fs, o, stderr)
 	return o, fs.Args(), nil
 }
@@ -482,6 +508,21 @@ func firstLine(doc string) string {
 		return rest
 	}
 	return line
+}
+
+// runAnalyzers are the analyzers a run runs: those the rule flags
+// select, or guard inference alone for -suggest.
+func runAnalyzers(analyzers []*analysis.Analyzer, opts *options) []*analysis.Analyzer {
+	if !opts.suggest {
+		return selectAnalyzers(analyzers, opts.enable)
+	}
+	var enabled []*analysis.Analyzer
+	for _, a := range analyzers {
+		if a.Name == "guardinfer" {
+			enabled = append(enabled, a)
+		}
+	}
+	return enabled
 }
 
 // rulesNamed reports whether a rule flag selects rules (-NAME).

@@ -159,7 +159,12 @@ func printJSON(w io.Writer, trees []jsonTree) error {
 	merged := map[string]map[string]json.RawMessage{}
 	for _, t := range trees {
 		for id, v := range t {
-			merged[id] = v
+			if merged[id] == nil {
+				merged[id] = map[string]json.RawMessage{}
+			}
+			for name, raw := range v {
+				merged[id][name] = appendDiagnostics(merged[id][name], raw)
+			}
 		}
 	}
 	dropVariantRepeats(merged)
@@ -169,6 +174,18 @@ func printJSON(w io.Writer, trees []jsonTree) error {
 	}
 	_, err = fmt.Fprintf(w, "%s\n", data)
 	return err
+}
+
+// appendDiagnostics appends an analyzer's diagnostics in one tree to
+// those in another (a package analysed in two passes, with files in two
+// modes); an error, or nothing before, is replaced.
+func appendDiagnostics(to, from json.RawMessage) json.RawMessage {
+	var a, b []json.RawMessage
+	if to == nil || json.Unmarshal(to, &a) != nil || json.Unmarshal(from, &b) != nil {
+		return from
+	}
+	out, _ := json.Marshal(append(a, b...)) // raw messages: cannot fail
+	return out
 }
 
 // dropVariantRepeats removes from a test variant's entry (p [p.test]) the

@@ -1,10 +1,7 @@
 package driver
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,6 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/baseline"
 )
 
 // The subset of SARIF 2.1.0 that guardvet writes. Small structs keep the
@@ -136,21 +134,19 @@ func WriteSARIF(w io.Writer, findings []Finding, analyzers []*analysis.Analyzer,
 			DefaultConfiguration: sarifDefault{Level: "warning"},
 		})
 	}
-	seen := map[string]int{}
 	src := sourceLines{}
-	for _, f := range findings {
-		rule := f.Diag.Category
-		if _, ok := ruleIndex[rule]; !ok {
-			rule = f.Analyzer.Name
-		}
-		uri := artifactURI(f.Posn.Filename)
-		base := fingerprint(rule, uri, f.Diag.Message, src.line(f.Posn.Filename, f.Posn.Line))
-		seen[base]++
+	hashes := make([]string, len(findings))
+	for i, f := range findings {
+		hashes[i] = baseline.Fingerprint(f.Analyzer.Name, artifactURI(f.Posn.Filename), f.Diag.Message, src.line(f.Posn.Filename, f.Posn.Line))
+	}
+	fingerprints := baseline.Rank(hashes)
+	for i, f := range findings {
+		rule := f.Analyzer.Name
 		r := sarifResult{
 			RuleID: rule, RuleIndex: ruleIndex[rule], Level: "warning",
 			Message:             sarifText{f.Diag.Message},
 			Locations:           []sarifLocation{{PhysicalLocation: physical(f.Posn.Filename, f.Posn.Line, f.Posn.Column, 0, 0)}},
-			PartialFingerprints: map[string]string{"guardvet/v1": fmt.Sprintf("%s:%d", base, seen[base])},
+			PartialFingerprints: map[string]string{"guardvet/v1": fingerprints[i]},
 		}
 		for i, rel := range f.Diag.Related {
 			p := f.Fset.Position(rel.Pos)
@@ -211,13 +207,6 @@ func toSARIFFix(f Finding, fix analysis.SuggestedFix) sarifFix {
 // root in CI), with forward slashes, so paths are the same on every run.
 func artifactURI(file string) string {
 	return filepath.ToSlash(relPath(file))
-}
-
-// fingerprint identifies a finding by rule, file, message and the text of
-// its line, not the line number, so it survives edits elsewhere in the file.
-func fingerprint(parts ...string) string {
-	h := sha256.Sum256([]byte(strings.Join(parts, "\x00")))
-	return hex.EncodeToString(h[:8])
 }
 
 // sourceLines reads the lines of the files findings are in, each file

@@ -16,7 +16,10 @@ import (
 	"strconv"
 	"strings"
 
+	"golang.org/x/tools/go/analysis"
+
 	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
 )
 
 // standaloneOnly are the standalone flags go vet cannot pass on, with what
@@ -31,6 +34,10 @@ var standaloneOnly = []struct {
 	{"test", "go vet decides which test files it checks; run guardvet -test=false ./...", true},
 	{"version", "run guardvet -version (go vet itself asks guardvet -V=full)", true},
 	{"cache", "the go command caches vet results itself (GOCACHE; GOCACHEPROG to share them)", false},
+	{"baseline", "run guardvet -baseline FILE ./... (the standalone command and its pre-commit hooks read a baseline)", false},
+	{"write-baseline", "run guardvet -write-baseline -baseline FILE ./...", true},
+	{"new-from-rev", "run guardvet -new-from-rev REV ./...", false},
+	{"config-file", "go vet does not read " + configfile.Name + "; the standalone guardvet does, and under go vet the flags set the same", false},
 }
 
 // vetFlagsHelp is the part of the usage that says which flags work under
@@ -39,8 +46,9 @@ const vetFlagsHelp = `Under go vet (go vet -vettool=$(command -v guardvet) [flag
   the rule flags (-NAME, -NAME=false), -ANALYZER.FLAG, -infer, -suggest,
   -json and -fix work as standalone, and -diff with -fix only
   (go vet -fix -diff -vettool=$(command -v guardvet) ./...); -C and -tags
-  are go vet's own; -sarif, -test, -version, -cache, -cpuprofile and
-  -memprofile are standalone-only.
+  are go vet's own; -sarif, -test, -version, -cache, -cpuprofile,
+  -memprofile, -baseline, -write-baseline, -new-from-rev and -config-file
+  are standalone-only (go vet does not read .guardvet.yaml).
 `
 
 // SetupVet prepares the go vet protocol path before unitchecker.Main
@@ -49,11 +57,19 @@ const vetFlagsHelp = `Under go vet (go vet -vettool=$(command -v guardvet) [flag
 // spellings -infer and -suggest, and the standalone-only flags, which stop
 // with a message naming them instead of being silently accepted. args are
 // the arguments go vet passed.
-func SetupVet(args []string, stdout, stderr io.Writer) {
+func SetupVet(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) {
 	fs := flag.CommandLine
 	fs.Var(vetVersionFlag{stdout}, "V", "print the version and exit (-V=full: the go vet protocol's form)")
 	fs.BoolFunc("infer", "infer guards for fields without directives (same as -config.infer)", func(s string) error {
-		return config.Analyzer.Flags.Set("infer", s)
+		if err := config.Analyzer.Flags.Set("infer", s); err != nil {
+			return err
+		}
+		if on, _ := strconv.ParseBool(s); on && otherRuleNamed(args, analyzers) { // s parsed as a bool just above
+			// As standalone: -infer with rules named (-infer -shared)
+			// adds inference's rule to them.
+			return fs.Set("guardinfer", "true")
+		}
+		return nil
 	})
 	fs.BoolFunc("suggest", "report the directives guard inference would add, with evidence and a fix, and nothing else (same as -config.infer.suggest -guardinfer)", func(s string) error {
 		if err := config.Analyzer.Flags.Set("infer.suggest", s); err != nil {
@@ -106,6 +122,17 @@ func vetxOnly(args []string) bool {
 	}
 	var cfg struct{ VetxOnly bool }
 	return json.Unmarshal(data, &cfg) == nil && cfg.VetxOnly
+}
+
+// otherRuleNamed reports whether the flags in args name a rule other
+// than guardinfer (-NAME), which runs only the rules named.
+func otherRuleNamed(args []string, analyzers []*analysis.Analyzer) bool {
+	for _, a := range analyzers {
+		if a.Name != "guardinfer" && a != config.Analyzer && ruleNamed(args, a.Name) {
+			return true
+		}
+	}
+	return false
 }
 
 // guardinferAlone reports whether the flags in args turn the guardinfer

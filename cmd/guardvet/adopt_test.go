@@ -1,0 +1,243 @@
+package main_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// useGo is writeModule's use/use.go in the states TestBaseline takes it
+// through.
+const (
+	useReformatted = `// Package use uses lib.
+package use
+
+import (
+	"example.com/m/lib"
+)
+
+// Good locks.
+func Good(c *lib.C) {
+	c.Lock()
+
+	c.N++
+
+	c.Unlock()
+}
+
+func Bad(c *lib.C) int {
+		return c.N
+}
+`
+	useNewBug = useReformatted + `
+func Worse(c *lib.C) { c.N = 0 }
+`
+	useFixed = `package use
+
+import "example.com/m/lib"
+
+func Good(c *lib.C) {
+	c.Lock()
+	c.N++
+	c.Unlock()
+}
+
+func Bad(c *lib.C) int {
+	c.Lock()
+	defer c.Unlock()
+	return c.N
+}
+`
+)
+
+// TestBaseline is the adoption path on a module with a finding: write a
+// baseline, re-run clean in every format, reformat the file, add a bug,
+// fix the baselined finding.
+func TestBaseline(t *testing.T) {
+	dir := writeModule(t)
+	use := filepath.Join(dir, "use", "use.go")
+	if _, stderr, code := run(t, dir, guardvet, "-baseline", "guardvet-baseline.json", "-write-baseline", "./..."); code != 0 || !strings.Contains(stderr, "wrote guardvet-baseline.json: 1 finding") {
+		t.Fatalf("-write-baseline: exit %d\n%s", code, stderr)
+	}
+	base := []string{"-baseline", "guardvet-baseline.json"}
+	clean := func(step string, args ...string) {
+		t.Helper()
+		if stdout, stderr, code := run(t, dir, guardvet, append(append(base, args...), "./...")...); code != 0 || (stdout != "" && len(args) == 0) || stderr != "" {
+			t.Errorf("%s %v: exit %d, want 0 and nothing printed\n%s%s", step, args, code, stdout, stderr)
+		}
+	}
+	clean("baselined")
+	clean("baselined", "-json")
+	stdout, _, _ := run(t, dir, guardvet, append(base, "-json", "./...")...)
+	if strings.TrimSpace(stdout) != "{}" {
+		t.Errorf("-json with the finding baselined: want {}, got\n%s", stdout)
+	}
+	stdout, _, _ = run(t, dir, guardvet, append(base, "-sarif", "./...")...)
+	if !strings.Contains(stdout, `"results": []`) {
+		t.Errorf("-sarif with the finding baselined: want no results\n%s", stdout)
+	}
+
+	os.WriteFile(use, []byte(useReformatted), 0o644)
+	clean("reformatted elsewhere in the file")
+
+	os.WriteFile(use, []byte(useNewBug), 0o644)
+	stdout, stderr, code := run(t, dir, guardvet, append(base, "./...")...)
+	if code != 1 || strings.Count(stdout, "\n") != 1 || !strings.Contains(stdout, "use/use.go:21:26: c.N written") {
+		t.Errorf("a new bug: exit %d, want 1 and only the new finding\n%s%s", code, stdout, stderr)
+	}
+
+	os.WriteFile(use, []byte(useFixed), 0o644)
+	stdout, stderr, code = run(t, dir, guardvet, append(base, "./...")...)
+	if code != 0 || stdout != "" || !strings.Contains(stderr, "1 entry no finding matches any more") || !strings.Contains(stderr, "use/use.go:12: c.N read") {
+		t.Errorf("the baselined finding fixed: exit %d, want 0 and its entry reported stale\n%s%s", code, stdout, stderr)
+	}
+	// A run that does not check use does not call its entry stale, and
+	// rewriting the baseline from it keeps the entry.
+	if _, stderr, _ := run(t, dir, guardvet, append(base, "./lib")...); stderr != "" {
+		t.Errorf("a run of ./lib alone: %s", stderr)
+	}
+	run(t, dir, guardvet, append(base, "-write-baseline", "./lib")...)
+	if b, _ := os.ReadFile(filepath.Join(dir, "guardvet-baseline.json")); !strings.Contains(string(b), `"file":"use/use.go"`) {
+		t.Errorf("-write-baseline ./lib dropped use's entry:\n%s", b)
+	}
+	run(t, dir, guardvet, append(base, "-write-baseline", "./...")...)
+	if b, _ := os.ReadFile(filepath.Join(dir, "guardvet-baseline.json")); strings.Contains(string(b), `"file"`) {
+		t.Errorf("-write-baseline after the fix kept an entry:\n%s", b)
+	}
+}
+
+// TestBaselineFingerprintIsSARIFs: the baseline matches findings by the
+// fingerprint SARIF's partialFingerprints carries.
+func TestBaselineFingerprintIsSARIFs(t *testing.T) {
+	dir := writeModule(t)
+	run(t, dir, guardvet, "-baseline", "b.json", "-write-baseline", "./...")
+	stdout, _, _ := run(t, dir, guardvet, "-sarif", "./...")
+	var b struct {
+		Findings []struct{ Fingerprint string }
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "b.json"))
+	if err := json.Unmarshal(data, &b); err != nil || len(b.Findings) != 1 {
+		t.Fatalf("baseline: %v\n%s", err, data)
+	}
+	if fp := fingerprints(t, stdout); fp != b.Findings[0].Fingerprint {
+		t.Errorf("SARIF's fingerprint %s, the baseline's %s", fp, b.Findings[0].Fingerprint)
+	}
+}
+
+// TestBaselineErrors: a missing or malformed baseline is an error that
+// names it and says what to do; -write-baseline needs a file.
+func TestBaselineErrors(t *testing.T) {
+	dir := writeModule(t)
+	if _, stderr, code := run(t, dir, guardvet, "-baseline", "nosuch.json", "./..."); code != 2 || !strings.Contains(stderr, "nosuch.json does not exist; guardvet -write-baseline writes it") {
+		t.Errorf("missing baseline: exit %d\n%s", code, stderr)
+	}
+	os.WriteFile(filepath.Join(dir, "bad.json"), []byte("{"), 0o644)
+	if _, stderr, code := run(t, dir, guardvet, "-baseline", "bad.json", "./..."); code != 2 || !strings.Contains(stderr, "bad.json: not a guardvet baseline") {
+		t.Errorf("malformed baseline: exit %d\n%s", code, stderr)
+	}
+	if _, stderr, code := run(t, dir, guardvet, "-write-baseline", "./..."); code != 2 || !strings.Contains(stderr, "name it with -baseline FILE") {
+		t.Errorf("-write-baseline with no file: exit %d\n%s", code, stderr)
+	}
+	os.WriteFile(filepath.Join(dir, "use", "broken.go"), []byte("package use\n\nvar X int = \"s\"\n"), 0o644)
+	if _, stderr, code := run(t, dir, guardvet, "-baseline", "b.json", "-write-baseline", "./..."); code != 2 || !strings.Contains(stderr, "not written: the run had errors") {
+		t.Errorf("-write-baseline on a broken build: exit %d\n%s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.json")); err == nil {
+		t.Errorf("-write-baseline wrote a baseline from a broken build")
+	}
+}
+
+// gitIn runs git in dir with a fixed identity.
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.com", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.com")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// TestNewFromRev: in a repository with findings, -new-from-rev reports
+// only those on lines changed since the revision, or whose related
+// positions are.
+func TestNewFromRev(t *testing.T) {
+	dir := writeModule(t)
+	gitIn(t, dir, "init", "-q")
+	gitIn(t, dir, "add", ".")
+	gitIn(t, dir, "commit", "-q", "-m", "base")
+	if stdout, stderr, code := run(t, dir, guardvet, "-new-from-rev", "HEAD", "./..."); code != 0 || stdout != "" {
+		t.Errorf("nothing changed: exit %d, want 0 and nothing\n%s%s", code, stdout, stderr)
+	}
+	lib := filepath.Join(dir, "lib", "lib.go")
+	body, _ := os.ReadFile(lib)
+	os.WriteFile(lib, append(body, "\nfunc Peek(c *C) int { return c.N }\n"...), 0o644)
+	stdout, stderr, code := run(t, dir, guardvet, "-new-from-rev", "HEAD", "./...")
+	if code != 1 || strings.Count(stdout, "\n") != 1 || !strings.Contains(stdout, "lib/lib.go:13:32: c.N read") {
+		t.Errorf("one new bug in lib: exit %d, want only it\n%s%s", code, stdout, stderr)
+	}
+	// A new file, not yet added to git, is new code.
+	os.WriteFile(filepath.Join(dir, "use", "more.go"), []byte("package use\n\nimport \"example.com/m/lib\"\n\nfunc More(c *lib.C) int { return c.N }\n"), 0o644)
+	if stdout, _, _ := run(t, dir, guardvet, "-new-from-rev", "HEAD", "./..."); !strings.Contains(stdout, "use/more.go:5:") || strings.Contains(stdout, "use/use.go") {
+		t.Errorf("an untracked file: want its finding and not use.go's\n%s", stdout)
+	}
+	if _, stderr, code := run(t, dir, guardvet, "-new-from-rev", "nosuch", "./..."); code != 2 || !strings.Contains(stderr, `"nosuch" is not a revision`) {
+		t.Errorf("-new-from-rev nosuch: exit %d\n%s", code, stderr)
+	}
+}
+
+// relatedModule has a lock-order inversion whose finding (line 15) has a
+// related position on another line (14, where the first lock is taken).
+var relatedModule = map[string]string{
+	"go.mod": "module example.com/rel\n\ngo 1.26\n",
+	"rel.go": `package rel
+
+import "sync"
+
+type A struct {
+	mu sync.Mutex
+	n  int //guard:by mu
+}
+
+type B struct{ mu sync.Mutex }
+
+func AB(a *A, b *B) {
+	defer a.mu.Unlock()
+	a.mu.Lock()
+	b.mu.Lock()
+	b.mu.Unlock()
+}
+
+func BA(a *A, b *B) {
+	b.mu.Lock()
+	a.mu.Lock()
+	a.mu.Unlock()
+	b.mu.Unlock()
+}
+`,
+}
+
+// TestNewFromRevRelated: a finding counts as new when only a related
+// position's line changed.
+func TestNewFromRevRelated(t *testing.T) {
+	dir := t.TempDir()
+	for name, body := range relatedModule {
+		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
+	}
+	stdout, _, _ := run(t, dir, guardvet, "./...")
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) < 2 || !strings.HasPrefix(lines[0], "rel.go:15:") || !strings.HasPrefix(strings.TrimSpace(lines[1]), "rel.go:14:") {
+		t.Fatalf("the fixture has changed: want a finding at line 15 related to line 14\n%s", stdout)
+	}
+	gitIn(t, dir, "init", "-q")
+	gitIn(t, dir, "add", ".")
+	gitIn(t, dir, "commit", "-q", "-m", "base")
+	body := strings.Replace(relatedModule["rel.go"], "\ta.mu.Lock()\n\tb.mu.Lock()", "\ta.mu.Lock() // first a\n\tb.mu.Lock()", 1)
+	os.WriteFile(filepath.Join(dir, "rel.go"), []byte(body), 0o644)
+	if stdout, _, code := run(t, dir, guardvet, "-new-from-rev", "HEAD", "./..."); code != 1 || !strings.HasPrefix(stdout, "rel.go:15:") {
+		t.Errorf("only the related line changed: exit %d, want the finding\n%s", code, stdout)
+	}
+}
