@@ -241,3 +241,30 @@ func TestNewFromRevRelated(t *testing.T) {
 		t.Errorf("only the related line changed: exit %d, want the finding\n%s", code, stdout)
 	}
 }
+
+// TestBaselineWithCache: findings replayed from the result cache match
+// the baseline as fresh ones do, in text and -json, cold, warm and after
+// an edit.
+func TestBaselineWithCache(t *testing.T) {
+	dir := writeModule(t)
+	run(t, dir, guardvet, "-baseline", "b.json", "-write-baseline", "./...")
+	os.WriteFile(filepath.Join(dir, "use", "use.go"), []byte(useNewBug), 0o644)
+	want := map[string]string{}
+	for _, format := range []string{"-json=false", "-json"} {
+		want[format], _, _ = run(t, dir, guardvet, "-baseline", "b.json", format, "./...")
+	}
+	t.Setenv("GUARDVETCACHE", t.TempDir())
+	for _, step := range []string{"cold", "warm", "edited"} {
+		if step == "edited" {
+			lib := filepath.Join(dir, "lib", "lib.go")
+			body, _ := os.ReadFile(lib)
+			os.WriteFile(lib, append(body, "\n// A comment.\n"...), 0o644)
+		}
+		for _, format := range []string{"-json=false", "-json"} {
+			got, stderr, _ := run(t, dir, guardvet, "-baseline", "b.json", format, "./...")
+			if got != want[format] || !strings.Contains(got, "Worse") || strings.Contains(got, "Bad") {
+				t.Errorf("%s run, %s, with the cache: got\n%s%s\nwant, as without the cache, only the new finding:\n%s", step, format, got, stderr, want[format])
+			}
+		}
+	}
+}
