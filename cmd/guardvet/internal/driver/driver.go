@@ -485,6 +485,13 @@ and -config.infer.prose refine it.
 The shared rule is off by default: -shared runs it alone, -config.shared
 adds it to the other rules.
 
+Adopting guardvet on existing code: -baseline FILE -write-baseline records
+today's findings, -baseline FILE then reports only new ones (and lists
+the entries fixed since), -new-from-rev REV only those on lines changed
+since the git revision REV. .guardvet.yaml, found from the working
+directory up to the module root, holds settings and per-directory
+overrides; flags override it (docs/adoption.md).
+
 Result cache: a run replays the findings of packages that have not
 changed since a run with the same flags. It lives in $GUARDVETCACHE, else
 guardvet under the user's cache directory; -cache DIR or
