@@ -107,6 +107,18 @@ func TestBaseline(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(dir, "guardvet-baseline.json")); strings.Contains(string(b), `"file"`) {
 		t.Errorf("-write-baseline after the fix kept an entry:\n%s", b)
 	}
+	// A deleted file's entries are stale too, whatever the run checks,
+	// and rewriting drops them.
+	os.WriteFile(use, []byte(useNewBug), 0o644)
+	run(t, dir, guardvet, append(base, "-write-baseline", "./...")...)
+	os.Remove(use)
+	if _, stderr, code := run(t, dir, guardvet, append(base, "./lib")...); code != 0 || !strings.Contains(stderr, "2 entries no finding matches any more") {
+		t.Errorf("use.go deleted: exit %d, want its two entries reported stale\n%s", code, stderr)
+	}
+	run(t, dir, guardvet, append(base, "-write-baseline", "./lib")...)
+	if b, _ := os.ReadFile(filepath.Join(dir, "guardvet-baseline.json")); strings.Contains(string(b), "use/use.go") {
+		t.Errorf("-write-baseline kept a deleted file's entries:\n%s", b)
+	}
 }
 
 // TestBaselineFingerprintIsSARIFs: the baseline matches findings by the

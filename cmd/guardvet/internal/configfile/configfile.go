@@ -2,7 +2,8 @@
 // which rules run, guard inference and its settings, analyzer flags, the
 // baseline's path, and overrides for parts of the tree (generated code,
 // vendored trees, tests). The standalone command finds it from the
-// working directory upward to the module root; its flags override it.
+// working directory upward to the repository root (outside a repository,
+// the module root); its flags override it.
 //
 // The file is YAML, read with gopkg.in/yaml.v3's node API so that every
 // error names the file, the line and the valid choices: an unknown key, a
@@ -82,28 +83,50 @@ func (e *Error) Error() string {
 }
 
 // Find returns the path of the configuration file in dir or the nearest
-// directory above it, stopping at the module root (the first directory
-// with a go.mod) or the repository root (one with .git); "" when there is
-// none.
+// directory above it, up to the repository root (the directory with
+// .git), so that one file at the root of a repository serves the modules
+// in its subdirectories too; outside a repository, up to the module root
+// (the nearest directory with a go.mod). "" when there is none.
 func Find(dir string) (string, error) {
 	dir, err := filepath.Abs(dir)
 	if err != nil {
 		return "", err
 	}
+	stop := boundary(dir)
 	for {
 		path := filepath.Join(dir, Name)
 		if st, err := os.Stat(path); err == nil && !st.IsDir() {
 			return path, nil
 		}
-		if exists(filepath.Join(dir, "go.mod")) || exists(filepath.Join(dir, ".git")) {
-			return "", nil
-		}
 		parent := filepath.Dir(dir)
-		if parent == dir {
+		if dir == stop || parent == dir {
 			return "", nil
 		}
 		dir = parent
 	}
+}
+
+// boundary is the directory where Find stops: the repository root above
+// dir, else the module root, else dir itself.
+func boundary(dir string) string {
+	module := ""
+	for d := dir; ; {
+		if exists(filepath.Join(d, ".git")) {
+			return d
+		}
+		if module == "" && exists(filepath.Join(d, "go.mod")) {
+			module = d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			break
+		}
+		d = parent
+	}
+	if module != "" {
+		return module
+	}
+	return dir
 }
 
 func exists(path string) bool {

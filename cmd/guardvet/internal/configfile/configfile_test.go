@@ -113,17 +113,22 @@ func TestErrors(t *testing.T) {
 	}
 }
 
-// TestFind: the file is found in the working directory or above, up to
-// the module root, and not above it.
+// TestFind: the file is found in the working directory or above: up to
+// the module root outside a repository, up to the repository root inside
+// one (a file at the root serves the modules below it).
 func TestFind(t *testing.T) {
 	root := t.TempDir()
 	mod := filepath.Join(root, "mod")
 	deep := filepath.Join(mod, "a", "b")
 	os.MkdirAll(deep, 0o755)
 	os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module m\n"), 0o644)
-	os.WriteFile(filepath.Join(root, Name), []byte(""), 0o644) // above the module: not found
+	os.WriteFile(filepath.Join(root, Name), []byte(""), 0o644) // above the module, no repository: not found
 	if got, err := Find(deep); err != nil || got != "" {
-		t.Errorf("Find above the module root: %q, %v", got, err)
+		t.Errorf("Find above the module root, outside a repository: %q, %v", got, err)
+	}
+	os.Mkdir(filepath.Join(root, ".git"), 0o755) // now root is a repository's root
+	if got, _ := Find(deep); got != filepath.Join(root, Name) {
+		t.Errorf("Find in a module below a repository's root = %q, want the root's", got)
 	}
 	os.WriteFile(filepath.Join(mod, Name), []byte(""), 0o644)
 	if got, _ := Find(deep); got != filepath.Join(mod, Name) {
@@ -132,5 +137,8 @@ func TestFind(t *testing.T) {
 	os.WriteFile(filepath.Join(mod, "a", Name), []byte(""), 0o644)
 	if got, _ := Find(deep); got != filepath.Join(mod, "a", Name) {
 		t.Errorf("Find = %q, want the nearest", got)
+	}
+	if got, _ := Find(filepath.Dir(root)); got != "" {
+		t.Errorf("Find above everything = %q", got)
 	}
 }

@@ -344,10 +344,18 @@ func (ad *adoption) entries(findings []Finding) []baseline.Finding {
 	return out
 }
 
-// checkedFunc reports whether a baseline entry's file was checked.
+// checkedFunc reports whether a baseline entry's file was checked, or is
+// gone (deleted or renamed): either way the run knows all its findings.
 func (ad *adoption) checkedFunc(res runResult) func(string) bool {
 	dir, _ := filepath.Abs(filepath.Dir(ad.path)) // a relative path made absolute: only a missing working directory fails, and then nothing matches
-	return func(file string) bool { return res.checked[filepath.Join(dir, filepath.FromSlash(file))] }
+	return func(file string) bool {
+		abs := filepath.Join(dir, filepath.FromSlash(file))
+		if res.checked[abs] {
+			return true
+		}
+		_, err := os.Stat(abs)
+		return errors.Is(err, fs.ErrNotExist)
+	}
 }
 
 // applyBaseline drops the findings the baseline lists, and reports its

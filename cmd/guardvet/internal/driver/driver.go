@@ -346,7 +346,7 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	fs.StringVar(&o.tags, "tags", "", "comma-separated build tags, as for go build")
 	fs.StringVar(&o.dir, "C", "", "change to `dir` before doing anything else, as go -C does (a module in a subdirectory of a repository)")
 	fs.StringVar(&o.cache, "cache", "", "the result cache's `dir`, or off; default $"+EnvCache+", else guardvet in the user's cache directory (guardvet cache dir prints it)")
-	fs.StringVar(&o.configFile, "config-file", "", "the configuration `file`, or off; default: "+configfile.Name+" in the working directory or the nearest directory above it, up to the module root")
+	fs.StringVar(&o.configFile, "config-file", "", "the configuration `file`, or off; default: "+configfile.Name+" in the working directory or the nearest directory above it, up to the repository root (outside one, the module root)")
 	fs.StringVar(&o.baseline, "baseline", "", "report only the findings that are not in the baseline `file` (written by -write-baseline), and list its entries that no finding matches any more")
 	fs.BoolVar(&o.writeBaseline, "write-baseline", false, "write the findings to the baseline file (-baseline, or baseline: in "+configfile.Name+") instead of reporting them; entries of files the run does not check are kept")
 	fs.StringVar(&o.newFromRev, "new-from-rev", "", "report only the findings on lines added or changed since the git `revision` (committed, staged or not, and untracked files); a finding counts when one of its related positions is on such a line")
@@ -489,7 +489,7 @@ Adopting guardvet on existing code: -baseline FILE -write-baseline records
 today's findings, -baseline FILE then reports only new ones (and lists
 the entries fixed since), -new-from-rev REV only those on lines changed
 since the git revision REV. .guardvet.yaml, found from the working
-directory up to the module root, holds settings and per-directory
+directory up to the repository root, holds settings and per-directory
 overrides; flags override it (docs/adoption.md).
 
 Result cache: a run replays the findings of packages that have not
