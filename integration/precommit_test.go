@@ -62,6 +62,14 @@ const (
 // rejected with both findings and the output the page shows, the fix is
 // accepted.
 //
+// Then, as the subtest "baseline", a third repository (precommitBaseline):
+// a module with a finding committed before the hooks, adopted with the
+// baseline of the page's "Adopting on existing code: a baseline", its
+// .guardvet.yaml and commands run as written: a change that adds no
+// finding passes both hooks, a new finding is rejected with only it
+// printed; the same with -baseline in the hooks' args instead, and the
+// fix of the baselined finding passes, its stale entry printed.
+//
 // Environment. PRE_COMMIT_HOME is a temporary directory, so pre-commit's
 // cache (~/.cache/pre-commit) is not touched and every run installs the
 // hook afresh; a reusable cache would not help, since each run's snapshot
@@ -176,6 +184,10 @@ func TestPrecommit(t *testing.T) {
 	t.Logf("TIMING (c) fixed commit: %v", time.Since(step).Round(time.Millisecond))
 
 	precommitTwoModules(t, env, tmp, docs, testdata)
+
+	t.Run("baseline", func(t *testing.T) {
+		precommitBaseline(t, env, tmp, root, hookRepo, docs, testdata)
+	})
 
 	t.Logf("TIMING total: %v", time.Since(start).Round(time.Millisecond))
 }
@@ -510,7 +522,7 @@ func precommitTwoModules(t *testing.T, env []string, tmp string, docs precommitD
 // precommitDocs is what docs/pre-commit.md gives a user, as this test
 // uses it.
 type precommitDocs struct {
-	single, multi           string         // the .pre-commit-config.yaml files, with the substitutions for a checkout
+	first, single, multi    string         // the .pre-commit-config.yaml files (the page's first, it with guardvet-changed, several modules), with the substitutions for a checkout
 	install                 string         // the command that installs the git hook
 	singleShown, multiShown *regexp.Regexp // the outputs of a rejected commit the page shows
 }
@@ -549,6 +561,7 @@ func precommitFromDocs(t *testing.T, env []string, root, hookRepo string) precom
 		t.Fatalf("docs/pre-commit.md: this test adds the second snippet (%q) at the end of the first config's hooks:\n%s", configs[1], configs[0])
 	}
 	return precommitDocs{
+		first:       substitute(configs[0]),
 		single:      substitute(configs[0] + configs[1]),
 		multi:       substitute(docBlocks(t, several, "yaml", 1)[0]),
 		install:     install[1],
