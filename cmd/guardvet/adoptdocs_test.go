@@ -94,6 +94,33 @@ func TestAdoptionDocs(t *testing.T) {
 		}
 	}
 
+	// The page's baseline file is one guardvet reads, and its stale
+	// entry is what guardvet prints once the finding is fixed.
+	pageJSON := blocks(page, "json")
+	if len(pageJSON) != 1 {
+		t.Fatalf("docs/adoption.md has %d json blocks, want 1 (the baseline file)", len(pageJSON))
+	}
+	os.WriteFile(filepath.Join(dir, "page-baseline.json"), []byte(pageJSON[0]), 0o644)
+	if _, stderr, code := runWithPath(t, dir, path, "guardvet", "-baseline", "page-baseline.json", "./..."); code == 2 {
+		t.Errorf("docs/adoption.md's baseline file is rejected:\n%s", stderr)
+	}
+	_, stale, _ := strings.Cut(page, "**Stale entries.**")
+	shownStale := strings.TrimSpace(blocks(stale, "")[0])
+	use := filepath.Join(dir, "use", "use.go")
+	before, _ := os.ReadFile(use)
+	os.WriteFile(use, []byte(useFixed), 0o644)
+	_, stderr, _ := sh1(lines[1])
+	pattern := regexp.QuoteMeta(shownStale)
+	pattern = strings.ReplaceAll(pattern, `; \.\.\. `, `; .* `)
+	if !regexp.MustCompile("(?s)^" + pattern + "$").MatchString(strings.TrimSpace(stderr)) {
+		t.Errorf("the fixed finding's stale entry: guardvet printed\n%s\ndocs/adoption.md shows\n%s", stderr, shownStale)
+	}
+	os.WriteFile(use, before, 0o644)
+	prCommand, _, _ := strings.Cut(lines[2], "#")
+	if pageSh := blocks(page, "sh"); len(pageSh) < 2 || strings.TrimSpace(pageSh[1]) != strings.TrimSpace(prCommand) {
+		t.Errorf("docs/adoption.md's pull request command is not README's %q: %q", prCommand, pageSh)
+	}
+
 	// README's configuration file: gen/ excluded, inference in legacy/
 	// only, the baseline read.
 	extra := map[string]string{
