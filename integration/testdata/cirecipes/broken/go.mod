@@ -1,0 +1,3 @@
+module example.com/cirecipes
+
+go 1.26

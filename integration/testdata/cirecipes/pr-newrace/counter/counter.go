@@ -1,0 +1,31 @@
+// Package counter is the fixture module TestCIRecipes runs the CI recipes
+// of docs/ci.md on. This version reads n without mu in Peek: every recipe
+// must fail and show guardvet's finding.
+package counter
+
+import "sync"
+
+// Counter counts under a lock.
+type Counter struct {
+	mu sync.Mutex
+	n  int //guard:by mu
+}
+
+// Inc adds one.
+func (c *Counter) Inc() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.n++
+}
+
+// Peek returns the count without taking the lock.
+func (c *Counter) Peek() int {
+	return c.n // the race: TestCIRecipes expects guardvet's finding on this line
+}
+
+// IsZero reports whether nothing was counted, without taking the lock
+// either. A pull request adds it to the racy module (testdata/cirecipes/racy):
+// checked with -new-from-rev, it must report this read and not Peek's.
+func (c *Counter) IsZero() bool {
+	return c.n == 0 // the new race: the pull request's own finding
+}
