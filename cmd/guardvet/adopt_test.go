@@ -280,3 +280,30 @@ func TestBaselineWithCache(t *testing.T) {
 		}
 	}
 }
+
+// TestNewFromMergeBase: on a branch behind main, -new-from-merge-base
+// main reports the branch's new finding only (which lines it counts from
+// is gitdiff's TestMergeBase); giving it with -new-from-rev is an error.
+func TestNewFromMergeBase(t *testing.T) {
+	dir := writeModule(t)
+	gitIn(t, dir, "init", "-q", "-b", "main")
+	gitIn(t, dir, "add", ".")
+	gitIn(t, dir, "commit", "-q", "-m", "base")
+	gitIn(t, dir, "checkout", "-q", "-b", "feature")
+	os.WriteFile(filepath.Join(dir, "use", "more.go"), []byte("package use\n\nimport \"example.com/m/lib\"\n\nfunc More(c *lib.C) int { return c.N }\n"), 0o644)
+	gitIn(t, dir, "add", ".")
+	gitIn(t, dir, "commit", "-q", "-m", "feature")
+	gitIn(t, dir, "checkout", "-q", "main")
+	lib := filepath.Join(dir, "lib", "lib.go")
+	body, _ := os.ReadFile(lib)
+	os.WriteFile(lib, append(body, "\nfunc Peek(c *C) int { return c.N }\n"...), 0o644)
+	gitIn(t, dir, "commit", "-q", "-am", "main moves on")
+	gitIn(t, dir, "checkout", "-q", "feature")
+	stdout, stderr, code := run(t, dir, guardvet, "-new-from-merge-base", "main", "./...")
+	if code != 1 || strings.Count(stdout, "\n") != 1 || !strings.HasPrefix(stdout, "use/more.go:5:") {
+		t.Errorf("-new-from-merge-base main: exit %d, want only the branch's finding\n%s%s", code, stdout, stderr)
+	}
+	if _, stderr, code := run(t, dir, guardvet, "-new-from-merge-base", "main", "-new-from-rev", "main", "./..."); code != 2 || !strings.Contains(stderr, "give one") {
+		t.Errorf("both flags: exit %d\n%s", code, stderr)
+	}
+}

@@ -108,6 +108,42 @@ func TestSARIFWhenNothingLoads(t *testing.T) {
 	}
 }
 
+// TestSARIFWhenSetUpFails: a run stopped before the analysis (a bad
+// configuration file, a missing baseline, an unknown revision) still
+// writes a SARIF log, marked unsuccessful, with the error; the
+// configuration file's error is located at its line.
+func TestSARIFWhenSetUpFails(t *testing.T) {
+	dir := writeModule(t)
+	for _, c := range []struct {
+		args []string
+		conf string
+		file string
+	}{
+		{args: []string{"-baseline", "missing.json"}},
+		{args: []string{"-new-from-rev", "nosuch"}},
+		{conf: "overides: []\n", file: ".guardvet.yaml"},
+	} {
+		os.Remove(filepath.Join(dir, ".guardvet.yaml"))
+		if c.conf != "" {
+			os.WriteFile(filepath.Join(dir, ".guardvet.yaml"), []byte(c.conf), 0o644)
+		}
+		stdout, stderr, code := run(t, dir, guardvet, append(append([]string{"-sarif"}, c.args...), "./...")...)
+		var log sarifStatus
+		if err := json.Unmarshal([]byte(stdout), &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Invocations) != 1 {
+			t.Errorf("%v %q: exit %d, want a SARIF log: %v\n%s%s", c.args, c.conf, code, err, stdout, stderr)
+			continue
+		}
+		inv := log.Runs[0].Invocations[0]
+		if code != 2 || *inv.ExecutionSuccessful || len(inv.ToolExecutionNotifications) != 1 {
+			t.Errorf("%v %q: exit %d, invocation %+v; want 2, unsuccessful, with the error", c.args, c.conf, code, inv)
+			continue
+		}
+		if n := inv.ToolExecutionNotifications[0]; c.file != "" && (len(n.Locations) != 1 || n.Locations[0].PhysicalLocation.ArtifactLocation.URI != c.file) {
+			t.Errorf("%q: notification %+v, want it located in %s", c.conf, n, c.file)
+		}
+	}
+}
+
 // TestJSONCategoryIsRuleName: a malformed directive's category is its
 // rule's name, as the JSON key, the SARIF ruleId and -directives=false
 // spell it.

@@ -60,8 +60,10 @@ func prepareAdoption(opts *options, analyzers []*analysis.Analyzer) (*adoption, 
 	switch {
 	case ad.write && ad.path == "":
 		return nil, fmt.Errorf("-write-baseline: no baseline file: name it with -baseline FILE, or baseline: in %s", configfile.Name)
-	case ad.write && opts.newFromRev != "":
-		return nil, errors.New("-write-baseline records every finding: drop -new-from-rev")
+	case opts.newFromRev != "" && opts.newFromMergeBase != "":
+		return nil, errors.New("-new-from-rev and -new-from-merge-base both name where changes start: give one")
+	case ad.write && (opts.newFromRev != "" || opts.newFromMergeBase != ""):
+		return nil, errors.New("-write-baseline records every finding: drop -new-from-rev and -new-from-merge-base")
 	case ad.write && (opts.fix || opts.diff || opts.suggest):
 		return nil, errors.New("-write-baseline records findings: drop -fix, -diff and -suggest")
 	case ad.path != "":
@@ -76,16 +78,33 @@ func prepareAdoption(opts *options, analyzers []*analysis.Analyzer) (*adoption, 
 			return nil, err
 		}
 	}
-	if opts.newFromRev != "" {
-		wd, err := os.Getwd()
-		if err != nil {
-			return nil, err
-		}
-		if ad.changes, err = gitdiff.Since(wd, opts.newFromRev); err != nil {
-			return nil, fmt.Errorf("-new-from-rev: %v", err)
-		}
+	if err := ad.changedLines(opts); err != nil {
+		return nil, err
 	}
 	return ad, nil
+}
+
+// changedLines lists the lines changed since -new-from-rev's revision,
+// or since -new-from-merge-base's merge base.
+func (ad *adoption) changedLines(opts *options) error {
+	rev, flag := opts.newFromRev, "-new-from-rev"
+	if rev == "" && opts.newFromMergeBase == "" {
+		return nil
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	if opts.newFromMergeBase != "" {
+		flag = "-new-from-merge-base"
+		if rev, err = gitdiff.MergeBase(wd, opts.newFromMergeBase); err != nil {
+			return fmt.Errorf("%s: %v", flag, err)
+		}
+	}
+	if ad.changes, err = gitdiff.Since(wd, rev); err != nil {
+		return fmt.Errorf("%s: %v", flag, err)
+	}
+	return nil
 }
 
 // decidedRules are the rules the command line decides: every rule when

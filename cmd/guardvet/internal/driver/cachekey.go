@@ -51,7 +51,7 @@ var outputOnly = map[string]bool{
 	"C": true, "version": true, "V": true, "cache": true,
 	// Applied to a run's findings after the analysis (adopt.go); what
 	// the configuration file sets is in the other flags' values.
-	"baseline": true, "write-baseline": true, "new-from-rev": true, "config-file": true,
+	"baseline": true, "write-baseline": true, "new-from-rev": true, "new-from-merge-base": true, "config-file": true,
 }
 
 // runKey hashes what every package's result in this run depends on

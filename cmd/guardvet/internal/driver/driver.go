@@ -68,6 +68,7 @@ type options struct {
 	// Adoption (adopt.go): the configuration file, the baseline, and
 	// new-code-only runs.
 	configFile, baseline, newFromRev string
+	newFromMergeBase                 string
 	writeBaseline                    bool
 }
 
@@ -121,18 +122,20 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		fmt.Fprintln(stderr, "guardvet: no packages given; try guardvet ./... (guardvet -help for usage)")
 		return ExitError
 	}
-	ad, err := prepareAdoption(opts, analyzers)
-	var confErr *configfile.Error
-	switch {
-	case errors.As(err, &confErr) && confErr.Line > 0:
-		fmt.Fprintln(stderr, err) // positioned, as a finding is
-		return ExitError
-	case err != nil:
-		fmt.Fprintf(stderr, "guardvet: %v\n", err)
-		return ExitError
-	}
 	if opts.json && opts.sarif {
 		fmt.Fprintln(stderr, "guardvet: -json and -sarif are exclusive; pick one output format")
+		return ExitError
+	}
+	ad, err := prepareAdoption(opts, analyzers)
+	if err != nil {
+		line := "guardvet: " + err.Error()
+		if confErr := (*configfile.Error)(nil); errors.As(err, &confErr) && confErr.Line > 0 {
+			line = err.Error() // positioned, as a finding is
+		}
+		fmt.Fprintln(stderr, line)
+		if opts.sarif { // as for a failed load: a log of the failed run
+			_ = WriteSARIF(stdout, nil, analyzers, ModuleVersion(), []string{line})
+		}
 		return ExitError
 	}
 	enabled := runAnalyzers(analyzers, opts)
@@ -350,6 +353,7 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	fs.StringVar(&o.baseline, "baseline", "", "report only the findings that are not in the baseline `file` (written by -write-baseline), and list its entries that no finding matches any more")
 	fs.BoolVar(&o.writeBaseline, "write-baseline", false, "write the findings to the baseline file (-baseline, or baseline: in "+configfile.Name+") instead of reporting them; entries of files the run does not check are kept")
 	fs.StringVar(&o.newFromRev, "new-from-rev", "", "report only the findings on lines added or changed since the git `revision` (committed, staged or not, and untracked files); a finding counts when one of its related positions is on such a line")
+	fs.StringVar(&o.newFromMergeBase, "new-from-merge-base", "", "as -new-from-rev, from where the current branch left `ref` (git merge-base ref HEAD): a pull request's own changes, however far ref has moved since")
 	fs.BoolVar(&o.version, "version", false, "print the version (module version, VCS revision, Go version) and exit")
 	fs.BoolVar(&o.version, "V", false, "same as -version")
 	configFlag := func(name string) func(string) error {
@@ -488,7 +492,8 @@ adds it to the other rules.
 Adopting guardvet on existing code: -baseline FILE -write-baseline records
 today's findings, -baseline FILE then reports only new ones (and lists
 the entries fixed since), -new-from-rev REV only those on lines changed
-since the git revision REV. .guardvet.yaml, found from the working
+since the git revision REV (-new-from-merge-base REF: since the current
+branch left REF). .guardvet.yaml, found from the working
 directory up to the repository root, holds settings and per-directory
 overrides; flags override it (docs/adoption.md).
 

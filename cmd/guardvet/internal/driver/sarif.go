@@ -228,10 +228,11 @@ func (c sourceLines) line(file string, line int) string {
 	return strings.TrimSpace(lines[line-1])
 }
 
-var errorPosition = regexp.MustCompile(`^(.+?\.go):(\d+)(?::(\d+))?: (.*)$`)
+var errorPosition = regexp.MustCompile(`^([^\s:]+(?::\\[^\s:]+)?):(\d+)(?::(\d+))?: (.*)$`)
 
 // invocation is the run's status: successful without errors; else each
-// error a notification, located when it starts with a Go file's position.
+// error a notification, located when it starts with a position
+// (file:line or file:line:col).
 func invocation(errs []string) sarifInvocation {
 	inv := sarifInvocation{ExecutionSuccessful: len(errs) == 0}
 	for _, e := range errs {

@@ -37,6 +37,7 @@ var standaloneOnly = []struct {
 	{"baseline", "run guardvet -baseline FILE ./... (the standalone command and its pre-commit hooks read a baseline)", false},
 	{"write-baseline", "run guardvet -write-baseline -baseline FILE ./...", true},
 	{"new-from-rev", "run guardvet -new-from-rev REV ./...", false},
+	{"new-from-merge-base", "run guardvet -new-from-merge-base REF ./...", false},
 	{"config-file", "go vet does not read " + configfile.Name + "; the standalone guardvet does, and under go vet the flags set the same", false},
 }
 
@@ -47,8 +48,9 @@ const vetFlagsHelp = `Under go vet (go vet -vettool=$(command -v guardvet) [flag
   -json and -fix work as standalone, and -diff with -fix only
   (go vet -fix -diff -vettool=$(command -v guardvet) ./...); -C and -tags
   are go vet's own; -sarif, -test, -version, -cache, -cpuprofile,
-  -memprofile, -baseline, -write-baseline, -new-from-rev and -config-file
-  are standalone-only (go vet does not read .guardvet.yaml).
+  -memprofile, -baseline, -write-baseline, -new-from-rev,
+  -new-from-merge-base and -config-file are standalone-only (go vet does
+  not read .guardvet.yaml).
 `
 
 // SetupVet prepares the go vet protocol path before unitchecker.Main

@@ -59,6 +59,19 @@ func Since(dir, rev string) (*Changes, error) {
 	return c, nil
 }
 
+// MergeBase is the commit where HEAD's branch left ref (git merge-base
+// ref HEAD): the revision a pull request's changes are counted from.
+func MergeBase(dir, ref string) (string, error) {
+	if _, err := git(dir, "rev-parse", "--verify", "--quiet", ref+"^{commit}"); err != nil {
+		return "", fmt.Errorf("%q is not a revision", ref)
+	}
+	out, err := git(dir, "merge-base", ref, "HEAD")
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
 // addDiff records the new side of each hunk of a unified diff with no
 // context. A hunk that only deletes marks the lines on either side of
 // the deletion: code next to removed code is changed code.

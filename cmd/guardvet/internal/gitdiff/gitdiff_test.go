@@ -71,3 +71,44 @@ func TestSince(t *testing.T) {
 		t.Errorf("outside a repository: %v", err)
 	}
 }
+
+// TestMergeBase: a branch behind main counts from where it left main, not
+// from main's tip.
+func TestMergeBase(t *testing.T) {
+	dir := t.TempDir()
+	dir, _ = filepath.EvalSymlinks(dir)
+	write := func(name, body string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitRun(t, dir, "init", "-q", "-b", "main")
+	write("a.go", "1\n2\n3\n")
+	gitRun(t, dir, "add", ".")
+	gitRun(t, dir, "commit", "-q", "-m", "base")
+	gitRun(t, dir, "checkout", "-q", "-b", "feature")
+	write("b.go", "x\n")
+	gitRun(t, dir, "add", ".")
+	gitRun(t, dir, "commit", "-q", "-m", "feature")
+	gitRun(t, dir, "checkout", "-q", "main")
+	write("a.go", "1\nTWO\n3\n")
+	gitRun(t, dir, "commit", "-q", "-am", "main moves on")
+	gitRun(t, dir, "checkout", "-q", "feature")
+	base, err := MergeBase(dir, "main")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Since(dir, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Changed(filepath.Join(dir, "b.go"), 1) || c.Changed(filepath.Join(dir, "a.go"), 2) {
+		t.Errorf("from the merge base: want the branch's b.go changed and not main's later a.go edit")
+	}
+	if tip, _ := Since(dir, "main"); !tip.Changed(filepath.Join(dir, "a.go"), 2) {
+		t.Errorf("from main's tip, main's later edit shows as a change (why the merge base is needed)")
+	}
+	if _, err := MergeBase(dir, "nosuch"); err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("MergeBase(nosuch) = %v", err)
+	}
+}
