@@ -1020,26 +1020,7 @@ func TestSharedSwitch(t *testing.T) {
 	dir := t.TempDir()
 	files := map[string]string{
 		"go.mod": "module sharedswitch\n\ngo 1.24\n",
-		"a.go": `package sharedswitch
-
-import "sync"
-
-func F(n int) error {
-	var wg sync.WaitGroup
-	var err error
-	for i := 0; i < n; i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			err = g(i)
-		}()
-	}
-	wg.Wait()
-	return err
-}
-
-func g(int) error { return nil }
-`,
+		"a.go":   strings.Replace(sharedRace, "package PKG", "package sharedswitch", 1),
 	}
 	for name, text := range files {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
