@@ -187,6 +187,9 @@ func TestHelpRough(t *testing.T) {
 	if strings.Contains(stdout, "each on by default") {
 		t.Errorf("-help says every rule is on by default, then marks some off:\n%s", stdout)
 	}
+	if strings.Contains(stdout, "-config.readers") || strings.Contains(stdout, "-config.roots") || !strings.Contains(stdout, "-config.infer.score") {
+		t.Errorf("-help lists the internal flags the driver sets itself, or drops a user's:\n%s", stdout)
+	}
 }
 
 // TestPlurals: one of a thing is not "1 things".

@@ -477,10 +477,16 @@ runs only the rules named):
 		}
 	}
 	fmt.Fprint(w, "\nFlags:\n")
-	out := fs.Output()
-	fs.SetOutput(w)
-	fs.PrintDefaults()
-	fs.SetOutput(out)
+	// The internal flags, which the driver sets itself (-config.readers,
+	// -config.roots), are left out; docs/output.md documents them.
+	shown := flag.NewFlagSet("guardvet", flag.ContinueOnError)
+	fs.VisitAll(func(f *flag.Flag) {
+		if !strings.HasPrefix(f.Usage, "internal") {
+			shown.Var(f.Value, f.Name, f.Usage)
+		}
+	})
+	shown.SetOutput(w)
+	shown.PrintDefaults()
 	fmt.Fprint(w, `
 Guard inference: -infer turns it on (and -suggest, and naming its rule,
 -guardinfer); -config.infer.score, -config.infer.ratio, -config.infer.locked
