@@ -405,14 +405,20 @@ func (f *File) Excluded(file string) bool {
 	return excluded
 }
 
+// Top is rule's setting at the top level of the file, outside every
+// override: def when the file does not set it there.
+func (f *File) Top(rule string, def bool) bool {
+	if v, ok := f.Rules[rule]; ok {
+		return v
+	}
+	return def
+}
+
 // RuleOn reports whether rule runs on file (an absolute path): its
 // default, then the file's top-level setting, then each override that
 // matches the file, in order.
 func (f *File) RuleOn(rule, file string, def bool) bool {
-	on := def
-	if v, ok := f.Rules[rule]; ok {
-		on = v
-	}
+	on := f.Top(rule, def)
 	for _, o := range f.matching(file) {
 		if v, ok := o.Rules[rule]; ok {
 			on = v
@@ -424,10 +430,7 @@ func (f *File) RuleOn(rule, file string, def bool) bool {
 // RuleAnywhere reports whether rule runs on some file: at the top level
 // or in an override.
 func (f *File) RuleAnywhere(rule string, def bool) bool {
-	on := def
-	if v, ok := f.Rules[rule]; ok {
-		on = v
-	}
+	on := f.Top(rule, def)
 	for _, o := range f.Overrides {
 		if o.Rules[rule] {
 			on = true
@@ -439,10 +442,7 @@ func (f *File) RuleAnywhere(rule string, def bool) bool {
 // Varies reports whether an override sets rule other than the top level
 // does (def when the top level does not set it).
 func (f *File) Varies(rule string, def bool) bool {
-	top := def
-	if v, ok := f.Rules[rule]; ok {
-		top = v
-	}
+	top := f.Top(rule, def)
 	for _, o := range f.Overrides {
 		if v, ok := o.Rules[rule]; ok && v != top {
 			return true

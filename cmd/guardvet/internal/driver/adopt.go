@@ -209,7 +209,7 @@ func (ad *adoption) apply(conf *configfile.File, opts *options) error {
 		if ad.decided[rule] {
 			continue
 		}
-		top := conf.RuleOn(rule, "", !offByDefault[rule]) // no override matches no file
+		top := conf.Top(rule, !offByDefault[rule])
 		switch rule {
 		case "guardinfer", "shared":
 			// Analysis modes, not only reporters: inference makes
