@@ -117,16 +117,23 @@ func precommitBaseline(t *testing.T, env []string, tmp, root, hookRepo string, d
 	}
 	t.Logf("TIMING (h) baseline written and committed: %v", time.Since(step).Round(time.Millisecond))
 
+	// commitPasses commits what is staged, and checks that both hooks
+	// passed and the repository then has commits commits.
+	commitPasses := func(what, msg string, commits int) {
+		t.Helper()
+		out, err := precommitRun(t, env, repo, 10*time.Minute, "git", "commit", "-m", msg)
+		if err != nil {
+			t.Fatalf("%s failed: %v\n%s", what, err, out)
+		}
+		precommitHookPassed(t, what[:strings.Index(what, ")")+1], out)
+		precommitCommits(t, env, repo, commits)
+	}
+
 	// (i) A change with no new finding, the baselined one moved: passes.
 	step = time.Now()
 	precommitCopy(t, grown, counter)
 	precommitMust(t, env, repo, time.Minute, "git", "add", "-A")
-	out, err = precommitRun(t, env, repo, 10*time.Minute, "git", "commit", "-m", "counter: Add and Reset")
-	if err != nil {
-		t.Fatalf("(i) with the baseline, committing a change with no new finding failed: %v\n%s", err, out)
-	}
-	precommitHookPassed(t, "(i)", out)
-	precommitCommits(t, env, repo, 3)
+	commitPasses("(i) with the baseline, committing a change with no new finding", "counter: Add and Reset", 3)
 	t.Logf("TIMING (i) change with no new finding: %v", time.Since(step).Round(time.Millisecond))
 
 	// (j) Another package staged alone: guardvet-changed does not check
@@ -142,12 +149,7 @@ func precommitBaseline(t *testing.T, env []string, tmp, root, hookRepo string, d
 	if strings.Contains(out, "no finding matches any more") {
 		t.Errorf("(j) a hook called a baseline entry stale, though its finding is still there:\n%s", out)
 	}
-	out, err = precommitRun(t, env, repo, 10*time.Minute, "git", "commit", "-m", "stats")
-	if err != nil {
-		t.Fatalf("(j) committing a new package with no finding failed: %v\n%s", err, out)
-	}
-	precommitHookPassed(t, "(j)", out)
-	precommitCommits(t, env, repo, 4)
+	commitPasses("(j) committing a new package with no finding", "stats", 4)
 	t.Logf("TIMING (j) another package: %v", time.Since(step).Round(time.Millisecond))
 
 	// rejected stages the new racy read and checks that the commit is
@@ -210,12 +212,7 @@ func precommitBaseline(t *testing.T, env []string, tmp, root, hookRepo string, d
 	step = time.Now()
 	precommitCopy(t, racy, counter)
 	precommitMust(t, env, repo, time.Minute, "git", "add", "-A")
-	out, err = precommitRun(t, env, repo, 10*time.Minute, "git", "commit", "-m", "counter: without Add and Reset")
-	if err != nil {
-		t.Fatalf("(m) with -baseline in args, committing a change with no new finding failed: %v\n%s", err, out)
-	}
-	precommitHookPassed(t, "(m)", out)
-	precommitCommits(t, env, repo, 6)
+	commitPasses("(m) with -baseline in args, committing a change with no new finding", "counter: without Add and Reset", 6)
 	t.Logf("TIMING (m) args variant, change with no new finding: %v", time.Since(step).Round(time.Millisecond))
 
 	// (n) The baselined finding fixed: its entry is stale, printed, and
@@ -234,12 +231,7 @@ func precommitBaseline(t *testing.T, env []string, tmp, root, hookRepo string, d
 			t.Errorf("(n) the %s hook did not print the stale entry (want %q and the entry):\n%s", id, staleSaid, got)
 		}
 	}
-	out, err = precommitRun(t, env, repo, 10*time.Minute, "git", "commit", "-m", "counter: Peek, under mu")
-	if err != nil {
-		t.Fatalf("(n) committing the fix of the baselined finding failed: %v\n%s", err, out)
-	}
-	precommitHookPassed(t, "(n)", out)
-	precommitCommits(t, env, repo, 7)
+	commitPasses("(n) committing the fix of the baselined finding", "counter: Peek, under mu", 7)
 	t.Logf("TIMING (n) baselined finding fixed: %v", time.Since(step).Round(time.Millisecond))
 	t.Logf("TIMING baseline total: %v", time.Since(start).Round(time.Millisecond))
 }
