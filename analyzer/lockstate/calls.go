@@ -110,6 +110,7 @@ func (fa *funcAnalysis) staticCall(call *ast.CallExpr, s *State, deferred bool) 
 	callee := typeutil.StaticCallee(fa.info, call)
 	fa.operands(call, callee, s)
 	if callee == nil {
+		fa.runFuncVals(call, nil, s, deferred) // unlock := mu.Unlock; unlock()
 		return
 	}
 	contract := fa.a.dirs.Contract(callee)
@@ -126,6 +127,7 @@ func (fa *funcAnalysis) staticCall(call *ast.CallExpr, s *State, deferred bool) 
 	if !deferred {
 		fa.applyRetakes(call, callee, s)
 	}
+	fa.runFuncVals(call, callee, s, deferred) // cu.Clean() of cu := cleanup.Make(mu.Unlock)
 	if contract.Empty() && effects.Empty() && !fa.a.condAcquirer(callee) {
 		return
 	}

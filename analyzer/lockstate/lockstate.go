@@ -37,7 +37,7 @@ var Analyzer = &analysis.Analyzer{
 	Run:        run,
 	Requires:   []*analysis.Analyzer{directives.Analyzer},
 	ResultType: reflect.TypeFor[*Result](),
-	FactTypes:  []analysis.Fact{(*EffectsTable)(nil), (*ParamTable)(nil)},
+	FactTypes:  []analysis.Fact{(*EffectsTable)(nil), (*ParamTable)(nil), (*FuncValTable)(nil)},
 }
 
 // EffectsTable is a package fact (a facttable): the Effects of the
@@ -255,6 +255,9 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	if analysed || dirs.Config.Summaries() {
+		a.exportFuncVals()
+	}
 	effects := a.exportEffects()
 	a.exportAccesses()
 	a.fallbacks = nil // parsed files of other platforms: not needed any more
@@ -291,7 +294,13 @@ type packageAnalysis struct {
 	// facts of the dependencies.
 	importedEff *facttable.Index[Effects]
 	importedAcc *facttable.Index[ParamSummary]
-	funcs       []*Func
+	// importedFV indexes the FuncValTable facts of the dependencies;
+	// funcVals memoises funcValsOf and fvBound what each declaration's
+	// locals hold (see funcvals.go, funcvalcalls.go).
+	importedFV *facttable.Index[FuncVals]
+	funcVals   map[*types.Func]*FuncVals
+	fvBound    map[*ast.FuncDecl]fvLocals
+	funcs      []*Func
 	// fresh enables fresh-object tracking and parameter escape summaries.
 	// Only packages with directives need them; elsewhere they would cost a
 	// summary of every function called.
@@ -355,6 +364,12 @@ func newPackageAnalysis(pass *analysis.Pass, dirs *directives.Result) *packageAn
 			f := &ParamTable{}
 			return f, &f.Table
 		}),
+		importedFV: facttable.NewIndex(pass, func() (analysis.Fact, *facttable.Table[FuncVals]) {
+			f := &FuncValTable{}
+			return f, &f.Table
+		}),
+		funcVals:  map[*types.Func]*FuncVals{},
+		fvBound:   map[*ast.FuncDecl]fvLocals{},
 		bodyless:  map[*types.Func]*ast.FuncDecl{},
 		asmAccess: map[*types.Func]*ParamSummary{},
 	}

@@ -267,6 +267,7 @@ var fixturesWithEveryRule = []string{
 	"escapesnap/...",
 	"fixes/...",
 	"fresh/...",
+	"funcvalrelease/...",
 	"generics/...",
 	"globals/...",
 	"guarantee/...",
