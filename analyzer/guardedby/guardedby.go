@@ -46,6 +46,9 @@ type checker struct {
 	// entries, computed on demand, are the package's entry points for
 	// ...Locked calls (see entryPoint).
 	entries map[*types.Func]bool
+	// callIdx, built on demand, indexes the package's calls for
+	// heldByCallers.
+	callIdx *callerIndex
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -189,6 +192,9 @@ func (c *checker) access(fn *lockstate.Func, acc *lockstate.Access) {
 			if av := acc.State.Lock(alias); (acc.Write && av.Mode == lockstate.Exclusive) || (!acc.Write && av.Mode.Held()) {
 				continue // held under its other name (+checklocksalias)
 			}
+		}
+		if c.heldByCallers(fn, lock, acc.Write) {
+			continue // an unannotated helper every caller calls with the lock held
 		}
 		need := "read- or write-locked"
 		if acc.Write {

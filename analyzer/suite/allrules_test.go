@@ -268,6 +268,7 @@ var fixturesWithEveryRule = []string{
 	"fixes/...",
 	"fresh/...",
 	"funcvalrelease/...",
+	"heldbycallers/...",
 	"generics/...",
 	"globals/...",
 	"guarantee/...",
