@@ -9,7 +9,7 @@ import "sync"
 
 type C struct {
 	mu sync.RWMutex
-	n  int //guard:by mu
+	n  int            //guard:by mu
 	m  map[string]int //guard:by mu
 }
 
