@@ -22,53 +22,64 @@ import (
 func (c *checker) atomicCopies() {
 	cache := map[fieldsKey][]atomicField{}
 	for _, file := range c.pass.Files {
-		ast.Inspect(file, func(n ast.Node) bool {
-			switch n := n.(type) {
-			case *ast.AssignStmt:
-				if n.Tok == token.ASSIGN || n.Tok == token.DEFINE {
-					if len(n.Lhs) == len(n.Rhs) {
-						for i, lhs := range n.Lhs {
-							if id, ok := lhs.(*ast.Ident); ok && id.Name == "_" {
-								continue // evaluated, not copied anywhere
-							}
-							c.copied(cache, n.Rhs[i])
-						}
-					}
-					if n.Tok == token.ASSIGN {
-						for _, lhs := range n.Lhs {
-							c.overwritten(cache, lhs)
-						}
-					}
-				}
-			case *ast.ValueSpec:
-				for _, v := range n.Values {
-					c.copied(cache, v)
-				}
-			case *ast.ReturnStmt:
-				for _, r := range n.Results {
-					c.copied(cache, r)
-				}
-			case *ast.SendStmt:
-				c.copied(cache, n.Value)
-			case *ast.CompositeLit:
-				for _, e := range n.Elts {
-					if kv, ok := e.(*ast.KeyValueExpr); ok {
-						e = kv.Value
-					}
-					c.copied(cache, e)
-				}
-			case *ast.CallExpr:
-				if c.notEvaluated(n) {
-					return false
-				}
-				for _, a := range n.Args {
-					c.copied(cache, a)
-				}
-				c.valueReceiver(cache, n)
+		for _, d := range file.Decls {
+			var sc *objectScope
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				sc = &objectScope{decl: fd}
 			}
-			return true
-		})
+			c.atomicCopiesIn(cache, sc, d)
+		}
 	}
+}
+
+// atomicCopiesIn checks one declaration (sc is nil outside functions).
+func (c *checker) atomicCopiesIn(cache map[fieldsKey][]atomicField, sc *objectScope, decl ast.Decl) {
+	ast.Inspect(decl, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			if n.Tok == token.ASSIGN || n.Tok == token.DEFINE {
+				if len(n.Lhs) == len(n.Rhs) {
+					for i, lhs := range n.Lhs {
+						if id, ok := lhs.(*ast.Ident); ok && id.Name == "_" {
+							continue // evaluated, not copied anywhere
+						}
+						c.copied(cache, sc, n.Rhs[i])
+					}
+				}
+				if n.Tok == token.ASSIGN {
+					for _, lhs := range n.Lhs {
+						c.overwritten(cache, sc, lhs)
+					}
+				}
+			}
+		case *ast.ValueSpec:
+			for _, v := range n.Values {
+				c.copied(cache, sc, v)
+			}
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				c.copied(cache, sc, r)
+			}
+		case *ast.SendStmt:
+			c.copied(cache, sc, n.Value)
+		case *ast.CompositeLit:
+			for _, e := range n.Elts {
+				if kv, ok := e.(*ast.KeyValueExpr); ok {
+					e = kv.Value
+				}
+				c.copied(cache, sc, e)
+			}
+		case *ast.CallExpr:
+			if c.notEvaluated(n) {
+				return false
+			}
+			for _, a := range n.Args {
+				c.copied(cache, sc, a)
+			}
+			c.valueReceiver(cache, sc, n)
+		}
+		return true
+	})
 }
 
 // notEvaluated reports unsafe.Sizeof, Alignof and Offsetof, whose
@@ -83,9 +94,9 @@ func (c *checker) notEvaluated(call *ast.CallExpr) bool {
 }
 
 // copied reports e if it copies shared memory holding atomic fields.
-func (c *checker) copied(cache map[fieldsKey][]atomicField, e ast.Expr) {
+func (c *checker) copied(cache map[fieldsKey][]atomicField, sc *objectScope, e ast.Expr) {
 	e = ast.Unparen(e)
-	fields := c.sharedAtomics(cache, e, false)
+	fields := c.sharedAtomics(cache, sc, e, false)
 	if len(fields) == 0 {
 		return
 	}
@@ -97,9 +108,9 @@ func (c *checker) copied(cache map[fieldsKey][]atomicField, e ast.Expr) {
 
 // overwritten reports an assignment to shared memory holding atomic
 // fields: it stores every field non-atomically.
-func (c *checker) overwritten(cache map[fieldsKey][]atomicField, lhs ast.Expr) {
+func (c *checker) overwritten(cache map[fieldsKey][]atomicField, sc *objectScope, lhs ast.Expr) {
 	lhs = ast.Unparen(lhs)
-	fields := c.sharedAtomics(cache, lhs, true)
+	fields := c.sharedAtomics(cache, sc, lhs, true)
 	if len(fields) == 0 {
 		return
 	}
@@ -111,8 +122,8 @@ func (c *checker) overwritten(cache map[fieldsKey][]atomicField, lhs ast.Expr) {
 // sharedAtomics returns the atomic fields inside e, when e is shared
 // memory copied or overwritten as a whole (not itself an atomic field,
 // which its own accesses cover): written, or read when write is false.
-func (c *checker) sharedAtomics(cache map[fieldsKey][]atomicField, e ast.Expr, write bool) []atomicField {
-	if !c.shared(e) || c.atomicField(e) {
+func (c *checker) sharedAtomics(cache map[fieldsKey][]atomicField, sc *objectScope, e ast.Expr, write bool) []atomicField {
+	if !c.shared(e) || c.atomicField(e) || c.ownObject(sc, e) {
 		return nil
 	}
 	return c.atomicFieldsOf(cache, c.pass.TypesInfo.TypeOf(e), write)
@@ -121,7 +132,7 @@ func (c *checker) sharedAtomics(cache map[fieldsKey][]atomicField, e ast.Expr, w
 // valueReceiver reports a method with a value receiver called on shared
 // memory (p.M() copies *p, p.M() with M promoted from an embedded E
 // copies p.E): the call copies the receiver.
-func (c *checker) valueReceiver(cache map[fieldsKey][]atomicField, call *ast.CallExpr) {
+func (c *checker) valueReceiver(cache map[fieldsKey][]atomicField, sc *objectScope, call *ast.CallExpr) {
 	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
 	if !ok {
 		return
@@ -155,7 +166,7 @@ func (c *checker) valueReceiver(cache map[fieldsKey][]atomicField, call *ast.Cal
 		shared = shared || astq.IsPointer(t)
 		name, t = strings.TrimPrefix(name, "*")+"."+f.Name(), f.Type()
 	}
-	if _, ptr := t.Underlying().(*types.Pointer); ptr || !shared || c.atomicField(x) {
+	if _, ptr := t.Underlying().(*types.Pointer); ptr || !shared || c.atomicField(x) || c.ownObject(sc, x) {
 		return
 	}
 	if fields := c.atomicFieldsOf(cache, t, false); len(fields) > 0 {

@@ -49,6 +49,9 @@ type checker struct {
 	// callIdx, built on demand, indexes the package's calls for
 	// heldByCallers.
 	callIdx *callerIndex
+	// globalWrites: the package-level variables the package writes or
+	// takes the address of (see globalWritten).
+	globalWrites map[*types.Var]bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
