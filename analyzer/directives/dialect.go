@@ -84,7 +84,7 @@ func parseDialect(c *ast.Comment, text string) (Directive, bool, string) {
 	}
 	d.Verb = verb
 	arg, hasColon := strings.CutPrefix(next, ":")
-	if !hasColon || arg == "" {
+	if !hasColon || strings.TrimSpace(arg) == "" {
 		return d, true, "+" + name + " needs a lock path, as in +" + name + ":mu"
 	}
 	if strings.IndexFunc(arg, unicode.IsSpace) >= 0 {
