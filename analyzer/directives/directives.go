@@ -456,15 +456,18 @@ func (c *collector) insideBody(pos token.Pos) bool {
 }
 
 // lineIgnore records a statement-level ignore. A trailing comment covers its
-// own line; a comment alone on its line covers the next line.
+// own line; a //guard:ignore alone on its line covers the next line, and a
+// checklocks annotation alone on its line is reported (aloneInBody).
 func (c *collector) lineIgnore(cm *ast.Comment, d Directive) {
 	tf := c.pass.Fset.File(cm.Slash)
 	line := tf.Line(cm.Slash)
-	if c.aloneOnLine(tf, cm.Slash) {
-		if d.Dialect {
+	if d.Dialect {
+		// checklocks keys it by its own line, always.
+		if before, ok := srcpos.LinePrefix(c.pass.Fset, c.pass.ReadFile, cm.Slash); ok && strings.TrimSpace(before) == "" {
 			c.report(cm.Slash, aloneInBody(d))
 			return
 		}
+	} else if c.aloneOnLine(tf, cm.Slash) {
 		line++
 	}
 	if d.Verb == "checklocksforce" {
