@@ -375,8 +375,10 @@ func (c *collector) collect() {
 	sort.Slice(left, func(i, j int) bool { return left[i].Slash < left[j].Slash })
 	for _, cm := range left {
 		d := c.pending[cm]
-		if (d.Verb == "ignore" || d.Verb == "checklocksignore" || d.Verb == "checklocksforce") && c.insideBody(cm.Slash) {
-			c.lineIgnore(cm, d)
+		if (d.Verb == "ignore" || d.Verb == "checklocksignore" || d.Verb == "checklocksforce") && (c.insideBody(cm.Slash) || d.Dialect && c.endOfLine(cm.Slash)) {
+			// checklocks keys its line annotations by line wherever they
+			// are: at the end of a line of a package-level initializer too.
+			c.lineIgnore(cm.Slash, d)
 			continue
 		}
 		if d.Dialect && c.insideBody(cm.Slash) {
@@ -458,16 +460,16 @@ func (c *collector) insideBody(pos token.Pos) bool {
 // lineIgnore records a statement-level ignore. A trailing comment covers its
 // own line; a //guard:ignore alone on its line covers the next line, and a
 // checklocks annotation alone on its line is reported (aloneInBody).
-func (c *collector) lineIgnore(cm *ast.Comment, d Directive) {
-	tf := c.pass.Fset.File(cm.Slash)
-	line := tf.Line(cm.Slash)
+func (c *collector) lineIgnore(pos token.Pos, d Directive) {
+	tf := c.pass.Fset.File(pos)
+	line := tf.Line(pos)
 	if d.Dialect {
 		// checklocks keys it by its own line, always.
-		if before, ok := srcpos.LinePrefix(c.pass.Fset, c.pass.ReadFile, cm.Slash); ok && strings.TrimSpace(before) == "" {
-			c.report(cm.Slash, aloneInBody(d))
+		if before, ok := srcpos.LinePrefix(c.pass.Fset, c.pass.ReadFile, pos); ok && strings.TrimSpace(before) == "" {
+			c.report(pos, aloneInBody(d))
 			return
 		}
-	} else if c.aloneOnLine(tf, cm.Slash) {
+	} else if c.aloneOnLine(tf, pos) {
 		line++
 	}
 	if d.Verb == "checklocksforce" {
@@ -482,7 +484,14 @@ func (c *collector) lineIgnore(cm *ast.Comment, d Directive) {
 		c.res.force[tf.Name()][line] = true
 		return
 	}
-	c.res.Ignores = append(c.res.Ignores, &Ignore{Pos: cm.Slash, Reason: d.Text, File: tf.Name(), Line: line, Dialect: d.Dialect})
+	c.res.Ignores = append(c.res.Ignores, &Ignore{Pos: pos, Reason: d.Text, File: tf.Name(), Line: line, Dialect: d.Dialect})
+}
+
+// endOfLine reports whether the comment at pos is known to follow code on
+// its line.
+func (c *collector) endOfLine(pos token.Pos) bool {
+	before, ok := srcpos.LinePrefix(c.pass.Fset, c.pass.ReadFile, pos)
+	return ok && strings.TrimSpace(before) != ""
 }
 
 func (c *collector) aloneOnLine(tf *token.File, pos token.Pos) bool {

@@ -30,6 +30,8 @@ var places = map[string]string{
 	"local":         "func g() {\n\t%s\n\tvar x int\n\t_ = x\n}\n",
 	"line-end":      "type T struct {\n\tmu sync.Mutex\n\tn  int //guard:by mu\n}\n\nfunc (t *T) g() int {\n\treturn t.n %s\n}\n",
 	"line-alone":    "type T struct {\n\tmu sync.Mutex\n\tn  int //guard:by mu\n}\n\nfunc (t *T) g() int {\n\t%s\n\treturn t.n\n}\n",
+	"init-line":     "var x = []int{len(\"a\"), %s\n\t0,\n}\n",
+	"init-end":      "var x = len(\"b\") %s\n",
 	"local-type":    "func g() {\n\ttype L struct {\n\t\tmu sync.Mutex\n\t\t%s\n\t\tx int\n\t}\n\t_ = L{}\n}\n",
 	"slice-elem":    "type S struct {\n\titems []struct {\n\t\tmu sync.Mutex\n\t\t%s\n\t\tx int\n\t}\n}\n",
 }
@@ -92,6 +94,12 @@ var grammar = []grammarRow{
 	{"line-end", "// +checklocksforce: the caller holds it", "the same, by prefix", "force", ""},
 	{"line-alone", "// +checklocksignore", "exempts its own line, which holds nothing", "", "on a line of its own"},
 	{"line-alone", "// +checklocksforce", "forces its own line, which holds nothing", "", "on a line of its own"},
+	// checklocks.go run: package-level initializers are not analysed
+	// (buildssa's SrcFuncs are function declarations and their literals);
+	// a line annotation on one is keyed by its line all the same.
+	{"init-line", "// +checklocksignore", "exempts the line, where nothing is checked", "ignore", ""},
+	{"init-end", "// +checklocksignore: set before any goroutine starts", "the same", "ignore", ""},
+	{"init-end", "// +checklocksforce", "forces the line, where nothing is checked", "force", ""},
 	{"line-alone", "//guard:ignore the caller holds t.mu", "not an annotation: guardvet's own, which covers the next line", "ignore", ""},
 }
 

@@ -64,10 +64,12 @@ var verbs = map[string]verb{
 }
 
 // dialect maps gVisor's checklocks annotations (// +NAME or // +NAME:ARG)
-// to verbs. docs/checklocks.md lists each, with the places guardvet differs. A // +check
-// comment that is none of these is a misspelling when it is close to one
-// of them (edit distance 2, a longer spelling of one, or +checklock...),
-// and otherwise another gVisor analyzer's annotation, which is left alone.
+// to verbs. docs/checklocks.md lists each, with the places guardvet differs.
+// dialect.go reads them as checklocks does. A // +check comment that is
+// none of these is a misspelling when it is close to one of them (edit
+// distance 2, a longer spelling of one checklocks does not match by
+// prefix, or +checklock...), and otherwise another gVisor analyzer's
+// annotation, which is left alone.
 var dialect = map[string]string{
 	"checklocks":            "checklocks",
 	"checklocksread":        "rholds",

@@ -45,18 +45,29 @@ func nativeFix(d Directive) string {
 // var (, or at the end of the line is reported and not applied.
 func (c *collector) globalDirectives(gd *ast.GenDecl, vs *ast.ValueSpec) []Directive {
 	ds := c.take(vs.Doc)
-	groups := []*ast.CommentGroup{vs.Comment}
-	if len(gd.Specs) == 1 {
-		groups = append(groups, gd.Doc)
-	}
-	for _, d := range c.take(groups...) {
-		if !guarding(d) {
-			ds = append(ds, d)
+	for _, d := range c.take(vs.Comment) {
+		if d.Dialect && (d.Verb == "checklocksignore" || d.Verb == "checklocksforce") {
+			c.lineIgnore(d.Pos, d) // keyed by its line, as everywhere
 			continue
 		}
-		c.report(d.Pos, "checklocks ignores "+d.Spelling+" here: of a package-level variable it reads only the comment lines above it inside var ( ... ), "+
-			"and so does guardvet; move the annotation there, as in var ( // +checklocks:mu, then the variable on the next line )")
+		ds = c.globalDoc(ds, d)
 	}
+	if len(gd.Specs) == 1 {
+		for _, d := range c.take(gd.Doc) {
+			ds = c.globalDoc(ds, d)
+		}
+	}
+	return ds
+}
+
+// globalDoc adds d, from the trailing comment of a var spec or the doc of
+// its var declaration, to ds, unless checklocks does not read it there.
+func (c *collector) globalDoc(ds []Directive, d Directive) []Directive {
+	if !guarding(d) {
+		return append(ds, d)
+	}
+	c.report(d.Pos, "checklocks ignores "+d.Spelling+" here: of a package-level variable it reads only the comment lines above it inside var ( ... ), "+
+		"and so does guardvet; move the annotation there, as in var ( // +checklocks:mu, then the variable on the next line )")
 	return ds
 }
 

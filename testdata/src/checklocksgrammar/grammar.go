@@ -151,3 +151,12 @@ func (m *M) fields() {
 	use(m.a) // want `m.a read while m.mu is not known to be held`
 	use(m.c) // want `m.c read while m.mu is not known to be held`
 }
+
+// Package-level initializers: checklocks does not analyse them (buildssa
+// lists function declarations and their literals), and keys a line
+// annotation at the end of one of their lines by that line, as anywhere.
+var snapshot = []int{len("a"), // +checklocksignore: set before any goroutine starts
+	0,
+}
+
+var forcedInit = len("b") // +checklocksforce: set before any goroutine starts
