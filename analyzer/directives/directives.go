@@ -561,6 +561,7 @@ func (c *collector) funcDecl(fd *ast.FuncDecl) {
 func (c *collector) genDecl(gd *ast.GenDecl) {
 	switch gd.Tok {
 	case token.TYPE:
+		shared := c.groupAliases(gd)
 		for _, spec := range gd.Specs {
 			ts := spec.(*ast.TypeSpec)
 			groups := []*ast.CommentGroup{ts.Doc, ts.Comment}
@@ -568,6 +569,11 @@ func (c *collector) genDecl(gd *ast.GenDecl) {
 				groups = append(groups, gd.Doc)
 			}
 			tn, _ := c.pass.TypesInfo.Defs[ts.Name].(*types.TypeName)
+			if _, isStruct := ts.Type.(*ast.StructType); isStruct {
+				for _, d := range shared {
+					c.alias(d, ts, tn)
+				}
+			}
 			for _, d := range c.take(groups...) {
 				if verbs[d.Verb].targets&OnType == 0 {
 					c.wrongTarget(d, "a type")

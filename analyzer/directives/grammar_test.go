@@ -32,6 +32,7 @@ var places = map[string]string{
 	"line-alone":    "type T struct {\n\tmu sync.Mutex\n\tn  int //guard:by mu\n}\n\nfunc (t *T) g() int {\n\t%s\n\treturn t.n\n}\n",
 	"init-line":     "var x = []int{len(\"a\"), %s\n\t0,\n}\n",
 	"init-end":      "var x = len(\"b\") %s\n",
+	"type-group":    "%s\ntype (\n\tx struct {\n\t\tmu    sync.Mutex\n\t\tinner struct{ mu sync.Mutex }\n\t}\n\ty int\n)\n",
 	"local-type":    "func g() {\n\ttype L struct {\n\t\tmu sync.Mutex\n\t\t%s\n\t\tx int\n\t}\n\t_ = L{}\n}\n",
 	"slice-elem":    "type S struct {\n\titems []struct {\n\t\tmu sync.Mutex\n\t\t%s\n\t\tx int\n\t}\n}\n",
 }
@@ -94,6 +95,9 @@ var grammar = []grammarRow{
 	{"line-end", "// +checklocksforce: the caller holds it", "the same, by prefix", "force", ""},
 	{"line-alone", "// +checklocksignore", "exempts its own line, which holds nothing", "", "on a line of its own"},
 	{"line-alone", "// +checklocksforce", "forces its own line, which holds nothing", "", "on a line of its own"},
+	// facts.go typeAliasFacts: ts.Doc, ts.Comment and the declaration's
+	// doc, for every spec of type ( ... ).
+	{"type-group", "// +checklocksalias:inner.mu=mu", "an alias on x (and \"only valid on struct types\" on y)", "aliases(inner.mu=mu)", ""},
 	// checklocks.go run: package-level initializers are not analysed
 	// (buildssa's SrcFuncs are function declarations and their literals);
 	// a line annotation on one is keyed by its line all the same.

@@ -156,3 +156,31 @@ func (c *collector) structOf(st *ast.StructType) *types.Struct {
 	strct, _ := c.pass.TypesInfo.Types[st].Type.(*types.Struct)
 	return strct
 }
+
+// groupAliases takes the +checklocksalias annotations above type ( ... )
+// with several specs: checklocks applies them to every type of the group
+// (typeAliasFacts reads the declaration's doc for each spec), and so does
+// guardvet, to its struct types. With no struct type in the group, each is
+// reported as on a non-struct type.
+func (c *collector) groupAliases(gd *ast.GenDecl) []Directive {
+	if len(gd.Specs) < 2 || gd.Doc == nil {
+		return nil
+	}
+	var ds []Directive
+	for _, cm := range gd.Doc.List {
+		if d, ok := c.pending[cm]; ok && d.Dialect && d.Verb == "checklocksalias" {
+			ds = append(ds, d)
+			delete(c.pending, cm)
+		}
+	}
+	for _, spec := range gd.Specs {
+		if _, ok := spec.(*ast.TypeSpec).Type.(*ast.StructType); ok {
+			return ds
+		}
+	}
+	ts := gd.Specs[0].(*ast.TypeSpec)
+	for _, d := range ds {
+		c.alias(d, ts, nil) // reports: not a struct type
+	}
+	return nil
+}
