@@ -17,6 +17,8 @@ import (
 //     for its first name only (globalLockGuardFacts reads vs.Doc and
 //     vs.Names[0]);
 //   - functions: the doc comment of a function declaration (functionFacts);
+//   - +checklocksalias: a type spec's doc and trailing comments and its
+//     declaration's doc, for every spec of type ( ... ) (typeAliasFacts);
 //   - +checklocksignore, +checklocksforce: any comment, keyed by the
 //     comment's own line (annotations.go, extractLineFailures).
 //
