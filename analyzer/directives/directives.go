@@ -338,6 +338,9 @@ func (c *collector) collect() {
 				c.report(cm.Slash, problem)
 				continue
 			}
+			if d.Warn != "" {
+				c.report(cm.Slash, d.Warn)
+			}
 			c.pending[cm] = d
 		}
 	}
@@ -355,10 +358,11 @@ func (c *collector) collect() {
 	// The fields of anonymous struct types outside type declarations (var
 	// x struct{...}, []struct{...}, a local's type) carry directives like
 	// a named struct's fields; their lock paths are relative to the struct.
+	// checklocks reads none of them (unreadStruct).
 	if len(c.pending) > 0 {
 		ast.Inspect(c.file, func(n ast.Node) bool {
 			if st, ok := n.(*ast.StructType); ok {
-				c.structFields(st, "")
+				c.structFields(st, "", false)
 			}
 			return len(c.pending) > 0
 		})
@@ -371,8 +375,14 @@ func (c *collector) collect() {
 	sort.Slice(left, func(i, j int) bool { return left[i].Slash < left[j].Slash })
 	for _, cm := range left {
 		d := c.pending[cm]
-		if (d.Verb == "ignore" || d.Verb == "checklocksignore" || d.Verb == "checklocksforce") && c.insideBody(cm.Slash) {
-			c.lineIgnore(cm, d)
+		if (d.Verb == "ignore" || d.Verb == "checklocksignore" || d.Verb == "checklocksforce") && (c.insideBody(cm.Slash) || d.Dialect && c.endOfLine(cm.Slash)) {
+			// checklocks keys its line annotations by line wherever they
+			// are: at the end of a line of a package-level initializer too.
+			c.lineIgnore(cm.Slash, d)
+			continue
+		}
+		if d.Dialect && c.insideBody(cm.Slash) {
+			c.report(cm.Slash, inBody(d))
 			continue
 		}
 		c.report(cm.Slash, "misplaced directive "+d.Spelling+": it applies to "+verbs[d.Verb].targets.String()+
@@ -448,11 +458,18 @@ func (c *collector) insideBody(pos token.Pos) bool {
 }
 
 // lineIgnore records a statement-level ignore. A trailing comment covers its
-// own line; a comment alone on its line covers the next line.
-func (c *collector) lineIgnore(cm *ast.Comment, d Directive) {
-	tf := c.pass.Fset.File(cm.Slash)
-	line := tf.Line(cm.Slash)
-	if c.aloneOnLine(tf, cm.Slash) {
+// own line; a //guard:ignore alone on its line covers the next line, and a
+// checklocks annotation alone on its line is reported (aloneInBody).
+func (c *collector) lineIgnore(pos token.Pos, d Directive) {
+	tf := c.pass.Fset.File(pos)
+	line := tf.Line(pos)
+	if d.Dialect {
+		// checklocks keys it by its own line, always.
+		if before, ok := srcpos.LinePrefix(c.pass.Fset, c.pass.ReadFile, pos); ok && strings.TrimSpace(before) == "" {
+			c.report(pos, aloneInBody(d))
+			return
+		}
+	} else if c.aloneOnLine(tf, pos) {
 		line++
 	}
 	if d.Verb == "checklocksforce" {
@@ -467,7 +484,14 @@ func (c *collector) lineIgnore(cm *ast.Comment, d Directive) {
 		c.res.force[tf.Name()][line] = true
 		return
 	}
-	c.res.Ignores = append(c.res.Ignores, &Ignore{Pos: cm.Slash, Reason: d.Text, File: tf.Name(), Line: line, Dialect: d.Dialect})
+	c.res.Ignores = append(c.res.Ignores, &Ignore{Pos: pos, Reason: d.Text, File: tf.Name(), Line: line, Dialect: d.Dialect})
+}
+
+// endOfLine reports whether the comment at pos is known to follow code on
+// its line.
+func (c *collector) endOfLine(pos token.Pos) bool {
+	before, ok := srcpos.LinePrefix(c.pass.Fset, c.pass.ReadFile, pos)
+	return ok && strings.TrimSpace(before) != ""
 }
 
 func (c *collector) aloneOnLine(tf *token.File, pos token.Pos) bool {
@@ -537,6 +561,7 @@ func (c *collector) funcDecl(fd *ast.FuncDecl) {
 func (c *collector) genDecl(gd *ast.GenDecl) {
 	switch gd.Tok {
 	case token.TYPE:
+		shared := c.groupAliases(gd)
 		for _, spec := range gd.Specs {
 			ts := spec.(*ast.TypeSpec)
 			groups := []*ast.CommentGroup{ts.Doc, ts.Comment}
@@ -544,6 +569,11 @@ func (c *collector) genDecl(gd *ast.GenDecl) {
 				groups = append(groups, gd.Doc)
 			}
 			tn, _ := c.pass.TypesInfo.Defs[ts.Name].(*types.TypeName)
+			if _, isStruct := ts.Type.(*ast.StructType); isStruct {
+				for _, d := range shared {
+					c.alias(d, ts, tn)
+				}
+			}
 			for _, d := range c.take(groups...) {
 				if verbs[d.Verb].targets&OnType == 0 {
 					c.wrongTarget(d, "a type")
@@ -556,18 +586,17 @@ func (c *collector) genDecl(gd *ast.GenDecl) {
 				c.order(d, tn)
 			}
 			if st, ok := ts.Type.(*ast.StructType); ok {
-				c.structFields(st, ts.Name.Name)
+				c.structFields(st, ts.Name.Name, true)
 			}
 		}
 	case token.VAR:
 		for _, spec := range gd.Specs {
 			vs := spec.(*ast.ValueSpec)
-			groups := []*ast.CommentGroup{vs.Doc, vs.Comment}
-			if len(gd.Specs) == 1 {
-				groups = append(groups, gd.Doc)
+			if st, ok := vs.Type.(*ast.StructType); ok {
+				c.structFields(st, "", true) // checklocks reads var x struct{...}
 			}
 			var ds []Directive
-			for _, d := range c.take(groups...) {
+			for _, d := range c.globalDirectives(gd, vs) {
 				if d.Verb == "order" {
 					c.order(d, nil)
 					continue
@@ -577,10 +606,14 @@ func (c *collector) genDecl(gd *ast.GenDecl) {
 			if len(ds) == 0 {
 				continue
 			}
-			for _, name := range vs.Names {
+			rest := c.severalNames(ds, vs.Names, "variables")
+			for i, name := range vs.Names {
 				v, _ := c.pass.TypesInfo.Defs[name].(*types.Var)
 				if v == nil {
 					continue
+				}
+				if i > 0 {
+					ds = rest
 				}
 				c.fieldGuard(v, nil, "", ds)
 			}
@@ -594,16 +627,24 @@ func (c *collector) genDecl(gd *ast.GenDecl) {
 
 // structFields attaches directives to the fields of a struct type, recursing
 // into anonymous struct-typed fields (whose paths are relative to them).
-func (c *collector) structFields(st *ast.StructType, typeName string) {
+// read says whether checklocks reads the annotations of these fields: it
+// does for a package-level type or var declaration of a struct type and
+// the struct types of their fields, and nowhere else.
+func (c *collector) structFields(st *ast.StructType, typeName string, read bool) {
 	tv := c.pass.TypesInfo.Types[st]
 	strct, _ := tv.Type.(*types.Struct)
-	for _, field := range st.Fields.List {
+	for i, field := range st.Fields.List {
 		if inner, ok := field.Type.(*ast.StructType); ok {
-			c.structFields(inner, typeName)
+			c.structFields(inner, typeName, read)
 		}
 		ds := c.take(field.Doc, field.Comment)
 		if len(ds) == 0 || strct == nil {
 			continue
+		}
+		if !read {
+			ds = c.unreadStruct(ds)
+		} else {
+			c.fieldIndex(ds, st, i)
 		}
 		var vars []*types.Var
 		for _, name := range field.Names {
@@ -618,7 +659,14 @@ func (c *collector) structFields(st *ast.StructType, typeName string) {
 				}
 			}
 		}
-		for _, v := range vars {
+		rest := ds
+		if read {
+			rest = c.severalNames(ds, field.Names, "fields")
+		}
+		for j, v := range vars {
+			if j > 0 {
+				ds = rest
+			}
 			c.fieldGuard(v, strct, typeName, ds)
 		}
 	}

@@ -69,11 +69,14 @@ func FuzzChecklocksAnnotation(f *testing.F) {
 		"+checklocksforce: NewJob calls back with mu held.", "+checklocksalias:snd.ep.mu=mu",
 		"+checkatomic", "+checkloks:mu", "+checkatomicignore", "checklocks:mu", "+checkescape",
 		"+checklocks:", "+checklocks", "+checklocksalias:=", "+checklocksfail", "+checklocksexcludewrite:mu",
+		"+checklocksignore.", "+checklocksignored", "+checklocks:mu protects n", "+checklocks:mu // n", " +checklocks:mu",
+		"\t+checklocksforce", "+checkatomic.", "+checklocks:mu\t", "+checklocks: ", "+checklocksread:\t",
 	} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, rest string) {
 		checkParse(t, "// "+rest)
 		checkParse(t, "//"+rest)
+		checkParse(t, "/* "+rest+" */")
 	})
 }

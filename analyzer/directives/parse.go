@@ -64,10 +64,12 @@ var verbs = map[string]verb{
 }
 
 // dialect maps gVisor's checklocks annotations (// +NAME or // +NAME:ARG)
-// to verbs. docs/checklocks.md lists each, with the places guardvet differs. A // +check
-// comment that is none of these is a misspelling when it is close to one
-// of them (edit distance 2, a longer spelling of one, or +checklock...),
-// and otherwise another gVisor analyzer's annotation, which is left alone.
+// to verbs. docs/checklocks.md lists each, with the places guardvet differs.
+// dialect.go reads them as checklocks does. A // +check comment that is
+// none of these is a misspelling when it is close to one of them (edit
+// distance 2, a longer spelling of one checklocks does not match by
+// prefix, or +checklock...), and otherwise another gVisor analyzer's
+// annotation, which is left alone.
 var dialect = map[string]string{
 	"checklocks":            "checklocks",
 	"checklocksread":        "rholds",
@@ -96,66 +98,6 @@ var unapplied = map[string]bool{
 // without its +, which checklocks itself would silently skip.
 var missingPlus = regexp.MustCompile(`^(checklocks[a-z]*:\S+|checklocks(ignore|force)\b|checkatomic\b)`)
 
-// parseDialect parses "+NAME" or "+NAME:ARG" (the text after "// ").
-func parseDialect(c *ast.Comment, text string) (Directive, bool, string) {
-	word := strings.Fields(text)[0][1:] // drop "+"; trailing prose is a comment
-	name, arg, hasArg := strings.Cut(word, ":")
-	d := Directive{Pos: c.Slash, Spelling: "+" + name, Dialect: true}
-	verb, known := dialect[name]
-	if !known {
-		if unapplied[name] {
-			return Directive{}, false, ""
-		}
-		names := make([]string, 0, len(dialect))
-		for n := range dialect {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		msg := "unknown checklocks annotation +" + shorten(name)
-		best := suggest(name, names)
-		if best == "" {
-			for _, n := range names { // a longer spelling of a known name, like +checkatomicignore
-				if strings.HasPrefix(name, n) && len(n) > len(best) {
-					best = n
-				}
-			}
-		}
-		switch {
-		case best != "":
-			msg += "; did you mean +" + best + "?"
-		case strings.HasPrefix(name, "checklock"):
-			msg += "; known annotations are +" + strings.Join(names, ", +")
-		default:
-			// Another analyzer's annotation (+checkescape, +checkoffset,
-			// +checkalignedignore, ...): not ours to judge.
-			return Directive{}, false, ""
-		}
-		return d, true, msg
-	}
-	d.Verb = verb
-	if hasArg && arg != "" {
-		d.Args = []string{arg}
-		d.Text = arg
-	}
-	switch verbs[verb].args {
-	case noArgs:
-		// checklocks matches these by prefix, and gVisor writes a reason
-		// after a colon: // +checklocksforce: NewJob calls back with mu held.
-		d.Args = nil
-		d.Text = "+" + name // an ignore's reason, for messages
-		if hasArg {
-			if _, after, _ := strings.Cut(text, ":"); strings.TrimSpace(after) != "" {
-				d.Text = strings.TrimSpace(after)
-			}
-		}
-	default:
-		if len(d.Args) == 0 {
-			return d, true, "+" + name + " needs a lock path, as in +" + name + ":mu"
-		}
-	}
-	return d, true, ""
-}
-
 // Directive is one parsed //guard: comment.
 type Directive struct {
 	Pos      token.Pos // of the comment
@@ -164,6 +106,9 @@ type Directive struct {
 	Text     string // the argument text as written (for ignore reasons)
 	Spelling string // how the directive is written, for messages: //guard:by, +checklocks
 	Dialect  bool   // written in gVisor's checklocks dialect
+	// Warn is a diagnostic for a directive that is still applied: a
+	// spelling checklocks reads another way than it looks (dialect.go).
+	Warn string
 }
 
 const prefix = "//guard:"
@@ -216,11 +161,14 @@ func parseOther(c *ast.Comment) (d Directive, ok bool, problem string) {
 	if strings.HasPrefix(text, "//") {
 		rest := strings.TrimLeft(text[2:], " \t")
 		if strings.HasPrefix(rest, "+check") {
-			return parseDialect(c, rest)
+			return parseSpaced(c, text, rest)
 		}
 		if missingPlus.MatchString(rest) {
 			return Directive{Pos: c.Slash}, true, "checklocks annotation without its +, which would be ignored; write // +" + shorten(strings.Fields(rest)[0])
 		}
+	}
+	if rest, ok := blockDialect(text); ok {
+		return parseBlock(c, rest)
 	}
 	if fixed, ok := misspelledPrefix(text); ok {
 		return Directive{Pos: c.Slash}, true, "misspelled directive prefix: guardvet reads //guard:, and this comment would be ignored; write " + shorten(fixed)

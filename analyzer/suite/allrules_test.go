@@ -249,6 +249,7 @@ var fixturesWithEveryRule = []string{
 	"checklocks/...",
 	"checklocksbad/...",
 	"checklocksforeign/...",
+	"checklocksgrammar/...",
 	"checklocksreal/...",
 	"checkthenact/...",
 	"closures/...",

@@ -10,13 +10,14 @@ type T struct {
 	// +checkloks:mu // want `unknown checklocks annotation \+checkloks; did you mean \+checklocks\?`
 	a int
 
-	// +checkatomicignore // want `unknown checklocks annotation \+checkatomicignore; did you mean \+checkatomic\?`
-	b int64
+	// +checkatomicignore // want `checklocks matches \+checkatomic by prefix and reads \+checkatomicignore as \+checkatomic, and so does guardvet; write // \+checkatomic, or another annotation`
+	b int64 // want b:`guard\(atomic\)`
 
 	// checklocks:mu // want `checklocks annotation without its \+, which would be ignored; write // \+checklocks:mu`
 	c int
 
-	// +checklocks:nosuch // want `\+checklocks nosuch: no field nosuch in this struct`
+	/* want `\+checklocks nosuch: no field nosuch in this struct` */ // +checklocks:nosuch
+	//
 	d int
 
 	// +checklocks // want `\+checklocks needs a lock path, as in \+checklocks:mu`
@@ -29,7 +30,7 @@ type T struct {
 // +checklocksread // want `\+checklocksread needs a lock path`
 func (t *T) bad() {}
 
-// +checklocksalias:mu=nosuch // want `\+checklocksalias nosuch: no field nosuch`
+/* want `\+checklocksalias nosuch: no field nosuch` */ // +checklocksalias:mu=nosuch
 type U struct {
 	mu sync.Mutex
 }

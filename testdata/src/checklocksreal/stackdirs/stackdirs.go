@@ -13,5 +13,6 @@ func (s *Stack) PortRange() uint16 { // want PortRange:`contract\(excludes s.Por
 	return s.PortManager.PortRange()
 }
 
-// +checklocksexclude:s.PortManager.nosuch // want `\+checklocksexclude s.PortManager.nosuch: type \*checklocksreal/ports.PortManager has no field nosuch`
+/* want `\+checklocksexclude s.PortManager.nosuch: type \*checklocksreal/ports.PortManager has no field nosuch` */ // +checklocksexclude:s.PortManager.nosuch
+//
 func (s *Stack) Misspelt() {}
