@@ -24,8 +24,8 @@ func (c *checker) atomicCopies() {
 	for _, file := range c.pass.Files {
 		for _, d := range file.Decls {
 			var sc *objectScope
-			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
-				sc = &objectScope{decl: fd}
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				sc = c.scopeOf(fd)
 			}
 			c.atomicCopiesIn(cache, sc, d)
 		}
@@ -123,7 +123,7 @@ func (c *checker) overwritten(cache map[fieldsKey][]atomicField, sc *objectScope
 // memory copied or overwritten as a whole (not itself an atomic field,
 // which its own accesses cover): written, or read when write is false.
 func (c *checker) sharedAtomics(cache map[fieldsKey][]atomicField, sc *objectScope, e ast.Expr, write bool) []atomicField {
-	if !c.shared(e) || c.atomicField(e) || c.ownObject(sc, e) {
+	if !c.shared(e) || c.atomicField(e) || c.ownObject(sc, e, true) {
 		return nil
 	}
 	return c.atomicFieldsOf(cache, c.pass.TypesInfo.TypeOf(e), write)
@@ -166,7 +166,7 @@ func (c *checker) valueReceiver(cache map[fieldsKey][]atomicField, sc *objectSco
 		shared = shared || astq.IsPointer(t)
 		name, t = strings.TrimPrefix(name, "*")+"."+f.Name(), f.Type()
 	}
-	if _, ptr := t.Underlying().(*types.Pointer); ptr || !shared || c.atomicField(x) || c.ownObject(sc, x) {
+	if _, ptr := t.Underlying().(*types.Pointer); ptr || !shared || c.atomicField(x) || c.ownObject(sc, x, true) {
 		return
 	}
 	if fields := c.atomicFieldsOf(cache, t, false); len(fields) > 0 {

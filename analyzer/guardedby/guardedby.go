@@ -52,6 +52,7 @@ type checker struct {
 	// globalWrites: the package-level variables the package writes or
 	// takes the address of (see globalWritten).
 	globalWrites map[*types.Var]bool
+	scopes       map[*ast.FuncDecl]*objectScope
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -198,6 +199,9 @@ func (c *checker) access(fn *lockstate.Func, acc *lockstate.Access) {
 		}
 		if c.heldByCallers(fn, lock, acc.Write) {
 			continue // an unannotated helper every caller calls with the lock held
+		}
+		if fn.Lit == nil && fn.Context == lockstate.Declared && c.ownObject(c.scopeOf(fn.Decl), acc.Node, false) {
+			continue // made here, and no goroutine it was handed to still runs
 		}
 		need := "read- or write-locked"
 		if acc.Write {

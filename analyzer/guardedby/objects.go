@@ -23,9 +23,11 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/types/typeutil"
 
+	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
 )
 
@@ -68,14 +70,16 @@ func rootVar(info *types.Info, e ast.Expr) *types.Var {
 }
 
 // ownObject reports whether the memory e denotes is this goroutine's own
-// at e (see the file comment).
-func (c *checker) ownObject(sc *objectScope, e ast.Expr) bool {
+// at e (see the file comment); package-level variables count only with
+// globals (an unexported one the package never writes: another package
+// cannot write it either).
+func (c *checker) ownObject(sc *objectScope, e ast.Expr, globals bool) bool {
 	v := rootVar(c.pass.TypesInfo, e)
 	if v == nil || v.Pkg() != c.pass.Pkg {
 		return false
 	}
 	if v.Parent() == v.Pkg().Scope() {
-		return !c.globalWritten(v)
+		return globals && !v.Exported() && !c.globalWritten(v)
 	}
 	if sc == nil || sc.decl == nil || v.Pos() < sc.decl.Body.Pos() || v.Pos() >= sc.decl.Body.End() {
 		return false // a parameter or receiver: the caller's object
@@ -89,6 +93,22 @@ func (c *checker) ownObject(sc *objectScope, e ast.Expr) bool {
 		}
 	}
 	return true
+}
+
+// scopeOf returns the objectScope of a declaration, one per declaration.
+func (c *checker) scopeOf(decl *ast.FuncDecl) *objectScope {
+	if decl == nil || decl.Body == nil {
+		return nil
+	}
+	if c.scopes == nil {
+		c.scopes = map[*ast.FuncDecl]*objectScope{}
+	}
+	sc := c.scopes[decl]
+	if sc == nil {
+		sc = &objectScope{decl: decl}
+		c.scopes[decl] = sc
+	}
+	return sc
 }
 
 func (c *checker) spawnsOf(sc *objectScope) []*goroutines.Spawn {
@@ -154,9 +174,9 @@ func (c *checker) newUnstored(sc *objectScope, v *types.Var) bool {
 					ok = ok && c.newValue(n.Rhs, i, len(n.Lhs))
 				}
 			}
-			for _, rhs := range n.Rhs {
-				if isV(rhs) {
-					ok = ok && len(n.Lhs) == len(n.Rhs) && localIdent(info, n.Lhs[0])
+			for k, rhs := range n.Rhs {
+				if mentions(info, rhs, v) && !isV(n.Lhs[min(k, len(n.Lhs)-1)]) {
+					ok = ok && len(n.Lhs) == len(n.Rhs) && localIdent(info, n.Lhs[k])
 				}
 			}
 		case *ast.ValueSpec:
@@ -169,20 +189,16 @@ func (c *checker) newUnstored(sc *objectScope, v *types.Var) bool {
 		case *ast.RangeStmt:
 			ok = ok && !isV(n.Key) && !isV(n.Value)
 		case *ast.SendStmt:
-			ok = ok && !isV(n.Value)
+			ok = ok && !mentions(info, n.Value, v)
 		case *ast.CompositeLit:
 			for _, el := range n.Elts {
 				if kv, isKV := el.(*ast.KeyValueExpr); isKV {
 					el = kv.Value
 				}
-				ok = ok && !isV(el)
+				ok = ok && !mentions(info, el, v)
 			}
 		case *ast.CallExpr:
-			if id, isID := ast.Unparen(n.Fun).(*ast.Ident); isID && id.Name == "append" {
-				for _, a := range n.Args[min(1, len(n.Args)):] {
-					ok = ok && !isV(a)
-				}
-			}
+			ok = ok && !c.handedOn(n, v)
 		case *ast.FuncLit:
 			if !spawnLits[n] && mentions(info, n, v) && !calledInPlace(sc.decl.Body, n) {
 				ok = false // kept for later, perhaps on another goroutine
@@ -197,6 +213,52 @@ func (c *checker) newUnstored(sc *objectScope, v *types.Var) bool {
 		sc.origin[v] = -1
 	}
 	return ok
+}
+
+// handedOn reports whether a call may publish v: v (or a part of it) is
+// an argument or the receiver of a function not known to keep it to
+// itself (its Effects' NoEscape, for the package's functions), or an
+// element appended.
+func (c *checker) handedOn(call *ast.CallExpr, v *types.Var) bool {
+	info := c.pass.TypesInfo
+	if id, isID := ast.Unparen(call.Fun).(*ast.Ident); isID {
+		if b, ok := info.Uses[id].(*types.Builtin); ok {
+			if b.Name() != "append" {
+				return false // len, cap, copy, delete...: nothing is kept
+			}
+			for _, a := range call.Args[min(1, len(call.Args)):] {
+				if mentions(info, a, v) {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	if tv, ok := info.Types[ast.Unparen(call.Fun)]; ok && tv.IsType() {
+		return false // a conversion
+	}
+	callee := typeutil.StaticCallee(info, call)
+	if callee != nil && callee.Pkg() != nil && callee.Pkg().Path() == "sync/atomic" {
+		return false // an atomic operation keeps no pointer
+	}
+	kept := func(i int) bool {
+		if callee == nil {
+			return false
+		}
+		eff := c.ls.Effects[callee.Origin()]
+		return eff != nil && slices.Contains(eff.NoEscape, i)
+	}
+	if se, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if sel := info.Selections[se]; sel != nil && sel.Kind() == types.MethodVal && mentions(info, se.X, v) && !kept(directives.Receiver) {
+			return true
+		}
+	}
+	for i, a := range call.Args {
+		if mentions(info, a, v) && !kept(i) {
+			return true
+		}
+	}
+	return false
 }
 
 // newValue reports whether the i-th of n values assigned from rhs is a

@@ -270,6 +270,7 @@ var fixturesWithEveryRule = []string{
 	"fresh/...",
 	"funcvalrelease/...",
 	"heldbycallers/...",
+	"joinedobjects/...",
 	"generics/...",
 	"globals/...",
 	"guarantee/...",
