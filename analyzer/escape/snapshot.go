@@ -114,6 +114,14 @@ type snapshots struct {
 	uses    map[types.Object][]*ast.Ident
 	done    map[*types.Var]bool
 	visited map[types.Object]bool
+	// handOut marks the copy-on-write reading (copyOnWrite, in cow): a
+	// value handed out (returned) keeps its contents, appending to the
+	// field in place does not.
+	handOut bool
+	cow     *snapshots
+	// strict is -config.strict: copy-on-write and empty values are
+	// reported as well.
+	strict bool
 }
 
 func newSnapshots(pass *analysis.Pass, dirs *directives.Result) *snapshots {
@@ -231,6 +239,8 @@ func (sn *snapshots) contentsKept(parents map[ast.Node]ast.Node, e ast.Node, t t
 		return sn.contentsKept(parents, p, t)
 	case *ast.RangeStmt:
 		return p.X == e
+	case *ast.ReturnStmt:
+		return sn.handOut // handed out: its owner never writes it again
 	case *ast.BinaryExpr:
 		return true
 	case *ast.CallExpr:
@@ -252,6 +262,12 @@ func (sn *snapshots) contentsKept(parents map[ast.Node]ast.Node, e ast.Node, t t
 				return true // append(dst, x.f...) copies
 			}
 			if p.Args[0] != e {
+				return false
+			}
+			if sn.handOut && sn.knownEmpty(parents, e) {
+				return true // a new backing array
+			}
+			if sn.handOut {
 				return false
 			}
 			// x.f = append(x.f, v) writes past the length of every copy of
@@ -298,6 +314,9 @@ func (sn *snapshots) contentsKept(parents map[ast.Node]ast.Node, e ast.Node, t t
 // copiedTo reports whether storing the value e in lhs keeps the contents
 // unchanged: lhs is a local whose own uses keep them.
 func (sn *snapshots) copiedTo(lhs ast.Expr, e ast.Node) bool {
+	if sn.handOut && sn.storesVisited(lhs) {
+		return true // back into the field checked: its own uses decide
+	}
 	id, ok := ast.Unparen(lhs).(*ast.Ident)
 	if !ok {
 		return false
