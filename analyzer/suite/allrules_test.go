@@ -62,7 +62,7 @@ func TestStrictFixturesWithEveryRule(t *testing.T) {
 	checkWithEveryRule(t, strictFixtures)
 }
 
-var strictFixtures = []string{"escapestrict/..."}
+var strictFixtures = []string{"ctastrict/...", "escapestrict/..."}
 
 func checkWithEveryRule(t *testing.T, fixtures []string) {
 	t.Helper()
@@ -270,6 +270,7 @@ var fixturesWithEveryRule = []string{
 	"contracts/...",
 	"crosspkg/...",
 	"ctacompute/...",
+	"ctalossless/...",
 	"ctaflow/...",
 	"ctaouter/...",
 	"ctasections/...",
