@@ -258,31 +258,7 @@ func (sn *snapshots) contentsKept(parents map[ast.Node]ast.Node, e ast.Node, t t
 		case "copy":
 			return len(p.Args) == 2 && p.Args[1] == e
 		case "append":
-			if len(p.Args) > 1 && p.Args[len(p.Args)-1] == e && p.Ellipsis.IsValid() {
-				return true // append(dst, x.f...) copies
-			}
-			if p.Args[0] != e {
-				return false
-			}
-			if sn.handOut && sn.knownEmpty(parents, e) {
-				return true // a new backing array
-			}
-			if sn.handOut {
-				return false
-			}
-			// x.f = append(x.f, v) writes past the length of every copy of
-			// x.f. Appending to a copy (a local, or y.f = x.f) would write
-			// inside x.f's length once x.f has grown.
-			as, ok := parents[p].(*ast.AssignStmt)
-			if !ok || len(as.Lhs) != len(as.Rhs) {
-				return false
-			}
-			for i, rhs := range as.Rhs {
-				if ast.Unparen(rhs) == p {
-					_, isField := e.(*ast.SelectorExpr)
-					return isField && sn.sameVar(as.Lhs[i], e) && types.ExprString(as.Lhs[i]) == types.ExprString(e.(ast.Expr))
-				}
-			}
+			return sn.appendKept(parents, p, e)
 		}
 		return false
 	case *ast.AssignStmt:
@@ -306,6 +282,36 @@ func (sn *snapshots) contentsKept(parents map[ast.Node]ast.Node, e ast.Node, t t
 			if v == e && i < len(p.Names) {
 				return sn.copiedTo(p.Names[i], e)
 			}
+		}
+	}
+	return false
+}
+
+// appendKept reports whether append(...) call p, with the map or slice
+// value e among its arguments, leaves e's contents unchanged.
+func (sn *snapshots) appendKept(parents map[ast.Node]ast.Node, p *ast.CallExpr, e ast.Node) bool {
+	if len(p.Args) > 1 && p.Args[len(p.Args)-1] == e && p.Ellipsis.IsValid() {
+		return true // append(dst, x.f...) copies
+	}
+	if p.Args[0] != e {
+		return false
+	}
+	if sn.handOut {
+		// Appending in place writes the spare capacity every handed-out
+		// copy shares, unless the value appended to is nil: a new array.
+		return sn.knownEmpty(parents, e)
+	}
+	// x.f = append(x.f, v) writes past the length of every copy of
+	// x.f. Appending to a copy (a local, or y.f = x.f) would write
+	// inside x.f's length once x.f has grown.
+	as, ok := parents[p].(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != len(as.Rhs) {
+		return false
+	}
+	for i, rhs := range as.Rhs {
+		if ast.Unparen(rhs) == p {
+			_, isField := e.(*ast.SelectorExpr)
+			return isField && sn.sameVar(as.Lhs[i], e) && types.ExprString(as.Lhs[i]) == types.ExprString(e.(ast.Expr))
 		}
 	}
 	return false
