@@ -106,7 +106,7 @@ func (c *checker) cannotLose(f *lockstate.Func, parents map[ast.Node]ast.Node, w
 		return false
 	}
 	rhs := as.Rhs[0]
-	if c.storeIfDiffers(f, cond, r.node, rhs) {
+	if c.storeIfDiffers(f, cond, r.node, rhs) && c.onlyDecider(f, parents, w.node, r.node, cond) {
 		return true
 	}
 	acc := f.AccessAt(w.node.(ast.Expr))
@@ -169,7 +169,29 @@ func (c *checker) atomicStoreIfDiffers(f *lockstate.Func, parents map[ast.Node]a
 		return false
 	}
 	branch, cond := c.decidingBranch(f, parents, stmt, load.call.Node)
-	return branch != nil && c.onlyActs(branch, stmt) && c.storeIfDiffers(f, cond, load.call.Node, store.value)
+	return branch != nil && c.onlyActs(branch, stmt) && c.storeIfDiffers(f, cond, load.call.Node, store.value) &&
+		c.onlyDecider(f, parents, store.call.Node, load.call.Node, cond)
+}
+
+// onlyDecider reports whether cond is the only branch on the read r that
+// decides whether w runs: a guard clause on r before it (if v == closed {
+// return }) would be acted on too, stale, and storing V could then undo
+// what the check meant to keep.
+func (c *checker) onlyDecider(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node, cond ast.Expr) bool {
+	fg := c.flow(f)
+	if fg == nil {
+		return false
+	}
+	for _, b := range fg.controllers(parents, w) {
+		conds, init, ok := branchCond(parents, b)
+		if !ok || !c.anyCondOn(f, conds, init, r, w) {
+			continue
+		}
+		if len(conds) != 1 || ast.Unparen(conds[0].(ast.Expr)) != ast.Unparen(cond) {
+			return false
+		}
+	}
+	return true
 }
 
 // storeIfDiffers reports whether cond is X != V (or V != X), X using the
@@ -246,6 +268,10 @@ func (c *checker) storedValue(field *types.Var) string {
 			switch n := n.(type) {
 			case *ast.AssignStmt:
 				for i, lhs := range n.Lhs {
+					if holdsByValue(c.pass.TypesInfo.TypeOf(lhs), field) {
+						ok = false // *c = Conn{}: the field is written with the rest
+						break
+					}
 					if !isField(lhs) {
 						continue
 					}
@@ -287,4 +313,22 @@ func (c *checker) constText(e ast.Expr) (string, bool) {
 		return tv.Value.ExactString(), true
 	}
 	return "", false
+}
+
+// holdsByValue reports whether a value of type t holds field directly: a
+// struct of which it is a field.
+func holdsByValue(t types.Type, field *types.Var) bool {
+	if t == nil {
+		return false
+	}
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return false
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		if st.Field(i).Origin() == field {
+			return true
+		}
+	}
+	return false
 }

@@ -81,6 +81,22 @@ func (c *Conn) SetModeAndNotify(m int) { // want SetModeAndNotify:`fieldops\(rea
 
 func (c *Conn) notify() {}
 
+const modeClosed = -1
+
+// SetModeUnlessClosed: a guard clause on the same read decides the store
+// too; the mode may have been closed since, and m would reopen it.
+func (c *Conn) SetModeUnlessClosed(m int) { // want SetModeUnlessClosed:`fieldops\(reads-internally c\.mode, decides-writes c\.mode\)`
+	v := c.Mode()
+	if v == modeClosed {
+		return
+	}
+	if v != m {
+		c.mu.Lock()
+		c.mode = m // want `check-then-act: c.mode was read at line 89 \(in c.Mode\) and the lock released`
+		c.mu.Unlock()
+	}
+}
+
 // Start: started is only ever set to true, so two callers that both saw
 // false both store true.
 func (c *Conn) Start() { // want Start:`fieldops\(reads-internally c\.started, decides-writes c\.started\)`
@@ -102,7 +118,7 @@ func (c *Conn) Close() { // want Close:`fieldops\(reads-internally c\.closed, de
 	c.mu.Unlock()
 	if !done {
 		c.mu.Lock()
-		c.closed = true // want `check-then-act: c.closed was read at line 101 and the lock released`
+		c.closed = true // want `check-then-act: c.closed was read at line 117 and the lock released`
 		close(c.ch)
 		c.mu.Unlock()
 	}
@@ -127,7 +143,7 @@ func (c *Conn) Bump(max int) { // want Bump:`fieldops\(reads-internally c\.n, de
 	c.mu.Unlock()
 	if v < max {
 		c.mu.Lock()
-		c.n++ // want `check-then-act: c.n was read at line 126 and the lock released`
+		c.n++ // want `check-then-act: c.n was read at line 142 and the lock released`
 		c.mu.Unlock()
 	}
 }
@@ -140,7 +156,7 @@ func (c *Conn) Advance() { // want Advance:`fieldops\(reads-internally c\.phase,
 	c.mu.Unlock()
 	if p == 0 {
 		c.mu.Lock()
-		c.phase = 1 // want `check-then-act: c.phase was read at line 139 and the lock released`
+		c.phase = 1 // want `check-then-act: c.phase was read at line 155 and the lock released`
 		c.mu.Unlock()
 	}
 }
@@ -167,4 +183,28 @@ func (c *Conn) EnableFast(v uint32) {
 	if c.fast.Load() == 0 {
 		c.fast.Store(v) // want `check-then-act: c.fast.Store runs only after c.fast.Load\(\) said so`
 	}
+}
+
+// Job's done is set to true only, but Reset overwrites the whole Job,
+// done with it: not a one-way flag.
+type Job struct {
+	mu   *sync.Mutex
+	done bool //guard:by mu
+}
+
+func (j *Job) Finish() { // want Finish:`fieldops\(reads-internally j\.done, decides-writes j\.done\)`
+	j.mu.Lock()
+	d := j.done
+	j.mu.Unlock()
+	if !d {
+		j.mu.Lock()
+		j.done = true // want `check-then-act: j.done was read at line 197 and the lock released`
+		j.mu.Unlock()
+	}
+}
+
+func (j *Job) Reset() {
+	j.mu.Lock()
+	*j = Job{mu: j.mu}
+	j.mu.Unlock()
 }
