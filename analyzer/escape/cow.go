@@ -24,12 +24,11 @@ func (sn *snapshots) copyOnWrite(field *types.Var) bool {
 	return sn.cow.unshared(field)
 }
 
-// knownEmpty reports whether the local variable named by e holds nil (or
-// no elements) wherever e is evaluated: an earlier statement of an
-// enclosing block left the function when it was not (if v != nil { return
-// v }, or len(v) > 0, len(v) != 0), and since that statement v is only
-// ever given what appending to it returns. Appending to it then allocates
-// a new backing array, shared with nothing.
+// knownEmpty reports whether the local variable named by e holds nil
+// wherever e is evaluated: an earlier statement of an enclosing block left
+// the function when it was not (if v != nil { return v }), and since that
+// statement v is only ever given what appending to it returns. Appending
+// to it then allocates a new backing array, shared with nothing.
 func (sn *snapshots) knownEmpty(parents map[ast.Node]ast.Node, e ast.Node) bool {
 	id, ok := e.(*ast.Ident)
 	if !ok {
@@ -59,8 +58,9 @@ func (sn *snapshots) knownEmpty(parents map[ast.Node]ast.Node, e ast.Node) bool 
 	return false
 }
 
-// exitsUnlessEmpty reports whether s is if cond { ...; return } with cond
-// true whenever v holds an element (v != nil, len(v) > 0, len(v) != 0).
+// exitsUnlessEmpty reports whether s is if v != nil { ...; return }. (A
+// test of len(v) is not enough: an empty slice may still share the
+// field's spare capacity, and appending to it writes there.)
 func (sn *snapshots) exitsUnlessEmpty(s ast.Stmt, v *types.Var) bool {
 	is, ok := s.(*ast.IfStmt)
 	if !ok || is.Init != nil || len(is.Body.List) == 0 {
@@ -70,16 +70,7 @@ func (sn *snapshots) exitsUnlessEmpty(s ast.Stmt, v *types.Var) bool {
 		return false
 	}
 	be, ok := ast.Unparen(is.Cond).(*ast.BinaryExpr)
-	if !ok {
-		return false
-	}
-	switch {
-	case be.Op == token.NEQ && sn.isVar(be.X, v) && isNil(sn.pass.TypesInfo, be.Y):
-		return true
-	case (be.Op == token.NEQ || be.Op == token.GTR) && sn.isLenOf(be.X, v) && isZero(be.Y):
-		return true
-	}
-	return false
+	return ok && be.Op == token.NEQ && sn.isVar(be.X, v) && isNil(sn.pass.TypesInfo, be.Y)
 }
 
 // onlyAppended reports whether the statements give v no value but what
@@ -128,34 +119,17 @@ func (sn *snapshots) isVar(e ast.Expr, v *types.Var) bool {
 	return ok && sn.pass.TypesInfo.ObjectOf(id) == types.Object(v)
 }
 
-func (sn *snapshots) isLenOf(e ast.Expr, v *types.Var) bool {
-	call, ok := ast.Unparen(e).(*ast.CallExpr)
-	if !ok || len(call.Args) != 1 || !sn.isVar(call.Args[0], v) {
-		return false
-	}
-	id, ok := ast.Unparen(call.Fun).(*ast.Ident)
-	if !ok {
-		return false
-	}
-	b, ok := sn.pass.TypesInfo.Uses[id].(*types.Builtin)
-	return ok && b.Name() == "len"
-}
-
 func isNil(info *types.Info, e ast.Expr) bool {
 	tv, ok := info.Types[ast.Unparen(e)]
 	return ok && tv.IsNil()
 }
 
-func isZero(e ast.Expr) bool {
-	lit, ok := ast.Unparen(e).(*ast.BasicLit)
-	return ok && lit.Kind == token.INT && lit.Value == "0"
-}
-
 // emptyWhereReturned reports whether the guarded map or slice e, returned
-// by ret, holds nothing there: ret is in the body of if e == nil (or
-// len(e) == 0), or in the else of if e != nil (len(e) > 0, len(e) != 0),
-// and nothing in that branch stores to e before it. A nil or empty value
-// shares no contents with anyone.
+// by ret, is nil there: ret is in the body of if e == nil, or in the else
+// of if e != nil, and nothing in that branch stores to e before it. A nil
+// value shares nothing. (An empty one may: a map with no entries is still
+// the field's map, and an empty slice may have the field's spare
+// capacity.)
 func emptyWhereReturned(info *types.Info, parents map[ast.Node]ast.Node, ret *ast.ReturnStmt, e ast.Expr) bool {
 	want := types.ExprString(e)
 	for n := ast.Node(ret); n != nil; n = parents[n] {
@@ -164,26 +138,11 @@ func emptyWhereReturned(info *types.Info, parents map[ast.Node]ast.Node, ret *as
 			continue
 		}
 		be, ok := ast.Unparen(is.Cond).(*ast.BinaryExpr)
-		if !ok {
-			continue
-		}
-		if be.Op != token.EQL && be.Op != token.NEQ && be.Op != token.GTR {
-			continue
-		}
-		x, empty := be.X, be.Op == token.EQL
-		if call, ok := ast.Unparen(x).(*ast.CallExpr); ok && len(call.Args) == 1 && types.ExprString(call.Fun) == "len" {
-			x = call.Args[0]
-			if !isZero(be.Y) {
-				continue
-			}
-		} else if be.Op == token.GTR || !isNil(info, be.Y) {
-			continue
-		}
-		if types.ExprString(ast.Unparen(x)) != want {
+		if !ok || (be.Op != token.EQL && be.Op != token.NEQ) || !isNil(info, be.Y) || types.ExprString(ast.Unparen(be.X)) != want {
 			continue
 		}
 		branch := ast.Node(is.Body)
-		if !empty {
+		if be.Op == token.NEQ {
 			branch = is.Else
 		}
 		return n == branch && !storedBefore(branch, ret.Pos(), want)

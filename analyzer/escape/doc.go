@@ -28,7 +28,7 @@ unlock: every write of the field in the package replaces it whole, and
 nothing writes a stored value in place (no element write, no append to
 the field itself, no truncation, sort, delete or clear, also through a
 local copy; a local appended to where it is nil builds a new array). And
-a field returned where it is nil or empty (if x.f == nil { return x.f }):
-nothing is shared.
+a field returned where it is nil (if x.f == nil { return x.f }): nothing
+is shared.
 */
 package escape

@@ -130,9 +130,10 @@ func (l *Log) Marks() []bool {
 	return m
 }
 
-// Pending returns the field only where it is nil or empty: nothing is
-// shared. Where it has elements, it is handed out and reported (it is
-// cleared in place in Drop).
+// Pending returns the field where it is nil: nothing is shared. Where it
+// is empty it may still have the field's spare capacity, and where it has
+// elements it is handed out: both reported (it is cleared in place in
+// Drop).
 func (l *Log) Pending() []int {
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -140,7 +141,7 @@ func (l *Log) Pending() []int {
 		return l.pending
 	}
 	if len(l.pending) == 0 {
-		return l.pending
+		return l.pending // want `returns l.pending, the guarded slice itself`
 	}
 	if len(l.pending) > 0 {
 		return l.pending // want `returns l.pending, the guarded slice itself`
@@ -158,7 +159,7 @@ func (l *Log) Drop() {
 // write the field's spare capacity.
 func (l *Log) Refill(more []int) []int {
 	l.mu.Lock()
-	p := l.pending // want `p keeps a reference into guarded l.pending that is used at line 163 after l.mu is released`
+	p := l.pending // want `p keeps a reference into guarded l.pending that is used at line 164 after l.mu is released`
 	l.mu.Unlock()
 	p = append(p, more...)
 	return p

@@ -54,7 +54,7 @@ const vetFlagsHelp = `Under go vet (go vet -vettool=$(command -v guardvet) [flag
 `
 
 // strictHelp is the usage of -strict, standalone and under go vet.
-const strictHelp = "checkthenact and escape also report what cannot lose an update: an act a callee re-checks, idempotent or one-way writes, copy-on-write or empty values handed out (same as -config.strict)"
+const strictHelp = "checkthenact and escape also report what cannot lose an update: an act a callee re-checks, idempotent or one-way writes, copy-on-write or nil maps and slices handed out (same as -config.strict)"
 
 // SetupVet prepares the go vet protocol path before unitchecker.Main
 // parses the command line (flag.CommandLine): it registers guardvet's
