@@ -119,7 +119,7 @@ type snapshots struct {
 	// field in place does not.
 	handOut bool
 	cow     *snapshots
-	// strict is -config.strict: copy-on-write and empty values are
+	// strict is -config.strict: copy-on-write and nil values are
 	// reported as well.
 	strict bool
 }
