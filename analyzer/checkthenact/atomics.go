@@ -135,6 +135,8 @@ func (c *checker) atomics(f *lockstate.Func) {
 			case c.memoHit(f, parents, op.call.Node, l.call.Node):
 				// if v := x.Load(); v != nil { return v }: a cache. Two
 				// goroutines may both fill it, with the same value.
+			case !c.strict && !c.writesValueOf(f, parents, op.call.Node, l.call.Node) && c.atomicStoreIfDiffers(f, parents, op, l):
+				// if x.Load() != v { x.Store(v) }: idempotent (lossless.go).
 			case c.controlledBy(f, parents, op.call.Node, l.call.Node):
 				c.rep.Reportf(op.call.Node.Pos(), related,
 					"check-then-act: %s runs only after %s said so, and another goroutine can store in between: use %s",

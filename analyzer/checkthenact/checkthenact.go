@@ -13,6 +13,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
@@ -32,7 +33,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        docs.Extract(docFile, "checkthenact"),
 	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/checkthenact.md",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
+	Requires:   []*analysis.Analyzer{config.Analyzer, lockstate.Analyzer},
 	ResultType: report.UsedType,
 	FactTypes:  []analysis.Fact{(*FieldOps)(nil)},
 }
@@ -49,6 +50,11 @@ type FieldOp struct {
 	Base      directives.LockRef
 	Write     bool
 	Rechecked bool // a write preceded by a read of the field in the same critical section
+	// Decided marks a write that runs only when a read of the same field
+	// the function makes itself, under the lock, says so (a branch or
+	// guard clause on it): a caller's earlier read of the field does not
+	// decide it, so the caller's check is not the one acted on.
+	Decided bool `json:",omitempty"`
 	// Internal marks a read whose value reaches none of the function's
 	// results: a caller cannot decide anything from it (Connect reads a
 	// queue and returns an error that says nothing of it).
@@ -80,6 +86,8 @@ func (f *FieldOps) String() string {
 			verb = "writes"
 			if op.Rechecked {
 				verb = "rechecks-writes"
+			} else if op.Decided {
+				verb = "decides-writes"
 			}
 		}
 		part := verb + " " + op.Base.Text + "." + op.Name + op.Sub
@@ -103,6 +111,7 @@ type event struct {
 	base      lockpath.Path
 	write     bool
 	rechecked bool
+	decided   bool          // a helper's write decided by its own read (FieldOp.Decided)
 	internal  bool          // a helper's read that reaches none of its results
 	results   []int         // the helper results a read reaches
 	lock      lockpath.Path // the lock held, if known
@@ -145,6 +154,12 @@ type checker struct {
 	ignoredFns map[*types.Func]bool
 	// taints caches which locals carry a read, per body and read.
 	taints map[taintKey]*taint
+	// strict is -config.strict: report the check-then-acts that cannot
+	// lose an update too (see lossless.go).
+	strict bool
+	// fieldValues caches oneValue: the constant every write of a field
+	// stores, or "".
+	fieldValues map[*types.Var]string
 }
 
 func (c *checker) parentsOf(root ast.Node) map[ast.Node]ast.Node {
@@ -165,6 +180,7 @@ func run(pass *analysis.Pass) (any, error) {
 		defs:    map[*ast.BlockStmt]map[*types.Var][]multiDef{}, rets: map[*ast.BlockStmt][]*ast.ReturnStmt{},
 		flows: map[*lockstate.Func]*flowGraph{}, callers: map[*types.Func]held{}, ctors: map[*types.Func]bool{}, ignoredFns: map[*types.Func]bool{}, taints: map[taintKey]*taint{}}
 	c.ops = summaries.New(pass, c.computeOps)
+	c.strict = config.Of(pass).Strict()
 	if !ls.Dirs.Active() {
 		return c.rep.Flush(), nil
 	}
@@ -257,7 +273,7 @@ func (c *checker) helperEvents(f *lockstate.Func) []event {
 			if !base.Valid() {
 				continue
 			}
-			ev := event{field: op.Field, name: op.Name, sub: op.Sub, base: base, write: op.Write, rechecked: op.Rechecked, internal: op.Internal, results: op.Results,
+			ev := event{field: op.Field, name: op.Name, sub: op.Sub, base: base, write: op.Write, rechecked: op.Rechecked, decided: op.Decided, internal: op.Internal, results: op.Results,
 				section: call.Node.Pos(), node: call.Node, helper: types.ExprString(call.Node.Fun), state: call.State}
 			// A lock of the written object, or of an object that contains
 			// it (e.mu guarding e.mu.state), that the helper requires
@@ -346,7 +362,8 @@ func (c *checker) computeOps(fn *types.Func) *FieldOps {
 	ops := &FieldOps{}
 	seen := map[string]bool{}
 	for _, body := range c.funcs[fn] {
-		for _, e := range c.events(body) {
+		evs := c.events(body)
+		for k, e := range evs {
 			i, ok := params[e.base.Root]
 			if !ok {
 				continue
@@ -354,7 +371,7 @@ func (c *checker) computeOps(fn *types.Func) *FieldOps {
 			// A map key is an expression of this body, meaningless to a
 			// caller: the op is on the whole map.
 			sub, _, _ := strings.Cut(e.sub, "[")
-			op := FieldOp{Field: e.field, Name: e.name, Sub: sub, Write: e.write, Rechecked: e.rechecked,
+			op := FieldOp{Field: e.field, Name: e.name, Sub: sub, Write: e.write, Rechecked: e.rechecked, Decided: e.write && c.decidedHere(c.funcs[fn], body, evs, k),
 				Internal: !e.write && (e.internal || len(c.reachedResults(body, e.node, e.results)) == 0),
 				Results:  c.reachedResults(body, e.node, e.results),
 				Base:     directives.LockRef{Kind: directives.Param, Param: i, Sel: e.base.Sel, Text: e.base.String()}}
@@ -371,10 +388,13 @@ func (c *checker) computeOps(fn *types.Func) *FieldOps {
 			if !seen[key] {
 				seen[key] = true
 				ops.Ops = append(ops.Ops, op)
-			} else if op.Write && !op.Rechecked {
-				for k := range ops.Ops {
-					if ops.Ops[k].Field == op.Field && ops.Ops[k].Sub == op.Sub && ops.Ops[k].Base.Text == op.Base.Text && ops.Ops[k].Write && ops.Ops[k].Lock.Text == op.Lock.Text {
-						ops.Ops[k].Rechecked = false
+			} else if op.Write {
+				// Every write of the summary must re-check (or be decided
+				// by a read of its own) for the summary to say so.
+				for j := range ops.Ops {
+					if o := &ops.Ops[j]; o.Field == op.Field && o.Sub == op.Sub && o.Base.Text == op.Base.Text && o.Write && o.Lock.Text == op.Lock.Text {
+						o.Rechecked = o.Rechecked && op.Rechecked
+						o.Decided = o.Decided && op.Decided
 					}
 				}
 			}
@@ -444,9 +464,13 @@ func (c *checker) check(f *lockstate.Func) {
 			// write runs as much as a branch around it. A helper's read
 			// counts only through the results it reaches.
 			c.curResults = r.results
-			depends := c.controlledBy(f, parents, w.node, r.node) || c.writesValueOf(f, parents, w.node, r.node)
+			// A helper that decides the write from its own read of the
+			// field is not acting on this one (unless -config.strict).
+			controlled := (c.strict || !w.decided) && c.controlledBy(f, parents, w.node, r.node)
+			data := c.writesValueOf(f, parents, w.node, r.node)
+			lossless := controlled && !data && !c.strict && c.cannotLose(f, parents, w, r)
 			c.curResults = nil
-			if !depends || c.heldAcross(f, r, w) {
+			if !(controlled || data) || lossless || c.heldAcross(f, r, w) {
 				continue
 			}
 			where := ""

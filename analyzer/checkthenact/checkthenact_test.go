@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis/analysistest"
 
 	"github.com/guardvet/guardvet/analyzer/checkthenact"
+	"github.com/guardvet/guardvet/analyzer/internal/testconfig"
 	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 )
 
@@ -27,4 +28,18 @@ func TestOuterSection(t *testing.T) {
 func TestComputedValues(t *testing.T) {
 	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, checkthenact.Analyzer, "ctacompute")
+}
+
+// TestLossless: check-then-acts that cannot lose an update are left out
+// (an act a callee re-checks, store-if-differs, a field only ever given one
+// constant); their twins that can are reported.
+func TestLossless(t *testing.T) {
+	analysistest.Run(t, testdir.Path(t), checkthenact.Analyzer, "ctalossless/...")
+}
+
+// TestStrict: under -config.strict the check-then-acts that cannot lose an
+// update are reported too (ctastrict is ctalossless with their wants).
+func TestStrict(t *testing.T) {
+	testconfig.Set(t, "strict", "true")
+	analysistest.Run(t, testdir.Path(t), checkthenact.Analyzer, "ctastrict")
 }

@@ -54,5 +54,17 @@ the latest Load of the same variable: in a branch or after a guard clause
 on it (use CompareAndSwap; a guard clause that returns what was loaded is
 a cache and is left alone) or storing a value computed from it (use Add),
 unless a lock held across both keeps every other store out.
+
+By default it leaves out what cannot lose an update, and reports it only
+under -config.strict (guardvet -strict): an act in a helper that decides
+it from its own read of the field under the lock (a branch or guard
+clause on that read before the write, or before the closure that writes;
+recorded in the facts, so across packages too); a store-if-differs (if x
+!= v { x = v }, or x.Load() != v then x.Store(v), the condition being
+the only branch on the read that decides it); and a constant store to an
+unexported field every write of which in the package stores that
+constant (a flag only ever set to true). For the last two the branch
+must decide nothing but the write and the lock calls around it: a close
+or a call in it acts on the stale check too, and is reported.
 */
 package checkthenact

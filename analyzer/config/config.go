@@ -44,6 +44,7 @@ func flags() flag.FlagSet {
 	fs.BoolVar(&options.explain, "infer.explain", false, "under inference, end each finding with the evidence behind it: writes made with the lock held, the functions that hold it, and where the reported access runs")
 	fs.BoolVar(&options.unannotated, "unannotated", false, "lockorder: also infer lock order (and find self-deadlocks) in packages without guardvet directives")
 	fs.BoolVar(&options.shared, "shared", false, "run the shared rule: variables shared with goroutines, written and accessed with nothing ordering them (guardvet -shared)")
+	fs.BoolVar(&options.strict, "strict", false, "checkthenact and escape also report what they leave out by default because nothing can be lost there: an act a callee decides from its own read, a store-if-differs or one-way store, a copy-on-write or nil map or slice handed out (guardvet -strict)")
 	fs.BoolVar(&options.allrules, "allrules", false, "in packages with no directives of their own that import annotated ones, run every rule (lock balance, self-deadlock, lock order, noblock, escape, check-then-act), not only the checks of the imported contracts")
 	fs.IntVar(&options.readers, "readers", 0, "internal, set by the standalone guardvet: how many analyzers of the run read the engine's per-function results in each package it checks, so that the engine drops them once the last is done (0, the default: keep them)")
 	fs.IntVar(&options.depReaders, "readers.deps", 0, "internal, set by the standalone guardvet with -config.readers: how many of those analyzers also run in the dependencies of the packages checked (the rules with facts), where the others do not run")
@@ -67,7 +68,7 @@ func Current() *Config {
 // are in flags: the zero Config is not the default configuration).
 type Config struct {
 	infer, suggest, locked, prose, unannotated, allrules, summaries bool
-	shared, explain                                                 bool
+	shared, explain, strict                                         bool
 	minScore, readers, depReaders                                   int
 	ratio                                                           float64
 	roots                                                           pathSet
@@ -134,6 +135,12 @@ func (c *Config) Readers(pkg *types.Package) int {
 	}
 	return c.readers
 }
+
+// Strict reports whether checkthenact and escape also report the shapes
+// they leave out by default because nothing can be lost there: a
+// check-then-act whose act re-checks in a callee or cannot lose an
+// update, a copy-on-write or nil value handed out.
+func (c *Config) Strict() bool { return c.strict }
 
 // AllRules reports whether every rule runs in packages that only import
 // directives.

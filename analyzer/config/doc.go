@@ -31,6 +31,11 @@ one another:
     import annotated ones, every rule runs, not only the checks of the
     imported contracts.
   - -config.shared: the shared rule runs (guardvet -shared runs it alone).
+  - -config.strict: checkthenact and escape also report the findings they
+    leave out by default because nothing can be lost there (guardvet
+    -strict): a check-then-act whose act re-checks the field in a callee,
+    or cannot lose an update (an idempotent or one-way write), and a
+    copy-on-write or nil guarded slice or map handed out.
   - -config.summaries: packages without directives compute the lock
     summaries annotated importers read (default true; the standalone
     driver turns it off when nothing it loaded has a directive).

@@ -21,5 +21,14 @@ reports:
 Pointer-typed fields (x.conn *Conn) are not containers: copying the
 pointer under the lock and using it afterwards is the snapshot pattern,
 and the pointee is not covered by the field's guard.
+
+By default it leaves out, and reports only under -config.strict (guardvet
+-strict), a copy-on-write map or slice handed out or used after the
+unlock: every write of the field in the package replaces it whole, and
+nothing writes a stored value in place (no element write, no append to
+the field itself, no truncation, sort, delete or clear, also through a
+local copy; a local appended to where it is nil builds a new array). And
+a field returned where it is nil (if x.f == nil { return x.f }): nothing
+is shared.
 */
 package escape

@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
@@ -23,7 +24,7 @@ var Analyzer = &analysis.Analyzer{
 	Doc:        docs.Extract(docFile, "escape"),
 	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/escape.md",
 	Run:        run,
-	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
+	Requires:   []*analysis.Analyzer{config.Analyzer, lockstate.Analyzer},
 	ResultType: report.UsedType,
 }
 
@@ -38,8 +39,9 @@ func run(pass *analysis.Pass) (any, error) {
 		return rep.Flush(), nil // no directives here: not in this rule's scope
 	}
 	sn := newSnapshots(pass, ls.Dirs)
+	sn.strict = config.Of(pass).Strict()
 	for _, f := range ls.Funcs {
-		returned(pass, ls, rep, f)
+		returned(pass, ls, rep, sn, f)
 		usedAfterUnlock(pass, ls, rep, sn, f)
 	}
 	return rep.Flush(), nil
@@ -47,7 +49,8 @@ func run(pass *analysis.Pass) (any, error) {
 
 // returned reports returns that hand out a guarded map, slice or field
 // address while releasing the lock.
-func returned(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, f *lockstate.Func) {
+func returned(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, sn *snapshots, f *lockstate.Func) {
+	var parents map[ast.Node]ast.Node
 	for _, ret := range f.Returns {
 		if ret.Node == nil {
 			continue
@@ -74,6 +77,14 @@ func returned(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, f
 			t := pass.TypesInfo.TypeOf(e)
 			if acc == nil || (!addr && !astq.IsContainer(t)) {
 				continue
+			}
+			if !addr && !sn.strict {
+				if parents == nil {
+					parents = parentMap(f)
+				}
+				if emptyWhereReturned(pass.TypesInfo, parents, ret.Node, e) || (acc.Node == e && sn.copyOnWrite(acc.Var)) {
+					continue // nothing handed out, or nothing its owner changes
+				}
 			}
 			for _, ref := range acc.Guard.By {
 				lock, shown := ls.LockFor(pass.Pkg, acc, ref)
@@ -112,7 +123,7 @@ func usedAfterUnlock(pass *analysis.Pass, ls *lockstate.Result, rep *report.Repo
 				if parents == nil {
 					parents = parentMap(f)
 				}
-				if takenOver(f, parents, acc, use.Var, lock) || sn.unshared(acc.Var) {
+				if takenOver(f, parents, acc, use.Var, lock) || sn.unshared(acc.Var) || (!sn.strict && sn.copyOnWrite(acc.Var)) {
 					done[use.Var] = true
 					break
 				}

@@ -114,6 +114,14 @@ type snapshots struct {
 	uses    map[types.Object][]*ast.Ident
 	done    map[*types.Var]bool
 	visited map[types.Object]bool
+	// handOut marks the copy-on-write reading (copyOnWrite, in cow): a
+	// value handed out (returned) keeps its contents, appending to the
+	// field in place does not.
+	handOut bool
+	cow     *snapshots
+	// strict is -config.strict: copy-on-write and nil values are
+	// reported as well.
+	strict bool
 }
 
 func newSnapshots(pass *analysis.Pass, dirs *directives.Result) *snapshots {
@@ -231,6 +239,8 @@ func (sn *snapshots) contentsKept(parents map[ast.Node]ast.Node, e ast.Node, t t
 		return sn.contentsKept(parents, p, t)
 	case *ast.RangeStmt:
 		return p.X == e
+	case *ast.ReturnStmt:
+		return sn.handOut // handed out: its owner never writes it again
 	case *ast.BinaryExpr:
 		return true
 	case *ast.CallExpr:
@@ -248,25 +258,7 @@ func (sn *snapshots) contentsKept(parents map[ast.Node]ast.Node, e ast.Node, t t
 		case "copy":
 			return len(p.Args) == 2 && p.Args[1] == e
 		case "append":
-			if len(p.Args) > 1 && p.Args[len(p.Args)-1] == e && p.Ellipsis.IsValid() {
-				return true // append(dst, x.f...) copies
-			}
-			if p.Args[0] != e {
-				return false
-			}
-			// x.f = append(x.f, v) writes past the length of every copy of
-			// x.f. Appending to a copy (a local, or y.f = x.f) would write
-			// inside x.f's length once x.f has grown.
-			as, ok := parents[p].(*ast.AssignStmt)
-			if !ok || len(as.Lhs) != len(as.Rhs) {
-				return false
-			}
-			for i, rhs := range as.Rhs {
-				if ast.Unparen(rhs) == p {
-					_, isField := e.(*ast.SelectorExpr)
-					return isField && sn.sameVar(as.Lhs[i], e) && types.ExprString(as.Lhs[i]) == types.ExprString(e.(ast.Expr))
-				}
-			}
+			return sn.appendKept(parents, p, e)
 		}
 		return false
 	case *ast.AssignStmt:
@@ -295,9 +287,42 @@ func (sn *snapshots) contentsKept(parents map[ast.Node]ast.Node, e ast.Node, t t
 	return false
 }
 
+// appendKept reports whether append(...) call p, with the map or slice
+// value e among its arguments, leaves e's contents unchanged.
+func (sn *snapshots) appendKept(parents map[ast.Node]ast.Node, p *ast.CallExpr, e ast.Node) bool {
+	if len(p.Args) > 1 && p.Args[len(p.Args)-1] == e && p.Ellipsis.IsValid() {
+		return true // append(dst, x.f...) copies
+	}
+	if p.Args[0] != e {
+		return false
+	}
+	if sn.handOut {
+		// Appending in place writes the spare capacity every handed-out
+		// copy shares, unless the value appended to is nil: a new array.
+		return sn.knownEmpty(parents, e)
+	}
+	// x.f = append(x.f, v) writes past the length of every copy of
+	// x.f. Appending to a copy (a local, or y.f = x.f) would write
+	// inside x.f's length once x.f has grown.
+	as, ok := parents[p].(*ast.AssignStmt)
+	if !ok || len(as.Lhs) != len(as.Rhs) {
+		return false
+	}
+	for i, rhs := range as.Rhs {
+		if ast.Unparen(rhs) == p {
+			_, isField := e.(*ast.SelectorExpr)
+			return isField && sn.sameVar(as.Lhs[i], e) && types.ExprString(as.Lhs[i]) == types.ExprString(e.(ast.Expr))
+		}
+	}
+	return false
+}
+
 // copiedTo reports whether storing the value e in lhs keeps the contents
 // unchanged: lhs is a local whose own uses keep them.
 func (sn *snapshots) copiedTo(lhs ast.Expr, e ast.Node) bool {
+	if sn.handOut && sn.storesVisited(lhs) {
+		return true // back into the field checked: its own uses decide
+	}
 	id, ok := ast.Unparen(lhs).(*ast.Ident)
 	if !ok {
 		return false

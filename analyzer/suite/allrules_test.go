@@ -52,6 +52,18 @@ func TestSharedFixturesWithEveryRule(t *testing.T) {
 	checkWithEveryRule(t, append(slices.Clone(fixturesWithEveryRule), "shared/..."))
 }
 
+// TestStrictFixturesWithEveryRule checks the fixtures written for
+// -config.strict with every rule on and it on: they show what checkthenact
+// and escape leave out by default, reported. (The default fixtures that
+// show those shapes silent, escapecow and ctalossless, are not rerun here:
+// under -config.strict their silent shapes are reported.)
+func TestStrictFixturesWithEveryRule(t *testing.T) {
+	testconfig.Set(t, "strict", "true")
+	checkWithEveryRule(t, strictFixtures)
+}
+
+var strictFixtures = []string{"ctastrict/...", "escapestrict/..."}
+
 func checkWithEveryRule(t *testing.T, fixtures []string) {
 	t.Helper()
 	testdata := testdir.Path(t)
@@ -236,6 +248,8 @@ func parseWants(c *ast.Comment) ([]*regexp.Regexp, error) {
 //     -config.infer.explain adds (guardinfer's TestExplain);
 //   - shared: written for -config.shared, which is off by default;
 //     TestSharedFixturesWithEveryRule checks it, and all of these, with it on;
+//   - escapestrict, ctastrict: written for -config.strict, which is off
+//     by default; TestStrictFixturesWithEveryRule checks them with it on;
 //   - guardinfersuggest: its wants are inference's suggestions, and in
 //     -suggest mode the command prints nothing else (guardedby's report of
 //     a ...Locked call on it is not shown);
@@ -257,6 +271,7 @@ var fixturesWithEveryRule = []string{
 	"contracts/...",
 	"crosspkg/...",
 	"ctacompute/...",
+	"ctalossless/...",
 	"ctaflow/...",
 	"ctaouter/...",
 	"ctasections/...",
@@ -265,6 +280,7 @@ var fixturesWithEveryRule = []string{
 	"deferpaths/...",
 	"downgrade/...",
 	"escape/...",
+	"escapecow/...",
 	"escapesnap/...",
 	"fixes/...",
 	"fresh/...",

@@ -39,7 +39,7 @@ func (s *Session) installIfNone(f *os.File) bool { // want installIfNone:`fieldo
 func open() *os.File { return nil }
 
 // AttachToExisting: two callers can both see nil and both install.
-func (s *Session) AttachToExisting() { // want AttachToExisting:`fieldops\(reads-internally s\.ptmx, writes s\.ptmx\)`
+func (s *Session) AttachToExisting() { // want AttachToExisting:`fieldops\(reads-internally s\.ptmx, decides-writes s\.ptmx\)`
 	if s.lockedPTMX() == nil {
 		f := open()
 		s.setPTYTriple(f) // want `check-then-act: s.ptmx was read at line 43 \(in s.lockedPTMX\) and the lock released; this write, in a later critical section \(.*\), depends on that read`
@@ -66,7 +66,7 @@ type Counter struct {
 }
 
 // Read in one section, written in another because of what was read.
-func (c *Counter) InitOnce() { // want InitOnce:`fieldops\(reads-internally c\.n, writes c\.n\)`
+func (c *Counter) InitOnce() { // want InitOnce:`fieldops\(reads-internally c\.n, decides-writes c\.n\)`
 	c.mu.Lock()
 	v := c.n
 	c.mu.Unlock()

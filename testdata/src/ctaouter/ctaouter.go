@@ -27,7 +27,7 @@ func (d *dentry) cacheNewChildLocked(child *dentry, name string) { // want cache
 	d.children[name] = child
 }
 
-func (parent *dentry) create(name string) error { // want create:`fieldops\(reads-internally parent.children, writes parent.children\)`
+func (parent *dentry) create(name string) error { // want create:`fieldops\(reads-internally parent.children, decides-writes parent.children\)`
 	parent.opMu.Lock()
 	defer parent.opMu.Unlock()
 	parent.childrenMu.Lock()
@@ -46,7 +46,7 @@ func (parent *dentry) create(name string) error { // want create:`fieldops\(read
 // The outer lock held by contract: the caller's critical section.
 //
 // +checklocks:parent.opMu
-func (parent *dentry) createLocked(name string) error { // want createLocked:`fieldops\(reads-internally parent.children, writes parent.children\)`
+func (parent *dentry) createLocked(name string) error { // want createLocked:`fieldops\(reads-internally parent.children, decides-writes parent.children\)`
 	parent.childrenMu.Lock()
 	_, ok := parent.children[name]
 	parent.childrenMu.Unlock()
@@ -69,7 +69,7 @@ type walkDentry struct {
 	other      *walkDentry
 }
 
-func (parent *walkDentry) walk(name string) { // want walk:`fieldops\(reads-internally parent.children, writes parent.children\)`
+func (parent *walkDentry) walk(name string) { // want walk:`fieldops\(reads-internally parent.children, decides-writes parent.children\)`
 	parent.opMu.RLock()
 	defer parent.opMu.RUnlock()
 	parent.childrenMu.Lock()
@@ -83,7 +83,7 @@ func (parent *walkDentry) walk(name string) { // want walk:`fieldops\(reads-inte
 }
 
 // Another object's lock does not serialize this one's writers.
-func (parent *walkDentry) createUnderOther(name string) { // want createUnderOther:`fieldops\(reads-internally parent.children, writes parent.children\)`
+func (parent *walkDentry) createUnderOther(name string) { // want createUnderOther:`fieldops\(reads-internally parent.children, decides-writes parent.children\)`
 	parent.other.opMu.Lock()
 	defer parent.other.opMu.Unlock()
 	parent.childrenMu.Lock()
@@ -109,7 +109,7 @@ type fsDentry struct {
 	children   map[string]*fsDentry // +checklocks:childrenMu
 }
 
-func (parent *fsDentry) create(name string) { // want create:`fieldops\(reads-internally parent.children, writes parent.children\)`
+func (parent *fsDentry) create(name string) { // want create:`fieldops\(reads-internally parent.children, decides-writes parent.children\)`
 	parent.fs.renameMu.Lock()
 	defer parent.fs.renameMu.Unlock()
 	parent.childrenMu.Lock()
@@ -138,7 +138,7 @@ type bareDentry struct {
 	children   map[string]*bareDentry // +checklocks:childrenMu
 }
 
-func (parent *bareDentry) create(name string) { // want create:`fieldops\(reads-internally parent.children, writes parent.children\)`
+func (parent *bareDentry) create(name string) { // want create:`fieldops\(reads-internally parent.children, decides-writes parent.children\)`
 	parent.fs.renameMu.Lock()
 	defer parent.fs.renameMu.Unlock()
 	parent.childrenMu.Lock()
@@ -194,9 +194,11 @@ func (n *node) copyUp(a *acl) {
 }
 
 // flags is stored once without copyMu too: the lock does not order that
-// store, so the load and store here can be split by it.
+// store, so the load and store here can be split by it. (Storing f only
+// when the load said the flags differed from f would be idempotent, left
+// out by default: see ctalossless.)
 func (n *node) setFlagsLocked(f uint32) {
-	if old := n.flags.Load(); old != f {
+	if old := n.flags.Load(); old == 0 {
 		n.flags.Store(f) // want `check-then-act: n.flags.Store runs only after n.flags.Load\(\) said so`
 	}
 }

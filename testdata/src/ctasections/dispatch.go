@@ -88,14 +88,14 @@ func (c *Conn) Handle(seg int) { // want Handle:`fieldops\(reads-internally c\.l
 }
 
 // Checking the pending set and then adding to it is a get-then-insert.
-func (c *Conn) Register() { // want Register:`fieldops\(reads-internally c\.ln\.aq\.pending, writes c\.ln\.aq\.pending\)`
+func (c *Conn) Register() { // want Register:`fieldops\(reads-internally c\.ln\.aq\.pending, decides-writes c\.ln\.aq\.pending\)`
 	if !c.ln.isPending(c.k) {
 		c.ln.addPending(c.k) // want `check-then-act: c.ln.aq.pending was read at line 92 \(in c.ln.isPending\) and the lock released`
 	}
 }
 
 // A method that hands the whole queue on reads all of it.
-func (c *Conn) RegisterIfEmpty() { // want RegisterIfEmpty:`fieldops\(reads-internally c\.ln\.aq, writes c\.ln\.aq\.pending\)`
+func (c *Conn) RegisterIfEmpty() { // want RegisterIfEmpty:`fieldops\(reads-internally c\.ln\.aq, decides-writes c\.ln\.aq\.pending\)`
 	if c.ln.String() == "" {
 		c.ln.addPending(c.k) // want `check-then-act: c.ln.aq was read at line 99 \(in c.ln.String\) and the lock released`
 	}
@@ -317,7 +317,7 @@ func (ch *Child) joinLocked() { // want joinLocked:`fieldops\(writes ch\.ln\.aq\
 	ch.ln.addPending(ch.k)
 }
 
-func (ch *Child) Join() { // want Join:`fieldops\(reads-internally ch\.ln\.aq\.pending, writes ch\.ln\.aq\.pending\)`
+func (ch *Child) Join() { // want Join:`fieldops\(reads-internally ch\.ln\.aq\.pending, decides-writes ch\.ln\.aq\.pending\)`
 	ch.mu.Lock()
 	defer ch.mu.Unlock()
 	if !ch.ln.isPending(ch.k) {

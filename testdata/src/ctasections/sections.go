@@ -31,7 +31,7 @@ func (f *Frag) Process(k int) { // want Process:`fieldops\(reads-internally f\.m
 }
 
 // The same with the lock released between check and act.
-func (f *Frag) ProcessSplit(k int) { // want ProcessSplit:`fieldops\(reads-internally f\.m, writes f\.m, writes f\.size\)`
+func (f *Frag) ProcessSplit(k int) { // want ProcessSplit:`fieldops\(reads-internally f\.m, decides-writes f\.m, writes f\.size\)`
 	f.mu.Lock()
 	_, ok := f.m[k]
 	f.mu.Unlock()
@@ -113,14 +113,14 @@ func (l *Listener) Handle(k int) { // want Handle:`fieldops\(writes l\.q\.pendin
 }
 
 // The capacity read decides the capacity written.
-func (l *Listener) Grow() { // want Grow:`fieldops\(reads-internally l\.q\.capacity, writes l\.q\.capacity\)`
+func (l *Listener) Grow() { // want Grow:`fieldops\(reads-internally l\.q\.capacity, decides-writes l\.q\.capacity\)`
 	if l.capacity() == 0 {
 		l.setCapacity(8) // want `check-then-act: l.q.capacity was read at line 117 \(in l.capacity\) and the lock released`
 	}
 }
 
 // ... and the whole queue written overlaps the part read.
-func (l *Listener) ResetIfEmpty() { // want ResetIfEmpty:`fieldops\(reads-internally l\.q\.capacity, writes l\.q\)`
+func (l *Listener) ResetIfEmpty() { // want ResetIfEmpty:`fieldops\(reads-internally l\.q\.capacity, decides-writes l\.q\)`
 	if l.capacity() == 0 {
 		l.reset() // want `check-then-act: l.q.capacity was read at line 124 \(in l.capacity\) and the lock released`
 	}

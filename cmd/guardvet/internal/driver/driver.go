@@ -360,6 +360,7 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 		return func(s string) error { return config.Analyzer.Flags.Set(name, s) }
 	}
 	fs.BoolFunc("infer", "infer guards for fields without directives (same as -config.infer)", configFlag("infer"))
+	fs.BoolFunc("strict", strictHelp, configFlag("strict"))
 	fs.BoolFunc("suggest", "print the directives guard inference would add, with evidence, and nothing else; with -fix, write them (same as -config.infer.suggest)", func(s string) error {
 		o.suggest = s != "false" && s != "0"
 		return configFlag("infer.suggest")(s)

@@ -44,7 +44,7 @@ var standaloneOnly = []struct {
 // vetFlagsHelp is the part of the usage that says which flags work under
 // go vet.
 const vetFlagsHelp = `Under go vet (go vet -vettool=$(command -v guardvet) [flags] ./...):
-  the rule flags (-NAME, -NAME=false), -ANALYZER.FLAG, -infer, -suggest,
+  the rule flags (-NAME, -NAME=false), -ANALYZER.FLAG, -infer, -suggest, -strict,
   -json and -fix work as standalone, and -diff with -fix only
   (go vet -fix -diff -vettool=$(command -v guardvet) ./...); -C and -tags
   are go vet's own; -sarif, -test, -version, -cache, -cpuprofile,
@@ -53,10 +53,13 @@ const vetFlagsHelp = `Under go vet (go vet -vettool=$(command -v guardvet) [flag
   not read .guardvet.yaml).
 `
 
+// strictHelp is the usage of -strict, standalone and under go vet.
+const strictHelp = "checkthenact and escape also report what cannot lose an update: an act a callee re-checks, idempotent or one-way writes, copy-on-write or nil maps and slices handed out (same as -config.strict)"
+
 // SetupVet prepares the go vet protocol path before unitchecker.Main
 // parses the command line (flag.CommandLine): it registers guardvet's
 // version flag (-V=full, with the version in it), the standalone
-// spellings -infer and -suggest, and the standalone-only flags, which stop
+// spellings -infer, -suggest and -strict, and the standalone-only flags, which stop
 // with a message naming them instead of being silently accepted. args are
 // the arguments go vet passed.
 func SetupVet(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) {
@@ -73,6 +76,7 @@ func SetupVet(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.W
 		}
 		return nil
 	})
+	fs.BoolFunc("strict", strictHelp, func(s string) error { return config.Analyzer.Flags.Set("strict", s) })
 	fs.BoolFunc("suggest", "report the directives guard inference would add, with evidence and a fix, and nothing else (same as -config.infer.suggest -guardinfer)", func(s string) error {
 		if err := config.Analyzer.Flags.Set("infer.suggest", s); err != nil {
 			return err
