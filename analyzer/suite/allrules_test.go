@@ -261,6 +261,7 @@ var fixturesWithEveryRule = []string{
 	"ctasections/...",
 	"ctashapes/...",
 	"deferbranch/...",
+	"deferreturn/...",
 	"deferpaths/...",
 	"downgrade/...",
 	"escape/...",
