@@ -5,6 +5,7 @@ package lockstate
 // state it is checked in are those at the returns, not at the defer.
 
 import (
+	"cmp"
 	"go/ast"
 	"slices"
 
@@ -41,6 +42,11 @@ func (fa *funcAnalysis) addDefer(call *ast.CallExpr, s *State, effect func(*Stat
 // f.Close() inside a loop that unlocks before its next iteration runs after
 // the loop's unlocks.
 func (fa *funcAnalysis) replayDefers(g *cfg.CFG) {
+	// Registered in the order of the defer statements on a path, which is
+	// their order in the source (the final pass visits blocks in the
+	// graph's order: the blocks of an if inside a loop come after the
+	// loop's exit).
+	slices.SortStableFunc(fa.pending, func(a, b *deferInfo) int { return cmp.Compare(a.call.Pos(), b.call.Pos()) })
 	for i, d := range fa.pending {
 		exits := fa.exitStates
 		if fa.someExitsOnly(d) {

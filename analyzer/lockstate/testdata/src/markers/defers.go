@@ -95,3 +95,31 @@ func condDeferLaterLock(c *C, b bool) { // effects: effects(acquires c.mu) noesc
 	}
 	c.mu.Lock()
 }
+
+// Dropped and re-taken on the paths through the if only: the closure,
+// registered last, runs first, before the re-lock, so c.mu is not held
+// there on those paths (and nothing is known of it on the others).
+func condDropAndRelock(c *C, b bool) { // effects: effects() noescape[0 1]
+	if b {
+		c.mu.Unlock()
+		defer c.mu.Lock()
+	}
+	defer func() {
+		here() // state: c.mu=not known to be held
+	}()
+}
+
+// Deferred calls run in the reverse order of their defer statements, not
+// of the blocks of the control-flow graph: the closure, registered after
+// the loop, runs before the re-locks registered inside it.
+func deferOrderAcrossLoop(c *C, xs []int) { // effects: effects() noescape[0 1]
+	for range xs {
+		if len(xs) > 1 {
+			defer c.mu.Lock()
+		}
+	}
+	defer func() {
+		here() // state: c.mu=not held
+	}()
+	c.mu.Unlock()
+}
