@@ -258,7 +258,7 @@ func (fa *funcAnalysis) setOrDefer(s *State, p lockpath.Path, v LockVal, deferre
 	s.set(p, v)
 }
 
-func deferredOp(v LockVal) deferred { return deferred{mode: v.Mode, read: v.Read, site: v.Site} }
+func deferredOp(v LockVal) deferred { return deferredOf(v, false) }
 
 // operands walks the receiver and arguments of an ordinary call.
 func (fa *funcAnalysis) operands(call *ast.CallExpr, callee *types.Func, s *State) {

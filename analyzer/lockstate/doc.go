@@ -9,11 +9,12 @@ lockstate: compute the locks held at every access, call and return
 For each function body it runs a dataflow over the control-flow graph, with
 one state per lock instance (not known, not held, read-locked, locked, or
 held on some paths only). It follows branches, loops, switch and select,
-early returns, panics, goto, defer (also a defer inside an if), TryLock
-branches, closures called in place or deferred, synchronous standard-library
-callbacks (sort.Slice, slices.SortFunc, sync.Once.Do, ...) and range-over-func
-bodies. Closures started with go, or stored, returned or passed on, start with
-no locks held.
+early returns, panics, goto, defer (also inside an if or a loop: deferred
+calls run at each return, last registered first, with the locks held
+there), TryLock branches, closures called in place or deferred,
+synchronous standard-library callbacks (sort.Slice, slices.SortFunc,
+sync.Once.Do, ...) and range-over-func bodies. Closures started with go,
+or stored, returned or passed on, start with no locks held.
 
 Lock instances are access paths (c.mu, c.inner.mu) after local aliases are
 substituted, so d := c; d.mu.Lock() holds c.mu, and holding a.mu does not

@@ -63,6 +63,12 @@ type funcAnalysis struct {
 	// defers registered on its paths.
 	pending    []*deferInfo
 	exitStates []*State
+	// atBlock, atNode: the node the dataflow is at (where a defer
+	// statement is, for exitsAfter). onExit, set while exitsAfter runs,
+	// takes the states at the returns instead of recording them.
+	atBlock int32
+	atNode  int
+	onExit  func(*State)
 	// assumed are the locks the body releases or takes before anything on
 	// the path touched them: their state on entry (see firstUse).
 	assumed map[lockpath.Path]LockVal
@@ -241,7 +247,7 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 			fa.transfer(b, in[b.Index].clone())
 		}
 	}
-	fa.replayDefers()
+	fa.replayDefers(g)
 	if rec != nil && !converged {
 		// The states are not final, so no event recorded from them can be
 		// trusted either way. Drop them: the function is reported as not
@@ -260,8 +266,16 @@ func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 // transfer runs one block. It returns one state per successor when a
 // TryLock condition splits them, else a single state for all.
 func (fa *funcAnalysis) transfer(b *cfg.Block, s *State) []*State {
+	return fa.transferFrom(b, 0, s)
+}
+
+// transferFrom runs a block from its node start on.
+func (fa *funcAnalysis) transferFrom(b *cfg.Block, start int, s *State) []*State {
 	fa.ended = false
-	for i, n := range b.Nodes {
+	fa.atBlock = b.Index
+	for i := start; i < len(b.Nodes); i++ {
+		n := b.Nodes[i]
+		fa.atNode = i
 		if i == len(b.Nodes)-1 && len(b.Succs) == 2 {
 			if e, ok := n.(ast.Expr); ok {
 				if t, f, ok := fa.tryLockCond(e, s); ok {
@@ -274,8 +288,13 @@ func (fa *funcAnalysis) transfer(b *cfg.Block, s *State) []*State {
 		}
 		fa.node(n, s)
 	}
-	if len(b.Succs) == 0 && !fa.ended && fa.final {
-		fa.exit(fa.body.Rbrace, nil, s)
+	if len(b.Succs) == 0 && !fa.ended {
+		switch {
+		case fa.onExit != nil:
+			fa.onExit(s)
+		case fa.final:
+			fa.exit(fa.body.Rbrace, nil, s)
+		}
 	}
 	return []*State{s}
 }
@@ -382,7 +401,11 @@ func (fa *funcAnalysis) returnStmt(n *ast.ReturnStmt, s *State) {
 		fa.expr(r, s, useRead)
 	}
 	fa.ended = true
-	if fa.final {
+	switch {
+	case fa.onExit != nil:
+		fa.bindResults(n, s)
+		fa.onExit(s)
+	case fa.final:
 		fa.bindResults(n, s)
 		fa.exit(n.Pos(), n, s)
 	}

@@ -275,52 +275,6 @@ func deferPairs(info *types.Info, body *ast.BlockStmt) map[*ast.CallExpr]*ast.Ca
 	return pairs
 }
 
-// deferInfo is a deferred call: how it changes the lock state, and how to
-// record it against the state at return.
-type deferInfo struct {
-	call    *ast.CallExpr
-	atDefer *State
-	effect  func(*State)
-	replay  func(*State, *Func)
-}
-
-// addDefer registers a deferred call (final pass only records).
-func (fa *funcAnalysis) addDefer(call *ast.CallExpr, s *State, effect func(*State), replay func(*State, *Func)) {
-	s.addDefer(call)
-	if fa.final && fa.rec != nil {
-		fa.pending = append(fa.pending, &deferInfo{call: call, atDefer: s.clone(), effect: effect, replay: replay})
-	}
-}
-
-// replayDefers records each deferred call against the state at the returns
-// it runs at, after the deferred calls registered later on the same paths
-// (which run first). Each return runs only the defers registered on its
-// own paths: a defer in one switch case does not run at another case's
-// return.
-func (fa *funcAnalysis) replayDefers() {
-	for i, d := range fa.pending {
-		var st *State
-		for _, ex := range fa.exitStates {
-			if !ex.defers[d.call] {
-				continue
-			}
-			at := ex.clone()
-			at.clearDefers()
-			for _, later := range fa.pending[i+1:] {
-				if ex.defers[later.call] {
-					later.effect(at)
-				}
-			}
-			st = join(st, at)
-		}
-		if st == nil {
-			st = d.atDefer.clone() // no return reached: the defer statement's state is the best we know
-			st.clearDefers()
-		}
-		d.replay(st, fa.rec)
-	}
-}
-
 // sameCond splits the state on a == b or a != b between two pointers that
 // each name one object throughout the function: on the branch where they
 // are equal, the locks inside one are the locks inside the other, so what

@@ -1,8 +1,11 @@
 package lockstate_test
 
 import (
+	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -21,26 +24,26 @@ func TestStateAtMarkers(t *testing.T) {
 	for _, r := range results {
 		res := r.Result.(*lockstate.Result)
 		fset := r.Pass.Fset
-		wants := map[int]string{} // line -> expectations
+		wants := map[string]string{} // file:line -> expectations
 		for _, f := range r.Pass.Files {
 			for _, g := range f.Comments {
 				for _, c := range g.List {
 					if want, ok := strings.CutPrefix(c.Text, "// state: "); ok {
-						wants[fset.Position(c.Slash).Line] = want
+						wants[lineOf(fset, c.Slash)] = want
 					}
 				}
 			}
 		}
-		seen := map[int]bool{}
+		seen := map[string]bool{}
 		for _, fn := range res.Funcs {
 			for _, call := range fn.Calls {
 				if id, ok := call.Node.Fun.(*ast.Ident); !ok || id.Name != "here" {
 					continue
 				}
-				line := fset.Position(call.Node.Pos()).Line
+				line := lineOf(fset, call.Node.Pos())
 				want, ok := wants[line]
 				if !ok {
-					t.Errorf("line %d: here() without a // state: comment", line)
+					t.Errorf("%s: here() without a // state: comment", line)
 					continue
 				}
 				seen[line] = true
@@ -53,7 +56,7 @@ func TestStateAtMarkers(t *testing.T) {
 						}
 					}
 					if got.String() != mode {
-						t.Errorf("line %d: %s is %q, want %q", line, path, got, mode)
+						t.Errorf("%s: %s is %q, want %q", line, path, got, mode)
 					}
 					checked++
 				}
@@ -61,7 +64,7 @@ func TestStateAtMarkers(t *testing.T) {
 		}
 		for line := range wants {
 			if !seen[line] {
-				t.Errorf("line %d: no state recorded at this marker", line)
+				t.Errorf("%s: no state recorded at this marker", line)
 			}
 		}
 	}
@@ -79,12 +82,12 @@ func TestEffectsAtMarkers(t *testing.T) {
 	for _, r := range results {
 		res := r.Result.(*lockstate.Result)
 		fset := r.Pass.Fset
-		wants := map[int]string{}
+		wants := map[string]string{}
 		for _, f := range r.Pass.Files {
 			for _, g := range f.Comments {
 				for _, c := range g.List {
 					if want, ok := strings.CutPrefix(c.Text, "// effects: "); ok {
-						wants[fset.Position(c.Slash).Line] = want
+						wants[lineOf(fset, c.Slash)] = want
 					}
 				}
 			}
@@ -96,13 +99,13 @@ func TestEffectsAtMarkers(t *testing.T) {
 					continue
 				}
 				fn := r.Pass.TypesInfo.Defs[fd.Name].(*types.Func)
-				line := fset.Position(fd.Pos()).Line
+				line := lineOf(fset, fd.Pos())
 				got := ""
 				if e := res.Effects[fn]; e != nil {
 					got = e.String()
 				}
 				if got != wants[line] {
-					t.Errorf("line %d: %s has effects %q, want %q", line, fn.Name(), got, wants[line])
+					t.Errorf("%s: %s has effects %q, want %q", line, fn.Name(), got, wants[line])
 				}
 				if got != "" {
 					checked++
@@ -113,4 +116,11 @@ func TestEffectsAtMarkers(t *testing.T) {
 	if checked == 0 {
 		t.Fatal("no effects checked")
 	}
+}
+
+// lineOf names the line of pos as file:line, so markers in different files
+// of the package do not share a key.
+func lineOf(fset *token.FileSet, pos token.Pos) string {
+	p := fset.Position(pos)
+	return fmt.Sprintf("%s:%d", filepath.Base(p.Filename), p.Line)
 }

@@ -46,11 +46,25 @@ type LockVal struct {
 	Read bool // for NotHeld: released by RUnlock
 }
 
-// deferred is a lock effect registered by defer that runs at return.
+// deferred is the net effect on one lock of the calls deferred so far,
+// which run at return in the reverse order of their defer statements. Each
+// lock effect sets the lock's value, so the one registered first on a path
+// runs last and decides the value at return: mu.Unlock(); defer mu.Lock()
+// returns with mu locked, and defer mu.Unlock(); ...; defer mu.Lock()
+// returns with it free.
 type deferred struct {
-	mode Mode // NotHeld (unlock), Shared, Exclusive, or Maybe when paths disagree
+	mode Mode // the lock's mode once the deferred calls have run
 	read bool
 	site token.Pos
+	// some: registered on some paths here only; on the others the lock
+	// keeps the value it has at the return.
+	some bool
+}
+
+func (d deferred) val() LockVal { return LockVal{Mode: d.mode, Site: d.site, Read: d.read} }
+
+func deferredOf(v LockVal, some bool) deferred {
+	return deferred{mode: v.Mode, read: v.Read, site: v.Site, some: some}
 }
 
 // State is the lock state at one program point. States are values: a
@@ -60,8 +74,11 @@ type deferred struct {
 type State struct {
 	locks    lockMap // persistent: shared between states, never written in place (lockmap.go)
 	deferred map[lockpath.Path]deferred
-	defers   map[*ast.CallExpr]bool // deferred calls registered on every path here
-	fresh    map[*types.Var]bool    // locals holding objects not yet published
+	// defers are the deferred calls registered on some path here: true
+	// when on every path, false when on some paths only (a defer inside an
+	// if, or inside a loop seen after the loop).
+	defers map[*ast.CallExpr]bool
+	fresh  map[*types.Var]bool // locals holding objects not yet published
 	// conds are the locals that hold the result of a call that takes
 	// locks only when it succeeds (ok := mu.TryLock(), err :=
 	// vfs.PrepareDeleteDentry(d)), as long as they are not assigned again:
@@ -235,10 +252,22 @@ func (s *State) deleteLock(p lockpath.Path) {
 	}
 }
 
+// setDeferred registers a deferred effect d on lock p. An effect
+// registered earlier on every path runs after d and wins; one registered
+// earlier on some paths only wins there, and d on the others.
 func (s *State) setDeferred(p lockpath.Path, d deferred) {
-	s.deferredW()[p] = d
+	put := func(p lockpath.Path) {
+		e, ok := s.deferred[p]
+		switch {
+		case !ok:
+			s.deferredW()[p] = d
+		case e.some:
+			s.deferredW()[p] = deferredOf(joinVal(e.val(), d.val()), d.some)
+		}
+	}
+	put(p)
 	if q, ok := s.twin(p); ok {
-		s.deferred[q] = d
+		put(q)
 	}
 }
 
@@ -308,16 +337,17 @@ func join(a, b *State) *State {
 	}
 	for p, da := range a.deferred {
 		db, ok := b.deferred[p]
-		if ok && da.mode == db.mode && da.read == db.read {
-			da.site = min(da.site, db.site)
-			out.deferred[p] = da
+		if ok {
+			out.deferred[p] = deferredOf(joinVal(da.val(), db.val()), da.some || db.some)
 		} else {
-			out.deferred[p] = deferred{mode: Maybe, site: da.site}
+			da.some = true
+			out.deferred[p] = da
 		}
 	}
 	for p, db := range b.deferred {
 		if _, ok := a.deferred[p]; !ok {
-			out.deferred[p] = deferred{mode: Maybe, site: db.site}
+			db.some = true
+			out.deferred[p] = db
 		}
 	}
 	for v := range a.fresh {
@@ -325,11 +355,8 @@ func join(a, b *State) *State {
 			out.freshW()[v] = true
 		}
 	}
-	for c := range a.defers {
-		if b.defers[c] {
-			out.defersW()[c] = true
-		}
-	}
+	joinDefers(out, a.defers, b.defers)
+	joinDefers(out, b.defers, a.defers)
 	for v, c := range a.conds {
 		if b.conds[v] == c { // the same call's result on both paths
 			out.condsW()[v] = c
@@ -376,21 +403,30 @@ func joinVal(a, b LockVal) LockVal {
 	return LockVal{Mode: Maybe, Site: site}
 }
 
-// runDefers returns the state after the deferred lock effects run.
+// joinDefers adds to out the deferred calls of a, each registered on
+// every path only when it is on every path of both a and b.
+func joinDefers(out *State, a, b map[*ast.CallExpr]bool) {
+	for c, every := range a {
+		if _, done := out.defers[c]; !done {
+			out.defersW()[c] = every && b[c]
+		}
+	}
+}
+
+// runDefers returns the state after the deferred lock effects run. An
+// effect registered on some paths only leaves the lock as it is on the
+// others.
 func (s *State) runDefers() *State {
 	if len(s.deferred) == 0 && len(s.defers) == 0 {
 		return s
 	}
 	out := s.clone()
 	for p, d := range s.deferred {
-		switch d.mode {
-		case Maybe:
-			if out.Lock(p).Mode != NotHeld {
-				out.set(p, LockVal{Mode: Maybe, Site: d.site})
-			}
-		default:
-			out.set(p, LockVal{Mode: d.mode, Site: d.site, Read: d.read})
+		v := d.val()
+		if d.some {
+			v = joinVal(out.Lock(p), v)
 		}
+		out.set(p, v)
 	}
 	out.clearDefers()
 	return out

@@ -277,6 +277,7 @@ var fixturesWithEveryRule = []string{
 	"ctasections/...",
 	"ctashapes/...",
 	"deferbranch/...",
+	"deferreturn/...",
 	"deferpaths/...",
 	"downgrade/...",
 	"escape/...",
