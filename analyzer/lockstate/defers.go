@@ -102,35 +102,9 @@ func (fa *funcAnalysis) exitsAfter(g *cfg.CFG, d *deferInfo) []*State {
 		}
 	}
 	defer func() { fa.final, fa.rec, fa.onExit = final, rec, onExit }()
-	in := make([]*State, len(g.Blocks))
-	queued := make([]bool, len(g.Blocks))
-	var work []int32
-	flow := func(b *cfg.Block, outs []*State) {
-		for k, succ := range b.Succs {
-			out := outs[0]
-			if len(outs) > k {
-				out = outs[k]
-			}
-			next := join(in[succ.Index], out)
-			if in[succ.Index] == nil || !next.equal(in[succ.Index]) {
-				in[succ.Index] = next
-				if !queued[succ.Index] {
-					queued[succ.Index] = true
-					work = append(work, succ.Index)
-				}
-			}
-		}
-	}
+	w := newWorklist(g)
 	start := g.Blocks[d.block]
-	flow(start, fa.transferFrom(start, d.node+1, d.atDefer.clone()))
-	for budget := visitBudget * len(g.Blocks); len(work) > 0 && budget > 0; budget-- {
-		slices.Sort(work)
-		i := work[0]
-		work = work[1:]
-		queued[i] = false
-		if b := g.Blocks[i]; b.Live {
-			flow(b, fa.transfer(b, in[i].clone()))
-		}
-	}
+	w.flow(start, fa.transferFrom(start, d.node+1, d.atDefer.clone()))
+	w.run(g, fa.transfer)
 	return exits
 }

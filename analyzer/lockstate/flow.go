@@ -198,43 +198,17 @@ var visitBudget = 64
 func (fa *funcAnalysis) analyse(entry *State, rec *Func) []*State {
 	fa.entry = entry
 	g := flowgraph.New(fa.info, fa.body)
-	in := make([]*State, len(g.Blocks))
 	if len(g.Blocks) == 0 {
 		return nil
 	}
-	in[0] = entry.clone()
 	// Worklist in block order: a block is re-run only when its input
 	// changed. The lattice is finite, so this ends; the visit budget is a
 	// guard against a bug turning into a hang.
-	queued := make([]bool, len(g.Blocks))
-	work := []int32{0}
-	queued[0] = true
-	for budget := visitBudget * len(g.Blocks); len(work) > 0 && budget > 0; budget-- {
-		slices.Sort(work)
-		i := work[0]
-		work = work[1:]
-		queued[i] = false
-		b := g.Blocks[i]
-		if !b.Live {
-			continue
-		}
-		outs := fa.transfer(b, in[i].clone())
-		for k, succ := range b.Succs {
-			out := outs[0]
-			if len(outs) > k {
-				out = outs[k]
-			}
-			next := join(in[succ.Index], out)
-			if in[succ.Index] == nil || !next.equal(in[succ.Index]) {
-				in[succ.Index] = next
-				if !queued[succ.Index] {
-					queued[succ.Index] = true
-					work = append(work, succ.Index)
-				}
-			}
-		}
-	}
-	converged := len(work) == 0
+	w := newWorklist(g)
+	w.in[0] = entry.clone()
+	w.queue(0)
+	converged := w.run(g, fa.transfer)
+	in := w.in
 	fa.final, fa.rec, fa.exits, fa.exitRets = true, rec, nil, nil
 	fa.freshResult, fa.returned = true, false
 	fa.pending, fa.exitStates = nil, nil
@@ -692,4 +666,54 @@ func (fa *funcAnalysis) isFresh(e ast.Expr, s *State) bool {
 		}
 	}
 	return false
+}
+
+// worklist runs a body's blocks, in block order, until their input states
+// stop changing.
+type worklist struct {
+	in     []*State
+	queued []bool
+	work   []int32
+}
+
+func newWorklist(g *cfg.CFG) *worklist {
+	return &worklist{in: make([]*State, len(g.Blocks)), queued: make([]bool, len(g.Blocks))}
+}
+
+func (w *worklist) queue(i int32) {
+	if !w.queued[i] {
+		w.queued[i] = true
+		w.work = append(w.work, i)
+	}
+}
+
+// flow joins b's output states (one per successor, or one for all) into
+// its successors' inputs, and queues those that changed.
+func (w *worklist) flow(b *cfg.Block, outs []*State) {
+	for k, succ := range b.Succs {
+		out := outs[0]
+		if len(outs) > k {
+			out = outs[k]
+		}
+		next := join(w.in[succ.Index], out)
+		if w.in[succ.Index] == nil || !next.equal(w.in[succ.Index]) {
+			w.in[succ.Index] = next
+			w.queue(succ.Index)
+		}
+	}
+}
+
+// run transfers queued blocks until none is left, within the visit
+// budget; it reports whether the list emptied (the fixpoint was reached).
+func (w *worklist) run(g *cfg.CFG, transfer func(*cfg.Block, *State) []*State) bool {
+	for budget := visitBudget * len(g.Blocks); len(w.work) > 0 && budget > 0; budget-- {
+		slices.Sort(w.work)
+		i := w.work[0]
+		w.work = w.work[1:]
+		w.queued[i] = false
+		if b := g.Blocks[i]; b.Live {
+			w.flow(b, transfer(b, w.in[i].clone()))
+		}
+	}
+	return len(w.work) == 0
 }
