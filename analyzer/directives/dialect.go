@@ -17,8 +17,8 @@ import (
 //     spaces and all.
 //   - "// +checklocksignore", "// +checklocksforce", "// +checklocksfail"
 //     and "// +checkatomic" match whatever follows them: a reason after a
-//     colon, a full stop, or more letters (+checkatomicignore is
-//     +checkatomic).
+//     colon, a full stop, or more letters (so checklocks reads the
+//     name checkatomicignore, with its plus, as checkatomic).
 //
 // Whatever does not start with "// +" is skipped silently by checklocks;
 // guardvet reports the forms that were meant as an annotation.

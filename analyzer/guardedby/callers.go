@@ -2,9 +2,9 @@ package guardedby
 
 // Helpers called only with the lock held. An unannotated, unexported
 // function whose every call in the package holds the lock an access in it
-// needs is checked as if it were annotated to hold it (//guard:holds,
-// +checklocks): its callers hold it, so neither they nor its accesses are
-// reported. Only a function nothing can reach but those calls qualifies:
+// needs is checked as if it were annotated to hold it (//guard:holds, or
+// the checklocks dialect's equivalent): its callers hold it, so neither
+// they nor its accesses are reported. Only a function nothing can reach but those calls qualifies:
 // never used as a value (a method value, a callback, an interface
 // method), never started with go, with at least one call. A caller that
 // itself qualifies for the same lock counts as holding it.
