@@ -181,7 +181,11 @@ func (c *checker) acquisitions(f *lockstate.Func) []acquisition {
 			continue
 		}
 		name := types.ExprString(call.Node.Fun)
-		here := releasedHere(entryHeld, call.State)
+		// A held lock the callee takes again is a self-deadlock at this
+		// call (selfDeadlock reports it); the callee's other locks are no
+		// order after it, and its own edge back to the same instance
+		// closes no cycle between two goroutines: one bug, one report.
+		here := append(releasedHere(entryHeld, call.State), c.retakenByCallee(f, call, a)...)
 		without := func(released [][]directives.LockRef, i int) []lockpath.Path {
 			out := here
 			if i < len(released) {
@@ -463,20 +467,26 @@ func (c *checker) selfDeadlock(f *lockstate.Func, call *lockstate.Call) {
 	if a == nil {
 		return
 	}
-	for _, ref := range a.Refs {
-		p := f.RefAtCall(c.ls.Dirs, ref, call.Node, call.Callee)
-		if !p.Valid() {
-			continue
-		}
+	for _, p := range c.retakenByCallee(f, call, a) {
 		v := call.State.Lock(p)
-		if !v.Mode.Held() || netAcquires(call, f, c.ls.Dirs, p) || declaredExcludes(call, f, c.ls.Dirs, p) {
-			continue
-		}
 		shown := p.Local(c.pass.Pkg)
 		c.rep.Reportf(call.Node.Lparen, report.Related(v.Site, shown+" locked here"),
 			"call to %s locks %s, which is already held here; sync mutexes are not reentrant, so this deadlocks: release %s before the call, or call a variant that expects it held",
 			types.ExprString(call.Node.Fun), shown, shown)
 	}
+}
+
+// retakenByCallee lists the locks held at call that the callee takes
+// again, as selfDeadlock reports them.
+func (c *checker) retakenByCallee(f *lockstate.Func, call *lockstate.Call, a *Acquired) []lockpath.Path {
+	var out []lockpath.Path
+	for _, ref := range a.Refs {
+		p := f.RefAtCall(c.ls.Dirs, ref, call.Node, call.Callee)
+		if p.Valid() && call.State.Lock(p).Mode.Held() && !netAcquires(call, f, c.ls.Dirs, p) && !declaredExcludes(call, f, c.ls.Dirs, p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 func netAcquires(call *lockstate.Call, f *lockstate.Func, dirs *directives.Result, p lockpath.Path) bool {

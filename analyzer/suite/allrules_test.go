@@ -288,6 +288,7 @@ var fixturesWithEveryRule = []string{
 	"funcvalrelease/...",
 	"heldbycallers/...",
 	"joinedobjects/...",
+	"lockinstance/...",
 	"generics/...",
 	"globals/...",
 	"guarantee/...",

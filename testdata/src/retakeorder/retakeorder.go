@@ -1,4 +1,4 @@
-// want package:`edges\(B\.syncMu -> B\.mu, B\.mu -> B\.syncMu, Outer\.mu -> B\.mu, Outer\.mu -> B\.syncMu, Outer2\.w -> Outer\.mu\)`
+// want package:`edges\(B\.syncMu -> B\.mu, Outer\.mu -> B\.mu, Outer\.mu -> B\.syncMu, Outer2\.w -> Outer\.mu\)`
 
 // Package retakeorder covers lock order and self-deadlock through helpers
 // that step out of their caller's lock: what they take while it is
@@ -48,12 +48,14 @@ func (b *B) SetStatus() { // want SetStatus:`acquires\(b\.mu, b\.syncMu\)$`
 	b.n++
 }
 
-// Still reported: syncIfNeeded called with b.mu held deadlocks, and takes
-// syncMu after mu, against the declared order.
+// Still reported: syncIfNeeded called with b.mu held deadlocks. It also
+// takes syncMu after mu, against the declared order, but that is the same
+// mistake (the callee takes b.mu again: one goroutine, one instance), so
+// the self-deadlock is the one report.
 func (b *B) SyncLocked() { // want SyncLocked:`acquires\(b\.mu, b\.syncMu\)`
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	b.syncIfNeeded() // want `call to b.syncIfNeeded locks b.mu, which is already held here` `lock order violation: B.syncMu \(through b.syncIfNeeded\) acquired while B.mu is held`
+	b.syncIfNeeded() // want `call to b.syncIfNeeded locks b.mu, which is already held here`
 }
 
 type Outer struct {
