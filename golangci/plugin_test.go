@@ -303,7 +303,7 @@ func analyze(t *testing.T, analyzers []*analysis.Analyzer, pkg string) []string 
 // guardedby finding, makes unusedignore read the rules' results: they must
 // still reach it.
 func TestRelatedFoldedIntoMessage(t *testing.T) {
-	const finding = "inversion.go:22:2: lockorder: potential deadlock: Ledger.mu is acquired here while Account.mu is held, " +
+	const finding = "inversion.go:22:2: lockorder: potential deadlock: Ledger.mu is acquired here (l.mu) while Account.mu is held (a.mu), " +
 		"but elsewhere the order is reversed (Ledger.mu then Account.mu at inversion.go:32); pick one order and declare it with //guard:order"
 	p, err := newPlugin(nil, suite.Analyzers())
 	if err != nil {

@@ -115,6 +115,18 @@ type checker struct {
 type localEdge struct {
 	Edge
 	pos, heldPos token.Pos
+	// heldInst and acqInst name the instances here (s.mu, s.room.mu), for
+	// the message; acqInst is empty when only the class is known.
+	heldInst, acqInst string
+}
+
+// instance says which instance of a lock class an edge's end is, when the
+// local name says more than the class: " (s.room.mu)".
+func instance(local, class string) string {
+	if local == "" || local == class {
+		return ""
+	}
+	return " (" + local + ")"
 }
 
 func run(pass *analysis.Pass) (any, error) {
@@ -397,7 +409,12 @@ func (c *checker) check(f *lockstate.Func) {
 				continue
 			}
 			site := acq.state.Lock(held).Site
-			c.edges = append(c.edges, localEdge{Edge: Edge{From: hkey, To: acq.class, FromShow: hshown, ToShow: acq.shown, Site: c.siteString(acq.pos)}, pos: acq.pos, heldPos: site})
+			e := localEdge{Edge: Edge{From: hkey, To: acq.class, FromShow: hshown, ToShow: acq.shown, Site: c.siteString(acq.pos)}, pos: acq.pos, heldPos: site,
+				heldInst: held.Local(c.pass.Pkg)}
+			if acq.path.Valid() {
+				e.acqInst = acq.path.Local(c.pass.Pkg)
+			}
+			c.edges = append(c.edges, e)
 			c.declared(acq, held, hkey, hshown, site)
 		}
 	}
@@ -567,8 +584,8 @@ func (c *checker) cycles() {
 			parts = append(parts, fmt.Sprintf("%s then %s at %s", x.FromShow, x.ToShow, x.Site))
 		}
 		c.rep.Reportf(e.pos, report.Related(e.heldPos, e.FromShow+" locked here"),
-			"potential deadlock: %s is acquired here while %s is held, but elsewhere the order is reversed (%s); pick one order and declare it with //guard:order",
-			e.ToShow, e.FromShow, strings.Join(parts, "; "))
+			"potential deadlock: %s is acquired here%s while %s is held%s, but elsewhere the order is reversed (%s); pick one order and declare it with //guard:order",
+			e.ToShow, instance(e.acqInst, e.ToShow), e.FromShow, instance(e.heldInst, e.FromShow), strings.Join(parts, "; "))
 	}
 }
 

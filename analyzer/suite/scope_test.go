@@ -75,7 +75,7 @@ func TestImportersAllRules(t *testing.T) {
 		}},
 		{lockorder.Analyzer, []string{
 			"blank.go:57: call to s.get locks s.mu, which is already held here",
-			"blank.go:72: potential deadlock: server.other is acquired here while server.mu is held",
+			"blank.go:72: potential deadlock: server.other is acquired here (s.other) while server.mu is held (s.mu)",
 			"use.go:81: call to p.size locks p.mu, which is already held here",
 		}},
 		{checkthenact.Analyzer, []string{

@@ -65,7 +65,7 @@ func closeThenLedger(f *File, l *Ledger) {
 
 func closeThenIndex(f *File, x *Index) {
 	f.mu.Lock()
-	x.mu.Lock() // want `potential deadlock: Index.mu is acquired here while File.mu is held, but elsewhere the order is reversed \(Index.mu then File.mu at deferorder.go:\d+\)`
+	x.mu.Lock() // want `potential deadlock: Index.mu is acquired here \(x.mu\) while File.mu is held \(f.mu\), but elsewhere the order is reversed \(Index.mu then File.mu at deferorder.go:\d+\)`
 	x.keys++
 	x.mu.Unlock()
 	f.mu.Unlock()
@@ -73,7 +73,7 @@ func closeThenIndex(f *File, x *Index) {
 
 func closeThenCache(f *File, c *Cache) {
 	f.mu.Lock()
-	c.mu.Lock() // want `potential deadlock: Cache.mu is acquired here while File.mu is held, but elsewhere the order is reversed \(Cache.mu then File.mu at deferorder.go:\d+\)`
+	c.mu.Lock() // want `potential deadlock: Cache.mu is acquired here \(c.mu\) while File.mu is held \(f.mu\), but elsewhere the order is reversed \(Cache.mu then File.mu at deferorder.go:\d+\)`
 	c.hits++
 	c.mu.Unlock()
 	f.mu.Unlock()

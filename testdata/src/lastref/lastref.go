@@ -112,7 +112,7 @@ func (f *file) update(n int) { // want update:`acquires\(f.d.mu\)`
 func (f *file) write(n int) { // want write:`acquires\(f.mu, f.d.mu\)`
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.update(n) // want `potential deadlock: dentry.mu is acquired here while file.mu is held`
+	f.update(n) // want `potential deadlock: dentry.mu is acquired here \(f.d.mu\) while file.mu is held \(f.mu\)`
 }
 
 func (f *file) setStat() { // want setStat:`acquires\(f.d.mu, f.mu\)`

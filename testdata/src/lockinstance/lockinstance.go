@@ -46,7 +46,7 @@ func (r *Room) Broadcast() {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, s := range r.sessions {
-		s.mu.Lock() // want `potential deadlock: Session.mu is acquired here while Room.mu is held`
+		s.mu.Lock() // want `potential deadlock: Session.mu is acquired here \(s.mu\) while Room.mu is held \(r.mu\)`
 		_ = s.name
 		s.mu.Unlock()
 	}

@@ -67,7 +67,7 @@ func (js *JobSet) BumpAll() { // want BumpAll:`acquires\(js\.mu\)`
 	js.mu.RLock()
 	defer js.mu.RUnlock()
 	for _, j := range js.jobs {
-		j.mu.Lock() // want `potential deadlock: Job.mu is acquired here while JobSet.mu is held, but elsewhere the order is reversed \(Job.mu then JobSet.mu at retake.go:78\)`
+		j.mu.Lock() // want `potential deadlock: Job.mu is acquired here \(j.mu\) while JobSet.mu is held \(js.mu\), but elsewhere the order is reversed \(Job.mu then JobSet.mu at retake.go:78\)`
 		j.n++
 		j.mu.Unlock()
 	}

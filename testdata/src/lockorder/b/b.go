@@ -21,7 +21,7 @@ type counter struct {
 func BThenA(x *a.A, y *a.B) { // want BThenA:`acquires\(y\.Mu, x\.Mu\)`
 	y.Mu.Lock()
 	defer y.Mu.Unlock()
-	x.Mu.Lock() // want `potential deadlock: A.Mu is acquired here while B.Mu is held, but elsewhere the order is reversed \(A.Mu then B.Mu at a.go:`
+	x.Mu.Lock() // want `potential deadlock: A.Mu is acquired here \(x.Mu\) while B.Mu is held \(y.Mu\), but elsewhere the order is reversed \(A.Mu then B.Mu at a.go:`
 	y.Y = x.X
 	x.Mu.Unlock()
 }

@@ -60,7 +60,7 @@ func (i *directfsInode) bind(d *dentry) { // want bind:`acquires\(i.inode.fs.syn
 // release takes them in the documented order.
 func (fs *filesystem) release(i *inode) { // want release:`acquires\(fs.syncMu, i.handleMu\)`
 	fs.syncMu.Lock()
-	i.handleMu.Lock() // want `potential deadlock: inode.handleMu is acquired here while filesystem.syncMu is held, but elsewhere the order is reversed \(inode.handleMu then filesystem.syncMu at order.go:80\)`
+	i.handleMu.Lock() // want `potential deadlock: inode.handleMu is acquired here \(i.handleMu\) while filesystem.syncMu is held \(fs.syncMu\), but elsewhere the order is reversed \(inode.handleMu then filesystem.syncMu at order.go:80\)`
 	i.handle = 0
 	fs.synced--
 	i.handleMu.Unlock()
