@@ -164,3 +164,19 @@ func (s *Server) Escaped() {
 	go unlock()
 	s.relock() // want `call to s.relock locks s.mu, which is already held here`
 }
+
+// DeferredValue releases at return through a deferred call of the value:
+// the lock is held for the write and free after the return.
+func (s *Server) DeferredValue() {
+	s.mu.Lock()
+	unlock := s.mu.Unlock
+	defer unlock()
+	s.state = 5
+}
+
+// DeferredThenRelock relocks after the function that defers the release
+// returns.
+func (s *Server) DeferredThenRelock() {
+	s.DeferredValue()
+	s.relock()
+}
