@@ -134,7 +134,9 @@ func (a *packageAnalysis) bindFuncVals(decl *ast.FuncDecl) fvLocals {
 			case *ast.CallExpr:
 				a.bindCall(n, local, values, bind, unknown)
 			case *ast.GoStmt:
-				unknown[local(n.Call.Fun)] = true // runs on another goroutine
+				if v := local(n.Call.Fun); v != nil {
+					unknown[v] = true // runs on another goroutine
+				}
 			}
 			return true
 		})
