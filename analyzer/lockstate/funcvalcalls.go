@@ -38,152 +38,170 @@ func (fa *funcAnalysis) fvBindings() fvLocals {
 	return b
 }
 
+// fvBinder collects what a declaration's locals hold.
+type fvBinder struct {
+	a       *packageAnalysis
+	info    *types.Info
+	out     fvLocals
+	unknown map[*types.Var]bool // locals that may hold something else
+}
+
 // bindFuncVals collects what a declaration's locals hold.
 func (a *packageAnalysis) bindFuncVals(decl *ast.FuncDecl) fvLocals {
 	if decl.Body == nil || !a.hasReleaseValue(decl.Body) {
 		return nil // every value a local can hold starts as such a method value
 	}
-	info := a.pass.TypesInfo
-	out := fvLocals{}
-	unknown := map[*types.Var]bool{}
-	local := func(e ast.Expr) *types.Var {
-		id, ok := ast.Unparen(e).(*ast.Ident)
-		if !ok {
-			return nil
-		}
-		v, _ := info.ObjectOf(id).(*types.Var)
-		if v == nil || v.Parent() == nil || v.Parent() == v.Pkg().Scope() || !holdsFuncs(v.Type(), nil) {
-			return nil // not a local that can hold a function value
-		}
-		return v
-	}
-	var values func(ast.Expr) []*ast.SelectorExpr
-	values = func(e ast.Expr) []*ast.SelectorExpr {
-		switch x := ast.Unparen(e).(type) {
-		case *ast.SelectorExpr:
-			if a.releasingMethodValue(x) {
-				return []*ast.SelectorExpr{x}
-			}
-		case *ast.Ident:
-			if v := local(x); v != nil {
-				return out[v]
-			}
-		case *ast.IndexExpr: // fns[0]
-			return values(x.X)
-		case *ast.CompositeLit: // []func(){mu.Unlock}
-			var vs []*ast.SelectorExpr
-			for _, el := range x.Elts {
-				if kv, ok := el.(*ast.KeyValueExpr); ok {
-					el = kv.Value
-				}
-				vs = append(vs, values(el)...)
-			}
-			return vs
-		case *ast.CallExpr:
-			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && id.Name == "append" {
-				if _, isBuiltin := info.Uses[id].(*types.Builtin); isBuiltin {
-					var vs []*ast.SelectorExpr
-					for _, arg := range x.Args {
-						vs = append(vs, values(arg)...)
-					}
-					return vs
-				}
-			}
-			callee := typeutil.StaticCallee(info, x)
-			cv := a.funcValsOf(callee)
-			if cv == nil {
-				return nil
-			}
-			nparams := callee.Type().(*types.Signature).Params().Len()
-			var vs []*ast.SelectorExpr
-			for _, f := range cv.Keeps {
-				if f.To == nparams {
-					vs = append(vs, values(argAt(info, x, f.From))...)
-				}
-			}
-			return vs
-		}
-		return nil
-	}
-	bind := func(v *types.Var, vs []*ast.SelectorExpr) {
-		if len(vs) == 0 {
-			unknown[v] = true
-			return
-		}
-		for _, s := range vs {
-			if !containsSel(out[v], s) {
-				out[v] = append(out[v], s)
-			}
-		}
-	}
+	b := &fvBinder{a: a, info: a.pass.TypesInfo, out: fvLocals{}, unknown: map[*types.Var]bool{}}
 	for range 2 { // locals bound from locals bound later in the walk
 		ast.Inspect(decl.Body, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.AssignStmt:
-				a.bindAssign(n, local, values, bind, unknown)
+				b.assign(n)
 			case *ast.ValueSpec:
 				for i, name := range n.Names {
-					if v := local(name); v != nil && len(n.Values) == len(n.Names) {
-						bind(v, values(n.Values[i]))
+					if v := b.local(name); v != nil && len(n.Values) == len(n.Names) {
+						b.bind(v, b.values(n.Values[i]))
 					}
 				}
 			case *ast.RangeStmt: // for _, f := range fns
-				if v := local(n.Value); v != nil {
-					bind(v, values(n.X))
+				if v := b.local(n.Value); v != nil {
+					b.bind(v, b.values(n.X))
 				}
 			case *ast.CallExpr:
-				a.bindCall(n, local, values, bind, unknown)
+				b.call(n)
 			case *ast.GoStmt:
-				if v := local(n.Call.Fun); v != nil {
-					unknown[v] = true // runs on another goroutine
+				if v := b.local(n.Call.Fun); v != nil {
+					b.unknown[v] = true // runs on another goroutine
 				}
 			}
 			return true
 		})
 	}
-	for v := range unknown {
-		delete(out, v)
+	for v := range b.unknown {
+		delete(b.out, v)
 	}
-	return out
+	return b.out
 }
 
-func (a *packageAnalysis) bindAssign(as *ast.AssignStmt, local func(ast.Expr) *types.Var, values func(ast.Expr) []*ast.SelectorExpr, bind func(*types.Var, []*ast.SelectorExpr), unknown map[*types.Var]bool) {
+// local returns the local variable e names, if it can hold a function
+// value.
+func (b *fvBinder) local(e ast.Expr) *types.Var {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := b.info.ObjectOf(id).(*types.Var)
+	if v == nil || v.Parent() == nil || v.Parent() == v.Pkg().Scope() || !holdsFuncs(v.Type(), nil) {
+		return nil
+	}
+	return v
+}
+
+// values returns the release values e carries: a releasing method value,
+// a bound local, elements of a literal or of append, an element, or what
+// a function keeps of its arguments in its result.
+func (b *fvBinder) values(e ast.Expr) []*ast.SelectorExpr {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.SelectorExpr:
+		if b.a.releasingMethodValue(x) {
+			return []*ast.SelectorExpr{x}
+		}
+	case *ast.Ident:
+		if v := b.local(x); v != nil {
+			return b.out[v]
+		}
+	case *ast.IndexExpr: // fns[0]
+		return b.values(x.X)
+	case *ast.CompositeLit: // []func(){mu.Unlock}
+		var vs []*ast.SelectorExpr
+		for _, el := range x.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			vs = append(vs, b.values(el)...)
+		}
+		return vs
+	case *ast.CallExpr:
+		return b.callValues(x)
+	}
+	return nil
+}
+
+func (b *fvBinder) callValues(x *ast.CallExpr) []*ast.SelectorExpr {
+	var vs []*ast.SelectorExpr
+	if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok && id.Name == "append" {
+		if _, isBuiltin := b.info.Uses[id].(*types.Builtin); isBuiltin {
+			for _, arg := range x.Args {
+				vs = append(vs, b.values(arg)...)
+			}
+			return vs
+		}
+	}
+	callee := typeutil.StaticCallee(b.info, x)
+	cv := b.a.funcValsOf(callee)
+	if cv == nil {
+		return nil
+	}
+	nparams := callee.Type().(*types.Signature).Params().Len()
+	for _, f := range cv.Keeps {
+		if f.To == nparams {
+			vs = append(vs, b.values(argAt(b.info, x, f.From))...)
+		}
+	}
+	return vs
+}
+
+// bind adds vs to what v holds; a binding of nothing known makes v
+// unknown.
+func (b *fvBinder) bind(v *types.Var, vs []*ast.SelectorExpr) {
+	if len(vs) == 0 {
+		b.unknown[v] = true
+		return
+	}
+	for _, s := range vs {
+		if !containsSel(b.out[v], s) {
+			b.out[v] = append(b.out[v], s)
+		}
+	}
+}
+
+func (b *fvBinder) assign(as *ast.AssignStmt) {
 	for i, lhs := range as.Lhs {
-		v := local(lhs)
+		v := b.local(lhs)
 		if v == nil {
 			continue
 		}
 		if len(as.Lhs) != len(as.Rhs) {
-			unknown[v] = true
+			b.unknown[v] = true
 			continue
 		}
-		bind(v, values(as.Rhs[i]))
+		b.bind(v, b.values(as.Rhs[i]))
 	}
 	// A local stored elsewhere may be called from there.
 	for _, rhs := range as.Rhs {
-		if v := local(rhs); v != nil && len(as.Lhs) == len(as.Rhs) {
+		if v := b.local(rhs); v != nil && len(as.Lhs) == len(as.Rhs) {
 			if _, isID := ast.Unparen(as.Lhs[0]).(*ast.Ident); !isID {
-				unknown[v] = true
+				b.unknown[v] = true
 			}
 		}
 	}
 }
 
-// bindCall notes a call that keeps release values in a local (cu.Add(mu.Unlock)),
+// call notes a call that keeps release values in a local (cu.Add(mu.Unlock)),
 // clears a local's values without running them (cu.Release()), or hands a
 // local to a function that is not known to run or keep its values.
-func (a *packageAnalysis) bindCall(call *ast.CallExpr, local func(ast.Expr) *types.Var, values func(ast.Expr) []*ast.SelectorExpr, bind func(*types.Var, []*ast.SelectorExpr), unknown map[*types.Var]bool) {
-	info := a.pass.TypesInfo
+func (b *fvBinder) call(call *ast.CallExpr) {
+	info := b.info
 	callee := typeutil.StaticCallee(info, call)
 	if callee == nil {
 		for _, arg := range call.Args {
-			if v := local(arg); v != nil {
-				unknown[v] = true
+			if v := b.local(arg); v != nil {
+				b.unknown[v] = true
 			}
 		}
 		return
 	}
-	cv := a.funcValsOf(callee)
+	cv := b.a.funcValsOf(callee)
 	nparams := callee.Type().(*types.Signature).Params().Len()
 	known := map[int]bool{}
 	if cv != nil {
@@ -196,15 +214,15 @@ func (a *packageAnalysis) bindCall(call *ast.CallExpr, local func(ast.Expr) *typ
 				continue
 			}
 			known[f.To] = true
-			if v := local(argAt(info, call, f.To)); v != nil {
-				if vs := values(argAt(info, call, f.From)); len(vs) > 0 {
-					bind(v, vs)
+			if v := b.local(argAt(info, call, f.To)); v != nil {
+				if vs := b.values(argAt(info, call, f.From)); len(vs) > 0 {
+					b.bind(v, vs)
 				}
 			}
 		}
 		for _, j := range cv.Clears {
-			if v := local(argAt(info, call, j)); v != nil {
-				unknown[v] = true
+			if v := b.local(argAt(info, call, j)); v != nil {
+				b.unknown[v] = true
 			}
 		}
 	}
@@ -214,8 +232,8 @@ func (a *packageAnalysis) bindCall(call *ast.CallExpr, local func(ast.Expr) *typ
 	}
 	for _, j := range params {
 		arg := argAt(info, call, j)
-		if v := local(arg); v != nil && !known[j] && a.mayKeepOrRun(callee, j, arg) {
-			unknown[v] = true
+		if v := b.local(arg); v != nil && !known[j] && b.a.mayKeepOrRun(callee, j, arg) {
+			b.unknown[v] = true
 		}
 	}
 }
