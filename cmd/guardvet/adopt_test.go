@@ -307,3 +307,82 @@ func TestNewFromMergeBase(t *testing.T) {
 		t.Errorf("both flags: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestBaselineScope: a baseline entry is in a run's scope only if its
+// rule ran on its file. A narrower run (a rule turned off by flag or
+// configuration file, a bare -RULE naming another rule, -new-from-rev)
+// neither calls the others stale nor drops them when it rewrites the
+// file; the full run still finds an entry that went stale.
+func TestBaselineScope(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/scope\n\ngo 1.26\n",
+		"s/s.go": `package s
+
+import "sync"
+
+type S struct {
+	mu sync.Mutex
+	n  int //guard:by mu
+}
+
+func (s *S) get() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.n
+}
+
+func (s *S) Read() int { return s.n }
+
+func (s *S) Twice() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.get()
+}
+`,
+	}
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte(src), 0o644)
+	}
+	b := []string{"-baseline", "b.json"}
+	if _, stderr, code := run(t, dir, guardvet, append(b, "-write-baseline", "./...")...); code != 0 || !strings.Contains(stderr, "2 findings") {
+		t.Fatalf("-write-baseline: exit %d, want 2 findings (guardedby and lockorder)\n%s", code, stderr)
+	}
+	entries := func() int {
+		data, _ := os.ReadFile(filepath.Join(dir, "b.json"))
+		return strings.Count(string(data), `"rule"`)
+	}
+	narrow := [][]string{
+		{"-guardedby=false"},
+		{"-lockorder"}, // runs lockorder alone
+		{"-new-from-rev", "HEAD"},
+	}
+	gitIn(t, dir, "init", "-q")
+	gitIn(t, dir, "add", ".")
+	gitIn(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "base")
+	for _, args := range narrow {
+		if _, stderr, code := run(t, dir, guardvet, append(append(b, args...), "./...")...); code != 0 || strings.Contains(stderr, "no finding matches") {
+			t.Errorf("%v: exit %d, want 0 and no entry called stale\n%s", args, code, stderr)
+		}
+		run(t, dir, guardvet, append(append(b, args...), "-write-baseline", "./...")...)
+		if n := entries(); n != 2 {
+			t.Errorf("%v -write-baseline: %d entries left, want 2", args, n)
+		}
+	}
+	os.WriteFile(filepath.Join(dir, ".guardvet.yaml"), []byte("disable: [lockorder]\n"), 0o644)
+	if _, stderr, code := run(t, dir, guardvet, append(b, "./...")...); code != 0 || strings.Contains(stderr, "no finding matches") {
+		t.Errorf("disable: [lockorder]: exit %d, want 0 and no entry called stale\n%s", code, stderr)
+	}
+	os.Remove(filepath.Join(dir, ".guardvet.yaml"))
+	// Fixed: the full run calls the guardedby entry stale, and only it.
+	src, _ := os.ReadFile(filepath.Join(dir, "s/s.go"))
+	os.WriteFile(filepath.Join(dir, "s/s.go"), []byte(strings.Replace(string(src), "func (s *S) Read() int { return s.n }", "func (s *S) Read() int { return s.get() }", 1)), 0o644)
+	if _, stderr, _ := run(t, dir, guardvet, append(b, "./...")...); !strings.Contains(stderr, "1 entry no finding matches any more") || !strings.Contains(stderr, "(guardedby)") {
+		t.Errorf("after the fix: want the guardedby entry reported stale\n%s", stderr)
+	}
+	if _, stderr, _ := run(t, dir, guardvet, append(b, "-guardedby=false", "./...")...); strings.Contains(stderr, "no finding matches") {
+		t.Errorf("after the fix, -guardedby=false: the guardedby entry is out of scope, not stale\n%s", stderr)
+	}
+}

@@ -164,10 +164,10 @@ func Write(path string, findings []Finding) error {
 
 // Match compares the current findings with the file's. It returns
 // whether each current finding is new (in no entry), and the entries no
-// current finding matches among those checked reports true for (the
-// files the run checked: entries of files it did not check are not
-// stale, only out of sight).
-func (f *File) Match(current []Finding, checked func(file string) bool) (isNew []bool, stale []Finding) {
+// current finding matches among those inScope reports true for (the
+// entries the run could have reported: of a file it checked, by a rule
+// it ran there; the others are not stale, only out of sight).
+func (f *File) Match(current []Finding, inScope func(Finding) bool) (isNew []bool, stale []Finding) {
 	known := map[string]bool{}
 	for _, e := range f.Findings {
 		known[e.Fingerprint] = true
@@ -179,7 +179,7 @@ func (f *File) Match(current []Finding, checked func(file string) bool) (isNew [
 		isNew[i] = !known[c.Fingerprint]
 	}
 	for _, e := range f.Findings {
-		if !found[e.Fingerprint] && checked(e.File) {
+		if !found[e.Fingerprint] && inScope(e) {
 			stale = append(stale, e)
 		}
 	}
@@ -187,14 +187,14 @@ func (f *File) Match(current []Finding, checked func(file string) bool) (isNew [
 }
 
 // Update is the file's content after a run: the current findings, and
-// the entries of files the run did not check, kept as they are.
-func (f *File) Update(current []Finding, checked func(file string) bool) []Finding {
+// the entries out of the run's scope, kept as they are.
+func (f *File) Update(current []Finding, inScope func(Finding) bool) []Finding {
 	out := append([]Finding(nil), current...)
 	if f == nil {
 		return out
 	}
 	for _, e := range f.Findings {
-		if !checked(e.File) {
+		if !inScope(e) {
 			out = append(out, e)
 		}
 	}

@@ -95,7 +95,7 @@ func TestMatchAndUpdate(t *testing.T) {
 		{File: "a.go", Fingerprint: "fixed:1"},
 		{File: "other.go", Fingerprint: "unseen:1"},
 	}}
-	checked := func(file string) bool { return file == "a.go" }
+	checked := func(e Finding) bool { return e.File == "a.go" }
 	current := []Finding{{File: "a.go", Fingerprint: "old:1"}, {File: "a.go", Fingerprint: "new:1"}}
 	isNew, stale := f.Match(current, checked)
 	if !reflect.DeepEqual(isNew, []bool{false, true}) {

@@ -377,13 +377,49 @@ func (ad *adoption) checkedFunc(res runResult) func(string) bool {
 	}
 }
 
+// inScope reports whether a baseline entry is one this run could have
+// reported: its file was checked, its rule ran there (the rule flags,
+// the configuration file's settings for the file, -infer and -shared for
+// their rules), and, with -new-from-rev, its line is one the run keeps.
+// An entry of a deleted or renamed file is in every run's scope: no run
+// can report it again. Entries out of scope are neither matched nor
+// stale, and -write-baseline keeps them.
+func (ad *adoption) inScope(res runResult, enabled []*analysis.Analyzer) func(baseline.Finding) bool {
+	checked := ad.checkedFunc(res)
+	ran := map[string]bool{}
+	for _, a := range enabled {
+		ran[a.Name] = true
+	}
+	dir, _ := filepath.Abs(filepath.Dir(ad.path))
+	return func(e baseline.Finding) bool {
+		if !checked(e.File) {
+			return false
+		}
+		abs := filepath.Join(dir, filepath.FromSlash(e.File))
+		if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
+			return true
+		}
+		m := currentMode()
+		if ad.conf != nil {
+			m = ad.modeOf(abs)
+		}
+		switch {
+		case !ran[e.Rule], e.Rule == "guardinfer" && !m.infer, e.Rule == "shared" && !m.shared:
+			return false
+		case ad.conf != nil && (ad.conf.Excluded(abs) || (!ad.decided[e.Rule] && !ad.conf.RuleOn(e.Rule, abs, !offByDefault[e.Rule]))):
+			return false
+		}
+		return ad.changes == nil || ad.changes.Changed(abs, e.Line)
+	}
+}
+
 // applyBaseline drops the findings the baseline lists, and reports its
-// entries no finding matches any more.
-func (ad *adoption) applyBaseline(res runResult, stderr io.Writer) runResult {
+// entries in the run's scope that no finding matches any more.
+func (ad *adoption) applyBaseline(res runResult, enabled []*analysis.Analyzer, stderr io.Writer) runResult {
 	if ad.base == nil {
 		return res
 	}
-	isNew, stale := ad.base.Match(ad.entries(res.findings), ad.checkedFunc(res))
+	isNew, stale := ad.base.Match(ad.entries(res.findings), ad.inScope(res, enabled))
 	i := 0
 	res = res.keep(func(Finding) bool { i++; return isNew[i-1] })
 	if len(stale) > 0 {
@@ -397,15 +433,15 @@ func (ad *adoption) applyBaseline(res runResult, stderr io.Writer) runResult {
 }
 
 // writeBaseline writes the run's findings to the baseline file, keeping
-// the entries of files the run did not check. A run with errors writes
+// the entries out of its scope (see inScope). A run with errors writes
 // nothing: its findings are not all there.
-func (ad *adoption) writeBaseline(res runResult, stdout, stderr io.Writer) int {
+func (ad *adoption) writeBaseline(res runResult, enabled []*analysis.Analyzer, stdout, stderr io.Writer) int {
 	if res.code == ExitError {
 		fmt.Fprintf(stderr, "guardvet: -write-baseline: %s not written: the run had errors\n", relPath(ad.path))
 		return ExitError
 	}
 	current := ad.entries(res.findings)
-	all := ad.base.Update(current, ad.checkedFunc(res))
+	all := ad.base.Update(current, ad.inScope(res, enabled))
 	if err := baseline.Write(ad.path, all); err != nil {
 		fmt.Fprintf(stderr, "guardvet: -write-baseline: %v\n", err)
 		return ExitError

@@ -163,9 +163,9 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 	}
 	res = ad.filter(res)
 	if ad.write {
-		return ad.writeBaseline(res, stdout, stderr)
+		return ad.writeBaseline(res, enabled, stdout, stderr)
 	}
-	res = ad.applyBaseline(res, stderr)
+	res = ad.applyBaseline(res, enabled, stderr)
 	return output(opts, analyzers, res.findings, res.trees, res.code, log.lines, stdout, stderr)
 }
 
