@@ -304,7 +304,7 @@ func analyze(t *testing.T, analyzers []*analysis.Analyzer, pkg string) []string 
 // still reach it.
 func TestRelatedFoldedIntoMessage(t *testing.T) {
 	const finding = "inversion.go:22:2: lockorder: potential deadlock: Ledger.mu is acquired here (l.mu) while Account.mu is held (a.mu), " +
-		"but elsewhere the order is reversed (Ledger.mu then Account.mu at inversion.go:32); pick one order and declare it with //guard:order"
+		"but elsewhere the order is reversed (Ledger.mu then Account.mu at inversion.go:32); pick one order and declare it on a package-level var declaration or a type's doc: //guard:order Account.mu Ledger.mu"
 	p, err := newPlugin(nil, suite.Analyzers())
 	if err != nil {
 		t.Fatal(err)

@@ -206,7 +206,7 @@ func TestGolangciPlugin(t *testing.T) {
 // as golangci-lint's text output has it.
 func testRelated(t *testing.T, lint *linter, shown string) {
 	findings := []finding{
-		{"related.go", 24, "lockorder", "pick one order and declare it with //guard:order; related: related.go:23:2: Account.mu locked here"},
+		{"related.go", 24, "lockorder", "pick one order and declare it on a package-level var declaration or a type's doc: //guard:order Account.mu Ledger.mu; related: related.go:23:2: Account.mu locked here"},
 		{"related.go", 44, "guardedby", "a.mu.Unlock() but a.mu is not held here (unlocking an unlocked mutex is a fatal error); remove this Unlock; related: related.go:43:2: a.mu released here"},
 		{"related.go", 49, "guardedby", "a.balance read while a.mu is not known to be held"},
 	}

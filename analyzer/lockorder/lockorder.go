@@ -584,8 +584,8 @@ func (c *checker) cycles() {
 			parts = append(parts, fmt.Sprintf("%s then %s at %s", x.FromShow, x.ToShow, x.Site))
 		}
 		c.rep.Reportf(e.pos, report.Related(e.heldPos, e.FromShow+" locked here"),
-			"potential deadlock: %s is acquired here%s while %s is held%s, but elsewhere the order is reversed (%s); pick one order and declare it with //guard:order",
-			e.ToShow, instance(e.acqInst, e.ToShow), e.FromShow, instance(e.heldInst, e.FromShow), strings.Join(parts, "; "))
+			"potential deadlock: %s is acquired here%s while %s is held%s, but elsewhere the order is reversed (%s); pick one order and declare it %s",
+			e.ToShow, instance(e.acqInst, e.ToShow), e.FromShow, instance(e.heldInst, e.FromShow), strings.Join(parts, "; "), c.orderLine(e))
 	}
 }
 

@@ -31,3 +31,11 @@ func TestLastReference(t *testing.T) {
 	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, lockorder.Analyzer, "lastref")
 }
+
+// TestOrderHint: a cycle's message ends with the //guard:order line that
+// declares one order, and writing that line leaves only the declared
+// order's violation (orderhint/fixed).
+func TestOrderHint(t *testing.T) {
+	testdata := testdir.Path(t)
+	analysistest.Run(t, testdata, lockorder.Analyzer, "orderhint/a", "orderhint/fixed")
+}

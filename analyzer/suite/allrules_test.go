@@ -301,6 +301,7 @@ var fixturesWithEveryRule = []string{
 	"lastref/...",
 	"lockmap/...",
 	"lockorder/...",
+	"orderhint/...",
 	"lockretake/...",
 	"nestedlock/...",
 	"noblock/...",

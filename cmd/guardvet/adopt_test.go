@@ -340,6 +340,21 @@ func (s *S) Twice() int {
 	return s.get()
 }
 `,
+		"s/s_test.go": `package s
+
+func peek(s *S) int { return s.n }
+`,
+		"p/p.go": `package p
+
+import "sync"
+
+type P struct {
+	mu sync.Mutex
+	n  int //guard:by mu
+}
+
+func (p *P) Read() int { return p.n }
+`,
 	}
 	for name, src := range files {
 		p := filepath.Join(dir, name)
@@ -347,35 +362,47 @@ func (s *S) Twice() int {
 		os.WriteFile(p, []byte(src), 0o644)
 	}
 	b := []string{"-baseline", "b.json"}
-	if _, stderr, code := run(t, dir, guardvet, append(b, "-write-baseline", "./...")...); code != 0 || !strings.Contains(stderr, "2 findings") {
-		t.Fatalf("-write-baseline: exit %d, want 2 findings (guardedby and lockorder)\n%s", code, stderr)
+	if _, stderr, code := run(t, dir, guardvet, append(b, "-write-baseline", "./...")...); code != 0 || !strings.Contains(stderr, "4 findings") {
+		t.Fatalf("-write-baseline: exit %d, want 4 findings (guardedby in s, s's test and p; lockorder in s)\n%s", code, stderr)
 	}
 	entries := func() int {
 		data, _ := os.ReadFile(filepath.Join(dir, "b.json"))
 		return strings.Count(string(data), `"rule"`)
 	}
-	narrow := [][]string{
-		{"-guardedby=false"},
-		{"-lockorder"}, // runs lockorder alone
-		{"-new-from-rev", "HEAD"},
+	// Every way a run can be narrower than the one that wrote the
+	// baseline: rules off or selected, packages not named, test files
+	// left out, files excluded or a rule disabled in .guardvet.yaml, lines
+	// not changed.
+	narrow := []struct {
+		args   []string
+		config string
+	}{
+		{args: []string{"-guardedby=false", "./..."}},
+		{args: []string{"-lockorder", "./..."}}, // runs lockorder alone
+		{args: []string{"./s"}},
+		{args: []string{"./p"}},
+		{args: []string{"-test=false", "./..."}},
+		{args: []string{"-new-from-rev", "HEAD", "./..."}},
+		{args: []string{"./..."}, config: "disable: [lockorder]\n"},
+		{args: []string{"./..."}, config: "overrides:\n  - paths: [p, s/s_test.go]\n    exclude: true\n"},
+		{args: []string{"./..."}, config: "overrides:\n  - paths: [s]\n    disable: [guardedby]\n"},
 	}
 	gitIn(t, dir, "init", "-q")
 	gitIn(t, dir, "add", ".")
 	gitIn(t, dir, "-c", "user.email=t@example.com", "-c", "user.name=t", "commit", "-q", "-m", "base")
-	for _, args := range narrow {
-		if _, stderr, code := run(t, dir, guardvet, append(append(b, args...), "./...")...); code != 0 || strings.Contains(stderr, "no finding matches") {
-			t.Errorf("%v: exit %d, want 0 and no entry called stale\n%s", args, code, stderr)
+	for _, n := range narrow {
+		if n.config != "" {
+			os.WriteFile(filepath.Join(dir, ".guardvet.yaml"), []byte(n.config), 0o644)
 		}
-		run(t, dir, guardvet, append(append(b, args...), "-write-baseline", "./...")...)
-		if n := entries(); n != 2 {
-			t.Errorf("%v -write-baseline: %d entries left, want 2", args, n)
+		if _, stderr, code := run(t, dir, guardvet, append(b, n.args...)...); code != 0 || strings.Contains(stderr, "no finding matches") {
+			t.Errorf("%v %q: exit %d, want 0 and no entry called stale\n%s", n.args, n.config, code, stderr)
 		}
+		run(t, dir, guardvet, append(append(b, "-write-baseline"), n.args...)...)
+		if got := entries(); got != 4 {
+			t.Errorf("%v %q -write-baseline: %d entries left, want 4", n.args, n.config, got)
+		}
+		os.Remove(filepath.Join(dir, ".guardvet.yaml"))
 	}
-	os.WriteFile(filepath.Join(dir, ".guardvet.yaml"), []byte("disable: [lockorder]\n"), 0o644)
-	if _, stderr, code := run(t, dir, guardvet, append(b, "./...")...); code != 0 || strings.Contains(stderr, "no finding matches") {
-		t.Errorf("disable: [lockorder]: exit %d, want 0 and no entry called stale\n%s", code, stderr)
-	}
-	os.Remove(filepath.Join(dir, ".guardvet.yaml"))
 	// Fixed: the full run calls the guardedby entry stale, and only it.
 	src, _ := os.ReadFile(filepath.Join(dir, "s/s.go"))
 	os.WriteFile(filepath.Join(dir, "s/s.go"), []byte(strings.Replace(string(src), "func (s *S) Read() int { return s.n }", "func (s *S) Read() int { return s.get() }", 1)), 0o644)

@@ -18,9 +18,9 @@ func TestFlagsDocumented(t *testing.T) {
 	page := string(data)
 	stdout, stderr, _ := run(t, t.TempDir(), guardvet, "-help")
 	// Each flag is a line "  -NAME ..." with its usage on that line or the
-	// next. A rule's own switch ("enable the NAME rule") is documented by
-	// the rows for -NAME=false and -NAME, checked below, and by its page
-	// in docs/rules.
+	// next. A rule's own switch (-NAME, listed under "Rules") is
+	// documented by the rows for -NAME=false and -NAME, checked below, and
+	// by its page in docs/rules.
 	flagLine := regexp.MustCompile(`^  -([\w.-]+)`)
 	lines := strings.Split(stdout+stderr, "\n")
 	n := 0
@@ -34,7 +34,7 @@ func TestFlagsDocumented(t *testing.T) {
 		if i+1 < len(lines) && !flagLine.MatchString(lines[i+1]) {
 			usage += lines[i+1]
 		}
-		if strings.Contains(usage, "enable the "+m[1]+" rule") {
+		if _, err := os.Stat(filepath.Join("..", "..", "docs", "rules", m[1]+".md")); err == nil {
 			continue
 		}
 		if !regexp.MustCompile("`-" + regexp.QuoteMeta(m[1]) + "[\\s=`]").MatchString(page) {

@@ -45,6 +45,9 @@ type File struct {
 	// Overrides change the rules for the files their paths match; later
 	// ones win.
 	Overrides []Override
+	// NoHints turns off the hints guardvet prints on stderr (hints:
+	// false), such as the one for a run on packages with no directive.
+	NoHints bool
 }
 
 // Flag is a flag the file sets, with the line that sets it.
@@ -175,7 +178,7 @@ func (p *parser) errorf(n *yaml.Node, format string, args ...any) error {
 }
 
 // topKeys are the keys of the file's top level.
-var topKeys = []string{"baseline", "disable", "enable", "flags", "infer", "inference", "overrides", "shared", "tags", "tests"}
+var topKeys = []string{"baseline", "disable", "enable", "flags", "hints", "infer", "inference", "overrides", "shared", "tags", "tests"}
 
 // overrideKeys are the keys of an entry of overrides:.
 var overrideKeys = []string{"disable", "enable", "exclude", "infer", "paths", "shared"}
@@ -203,6 +206,10 @@ func (p *parser) top(doc *yaml.Node) error {
 			return err
 		case "tests":
 			return p.flag(v, "test", "bool")
+		case "hints":
+			on, err := p.boolean(v)
+			p.file.NoHints = err == nil && !on
+			return err
 		case "tags":
 			tags, err := p.strs(v)
 			if err == nil {

@@ -206,7 +206,9 @@ func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.An
 	res = loadResult{findings: map[string][]Finding{}, tree: jsonTree{}, code: ExitClean}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
-		log.printf("guardvet: %s", relMessage(err.Error()))
+		for _, line := range loadFailure(err) {
+			log.printf("%s", line)
+		}
 		res.code = ExitError
 		return res, false
 	}

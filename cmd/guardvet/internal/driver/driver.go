@@ -161,6 +161,7 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		}
 		return ExitError
 	}
+	ad.hintUnannotated(res, stderr)
 	res = ad.filter(res)
 	if ad.write {
 		return ad.writeBaseline(res, enabled, stdout, stderr)
@@ -346,7 +347,7 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	fs.BoolVar(&o.fix, "fix", false, "apply suggested fixes to the files")
 	fs.BoolVar(&o.diff, "diff", false, "print suggested fixes as a unified diff instead of applying them")
 	fs.BoolVar(&o.tests, "test", true, "also check test files")
-	fs.StringVar(&o.tags, "tags", "", "comma-separated build tags, as for go build")
+	fs.StringVar(&o.tags, "tags", "", "comma-separated build `tags`, as for go build")
 	fs.StringVar(&o.dir, "C", "", "change to `dir` before doing anything else, as go -C does (a module in a subdirectory of a repository)")
 	fs.StringVar(&o.cache, "cache", "", "the result cache's `dir`, or off; default $"+EnvCache+", else guardvet in the user's cache directory (guardvet cache dir prints it)")
 	fs.StringVar(&o.configFile, "config-file", "", "the configuration `file`, or off; default: "+configfile.Name+" in the working directory or the nearest directory above it, up to the repository root (outside one, the module root)")
@@ -365,8 +366,8 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 		o.suggest = s != "false" && s != "0"
 		return configFlag("infer.suggest")(s)
 	})
-	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile to this file")
-	fs.StringVar(&o.memprofile, "memprofile", "", "write a heap profile to this file at exit")
+	fs.StringVar(&o.cpuprofile, "cpuprofile", "", "write a CPU profile to `file`")
+	fs.StringVar(&o.memprofile, "memprofile", "", "write a heap profile to `file` at exit")
 	for _, a := range analyzers {
 		switch {
 		case a == config.Analyzer: // options, not a rule: it always runs
@@ -385,7 +386,7 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 		default:
 			t := &triState{value: true}
 			o.enable[a.Name] = t
-			fs.Var(t, a.Name, "enable the "+a.Name+" rule: "+firstLine(a.Doc))
+			fs.Var(quietTriState{t}, a.Name, "run the "+a.Name+" rule: "+firstLine(a.Doc)+". Naming rules runs only the rules named, as go vet does (-"+a.Name+" alone runs "+a.Name+" and no other rule); -"+a.Name+"=false turns it off and keeps the others")
 		}
 		a.Flags.VisitAll(func(f *flag.Flag) {
 			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
@@ -458,6 +459,17 @@ func (q quietTriState) String() string {
 	return q.triState.String()
 }
 
+// dailyFlags are the flags -help lists first, in this order: the ones a
+// user reaches for every day (output, adoption, configuration,
+// inference); the rest (profiling, the cache, the rules' own options)
+// follow under "More flags".
+var dailyFlags = []string{
+	"json", "sarif", "fix", "diff",
+	"baseline", "write-baseline", "new-from-rev", "new-from-merge-base", "config-file",
+	"infer", "suggest", "strict",
+	"test", "tags", "C", "version",
+}
+
 func usage(fs *flag.FlagSet, analyzers []*analysis.Analyzer, w io.Writer) {
 	fmt.Fprint(w, `guardvet checks lock discipline: fields guarded by a lock (//guard:by),
 fields reachable only through helpers (//guard:only), function lock
@@ -469,26 +481,77 @@ Usage:
   guardvet help [RULE]                          this text, or one rule's manual
   guardvet cache dir|clean                      the result cache's directory, or empty it
 
-Rules (on by default unless marked off; -NAME=false turns one off, -NAME
-runs only the rules named):
+Flags used every day:
 `)
+	daily := map[string]bool{}
+	for _, name := range dailyFlags {
+		daily[name] = true
+	}
+	printFlags(w, fs, dailyFlags)
+	fmt.Fprint(w, `
+Rules. With no rule named, every rule not marked off runs. Naming rules
+runs only those, as go vet does: -lockorder alone runs lockorder and no
+other rule. -NAME=false turns one rule off and keeps the others.
+`)
+	rule := map[string]bool{}
 	for _, a := range analyzers {
+		rule[a.Name] = true
 		if a != config.Analyzer {
-			fmt.Fprintf(w, "  %-14s %s\n", a.Name, firstLine(a.Doc))
+			fmt.Fprintf(w, "  -%-14s %s\n", a.Name, firstLine(a.Doc))
 		}
 	}
-	fmt.Fprint(w, "\nFlags:\n")
+	fmt.Fprint(w, "\nMore flags (-RULE.FLAG are a rule's options; guardvet help RULE):\n")
 	// The internal flags, which the driver sets itself (-config.readers,
 	// -config.roots), are left out; docs/output.md documents them.
-	shown := flag.NewFlagSet("guardvet", flag.ContinueOnError)
+	var rest []string
 	fs.VisitAll(func(f *flag.Flag) {
-		if !strings.HasPrefix(f.Usage, "internal") {
-			shown.Var(f.Value, f.Name, f.Usage)
+		if !daily[f.Name] && !rule[f.Name] && !strings.HasPrefix(f.Usage, "internal") {
+			rest = append(rest, f.Name)
 		}
 	})
-	shown.SetOutput(w)
-	shown.PrintDefaults()
-	fmt.Fprint(w, `
+	printFlags(w, fs, rest)
+	fmt.Fprint(w, usageNotes)
+}
+
+// printFlags prints the flags of fs named, in that order, as
+// flag.PrintDefaults prints them.
+func printFlags(w io.Writer, fs *flag.FlagSet, names []string) {
+	shown := flag.NewFlagSet("guardvet", flag.ContinueOnError)
+	for _, name := range names {
+		if f := fs.Lookup(name); f != nil {
+			shown.Var(f.Value, f.Name, f.Usage)
+		}
+	}
+	var buf strings.Builder
+	shown.SetOutput(&buf)
+	shown.PrintDefaults() // sorts by name: put them back in the order given
+	blocks := map[string]string{}
+	for _, block := range splitFlagBlocks(buf.String()) {
+		name := strings.TrimPrefix(strings.Fields(block)[0], "-")
+		blocks[name] = block
+	}
+	for _, name := range names {
+		fmt.Fprint(w, blocks[name])
+	}
+}
+
+// splitFlagBlocks splits flag.PrintDefaults' output into one block per
+// flag: its "  -NAME" line and the usage lines under it.
+func splitFlagBlocks(text string) []string {
+	var blocks []string
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if strings.HasPrefix(line, "  -") || len(blocks) == 0 {
+			blocks = append(blocks, line)
+		} else {
+			blocks[len(blocks)-1] += line
+		}
+	}
+	return blocks
+}
+
+// usageNotes end -help: inference, adoption, the cache, go vet and the
+// exit codes.
+const usageNotes = `
 Guard inference: -infer turns it on (and -suggest, and naming its rule,
 -guardinfer); -config.infer.score, -config.infer.ratio, -config.infer.locked
 and -config.infer.prose refine it.
@@ -510,7 +573,7 @@ guardvet under the user's cache directory; -cache DIR or
 GUARDVETCACHE=DIR moves it, off turns it off. GUARDVET_PROGRESS=off|on
 hides or forces the progress line shown on a terminal.
 
-`+vetFlagsHelp+`
+` + vetFlagsHelp + `
 Exit codes:
   0  no findings
   1  findings (in every output format)
@@ -518,8 +581,7 @@ Exit codes:
 Under go vet, go vet's own codes apply (1 for findings).
 
 Manual: https://github.com/guardvet/guardvet#readme
-`)
-}
+`
 
 func firstLine(doc string) string {
 	line, _, _ := strings.Cut(doc, "\n")

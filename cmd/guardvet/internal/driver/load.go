@@ -142,6 +142,34 @@ func relPos(pos string) string {
 	return relPath(strings.TrimSuffix(pos, suffix)) + suffix
 }
 
+// loadFailure is what guardvet says when go/packages cannot run go list
+// at all: the go command's own message, without go/packages' wrapping
+// ("err: exit status 1: stderr: ..."), one line each, and what to do
+// where the cause is a common one.
+func loadFailure(err error) []string {
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "err: "); ok {
+		cause, stderr, found := strings.Cut(rest, ": stderr: ")
+		msg = strings.TrimSpace(stderr)
+		if !found || msg == "" {
+			msg = cause
+		}
+	}
+	var out []string
+	for _, line := range strings.Split(msg, "\n") {
+		if line = strings.TrimSpace(line); line != "" {
+			out = append(out, "guardvet: "+relMessage(line))
+		}
+	}
+	switch {
+	case strings.Contains(msg, "go.mod file not found"):
+		out = append(out, "guardvet: packages are loaded as go build loads them: run guardvet in a module (a directory with go.mod, or below one), or name its directory with -C DIR")
+	case strings.Contains(msg, "go command required"):
+		out = append(out, "guardvet: guardvet runs the go command to load packages: install Go and put go on PATH")
+	}
+	return out
+}
+
 // relMessage shortens absolute paths below the working directory in an
 // error message (go list's "stat /abs/dir: directory not found").
 func relMessage(msg string) string {

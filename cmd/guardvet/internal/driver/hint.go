@@ -1,0 +1,67 @@
+package driver
+
+import (
+	"bytes"
+	"fmt"
+	"go/parser"
+	"go/token"
+	"io"
+	"os"
+	"sort"
+
+	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
+)
+
+// hintUnannotated prints one line on stderr when a run's silence would
+// mislead: it found nothing, no mode that looks beyond directives was on
+// (-infer, -suggest, -shared, -config.unannotated), and none of the files
+// it checked has a directive, so guardvet checked only the contracts of
+// the packages they import. hints: false in .guardvet.yaml turns it off.
+func (ad *adoption) hintUnannotated(res runResult, stderr io.Writer) {
+	if (ad.conf != nil && ad.conf.NoHints) || ad.modal || len(res.findings) > 0 || res.code != ExitClean || len(res.checked) == 0 {
+		return
+	}
+	for _, name := range []string{"infer", "infer.suggest", "shared", "unannotated"} {
+		if f := config.Analyzer.Flags.Lookup(name); f != nil && f.Value.String() == "true" {
+			return
+		}
+	}
+	files := make([]string, 0, len(res.checked))
+	for f := range res.checked {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	if filesAnnotated(files) {
+		return
+	}
+	fmt.Fprintf(stderr, "guardvet: no //guard: or checklocks directive in the %s checked, so only contracts declared elsewhere were checked; -infer also infers guards and lock order from how the code uses its locks (docs/adoption.md; hints: false in %s hides this line)\n",
+		plural(len(res.dirs), "package", "packages"), configfile.Name)
+}
+
+// filesAnnotated reports whether any of files has a directive
+// (directives.Annotates). A file without "guard:" or "check" in it has
+// none and is not parsed.
+func filesAnnotated(files []string) bool {
+	fset := token.NewFileSet()
+	for _, name := range files {
+		src, err := os.ReadFile(name)
+		if err != nil || (!bytes.Contains(src, []byte("guard:")) && !bytes.Contains(src, []byte("check"))) {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, src, parser.ParseComments|parser.SkipObjectResolution)
+		if f == nil {
+			continue
+		}
+		_ = err // a file with syntax errors failed the run before this
+		for _, g := range f.Comments {
+			for _, c := range g.List {
+				if directives.Annotates(c) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
