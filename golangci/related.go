@@ -1,12 +1,12 @@
 package golangci
 
 import (
-	"fmt"
 	"go/token"
 	"path/filepath"
-	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/internal/fold"
 )
 
 // golangci-lint turns each related position of a diagnostic
@@ -99,16 +99,12 @@ func foldDiagnostic(fset *token.FileSet, d analysis.Diagnostic) analysis.Diagnos
 	if len(d.Related) == 0 {
 		return d
 	}
-	var b strings.Builder
-	b.WriteString(d.Message)
-	for _, r := range d.Related {
-		b.WriteString("; related: ")
-		if p := position(fset, r.Pos); p.IsValid() {
-			fmt.Fprintf(&b, "%s:%d:%d: ", filepath.Base(p.Filename), p.Line, p.Column)
-		}
-		b.WriteString(r.Message)
+	related := make([]fold.Related, len(d.Related))
+	for i, r := range d.Related {
+		p := position(fset, r.Pos)
+		related[i] = fold.Related{File: p.Filename, Line: p.Line, Col: p.Column, Message: r.Message}
 	}
-	d.Message = b.String()
+	d.Message = fold.Message(d.Message, related)
 	d.Related = nil
 	return d
 }

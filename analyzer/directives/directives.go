@@ -18,6 +18,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/ignore"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
+	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 )
 
@@ -320,7 +321,7 @@ type collector struct {
 }
 
 func (c *collector) report(pos token.Pos, msg string) {
-	c.pass.Report(analysis.Diagnostic{Pos: pos, Category: Category, Message: msg})
+	c.pass.Report(analysis.Diagnostic{Pos: pos, End: report.End(c.pass, pos), Category: Category, Message: msg})
 }
 
 func (c *collector) collect() {

@@ -63,7 +63,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		from, to := extent(pass, ig.Pos)
 		pass.Report(analysis.Diagnostic{
-			Pos: ig.Pos, Category: Category,
+			Pos: ig.Pos, End: report.End(pass, ig.Pos), Category: Category,
 			Message: "//guard:ignore suppresses nothing here; remove it",
 			SuggestedFixes: []analysis.SuggestedFix{{
 				Message:   "Remove the unused //guard:ignore",

@@ -84,6 +84,17 @@ func (r *Reporter) Flush() Used {
 		if i > 0 && d.Pos == r.pending[i-1].Pos && d.Message == r.pending[i-1].Message {
 			continue // the same closure checked at two call sites
 		}
+		if !d.End.IsValid() {
+			d.End = End(r.pass, d.Pos)
+		}
+		if len(d.Related) > 0 {
+			d.Related = append([]analysis.RelatedInformation(nil), d.Related...)
+			for i, rel := range d.Related {
+				if !rel.End.IsValid() {
+					d.Related[i].End = End(r.pass, rel.Pos)
+				}
+			}
+		}
 		r.pass.Report(d)
 	}
 	r.pending = nil

@@ -36,7 +36,7 @@ func (ad *adoption) hintUnannotated(res runResult, stderr io.Writer) {
 	if filesAnnotated(files) {
 		return
 	}
-	fmt.Fprintf(stderr, "guardvet: no //guard: or checklocks directive in the %s checked, so only contracts declared elsewhere were checked; -infer also infers guards and lock order from how the code uses its locks (docs/adoption.md; hints: false in %s hides this line)\n",
+	fmt.Fprintf(stderr, "guardvet: no //guard: or checklocks directive in the %s checked, so only contracts declared elsewhere were checked: -infer infers guards from how the code uses its locks, -config.unannotated finds lock-order inversions (docs/adoption.md; hints: false in %s hides this line)\n",
 		plural(len(res.dirs), "package", "packages"), configfile.Name)
 }
 

@@ -157,12 +157,16 @@ func loadFailure(err error) []string {
 	}
 	var out []string
 	for _, line := range strings.Split(msg, "\n") {
-		if line = strings.TrimSpace(line); line != "" {
-			out = append(out, "guardvet: "+relMessage(line))
+		if strings.TrimSpace(line) == "" {
+			continue
 		}
+		if len(out) == 0 {
+			line = "guardvet: " + line // the go command indents its further lines itself
+		}
+		out = append(out, relMessage(line))
 	}
 	switch {
-	case strings.Contains(msg, "go.mod file not found"):
+	case strings.Contains(msg, "go.mod file not found"), strings.Contains(msg, "cannot find main module"):
 		out = append(out, "guardvet: packages are loaded as go build loads them: run guardvet in a module (a directory with go.mod, or below one), or name its directory with -C DIR")
 	case strings.Contains(msg, "go command required"):
 		out = append(out, "guardvet: guardvet runs the go command to load packages: install Go and put go on PATH")

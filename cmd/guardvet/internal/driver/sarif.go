@@ -2,6 +2,7 @@ package driver
 
 import (
 	"encoding/json"
+	"go/token"
 	"io"
 	"os"
 	"path/filepath"
@@ -142,16 +143,18 @@ func WriteSARIF(w io.Writer, findings []Finding, analyzers []*analysis.Analyzer,
 	fingerprints := baseline.Rank(hashes)
 	for i, f := range findings {
 		rule := f.Analyzer.Name
+		endLine, endCol := endOf(f, f.Diag.End)
 		r := sarifResult{
 			RuleID: rule, RuleIndex: ruleIndex[rule], Level: "warning",
 			Message:             sarifText{f.Diag.Message},
-			Locations:           []sarifLocation{{PhysicalLocation: physical(f.Posn.Filename, f.Posn.Line, f.Posn.Column, 0, 0)}},
+			Locations:           []sarifLocation{{PhysicalLocation: physical(f.Posn.Filename, f.Posn.Line, f.Posn.Column, endLine, endCol)}},
 			PartialFingerprints: map[string]string{"guardvet/v1": fingerprints[i]},
 		}
 		for i, rel := range f.Diag.Related {
 			p := f.Fset.Position(rel.Pos)
+			endLine, endCol := endOf(f, rel.End)
 			r.RelatedLocations = append(r.RelatedLocations, sarifLocation{
-				ID: i + 1, PhysicalLocation: physical(p.Filename, p.Line, p.Column, 0, 0), Message: &sarifText{rel.Message},
+				ID: i + 1, PhysicalLocation: physical(p.Filename, p.Line, p.Column, endLine, endCol), Message: &sarifText{rel.Message},
 			})
 		}
 		for _, fix := range f.Diag.SuggestedFixes {
@@ -167,6 +170,17 @@ func WriteSARIF(w io.Writer, findings []Finding, analyzers []*analysis.Analyzer,
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(log)
+}
+
+// endOf is the line and column (exclusive, as SARIF's endColumn is) of a
+// range's end; zero, so that the region is its start alone, when the
+// diagnostic has no end.
+func endOf(f Finding, end token.Pos) (line, col int) {
+	if !end.IsValid() {
+		return 0, 0
+	}
+	p := f.Fset.Position(end)
+	return p.Line, p.Column
 }
 
 func physical(file string, line, col, endLine, endCol int) sarifPhysical {

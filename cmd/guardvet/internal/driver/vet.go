@@ -19,6 +19,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/internal/fold"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
 )
 
@@ -315,6 +316,10 @@ func mergeVetDiagnostics(byAnalyzer map[string]json.RawMessage) (json.RawMessage
 			continue
 		}
 		for _, raw := range list {
+			raw, err := foldVetRelated(raw)
+			if err != nil {
+				return nil, err
+			}
 			var d struct{ Posn, Message string }
 			if err := json.Unmarshal(raw, &d); err != nil {
 				return nil, err
@@ -338,6 +343,41 @@ func mergeVetDiagnostics(byAnalyzer map[string]json.RawMessage) (json.RawMessage
 		list[i] = d.raw
 	}
 	return json.Marshal(list)
+}
+
+// vetJSONDiagnostic is a diagnostic of unitchecker's JSON, its fields in
+// the order unitchecker writes them (x/tools' driverutil.JSONDiagnostic).
+type vetJSONDiagnostic struct {
+	Category       string          `json:"category,omitempty"`
+	Posn           string          `json:"posn"`
+	End            string          `json:"end"`
+	Message        string          `json:"message"`
+	SuggestedFixes json.RawMessage `json:"suggested_fixes,omitempty"`
+	Related        []struct {
+		Posn, End, Message string
+	} `json:"related,omitempty"`
+}
+
+// foldVetRelated writes a diagnostic's related positions into its message
+// (internal/fold), as the golangci-lint plugin does: the go command prints
+// each related position as a line of its own, "file:line:col: \ttext",
+// which reads as a finding of its own.
+func foldVetRelated(raw json.RawMessage) (json.RawMessage, error) {
+	var d vetJSONDiagnostic
+	if err := json.Unmarshal(raw, &d); err != nil {
+		return nil, err
+	}
+	if len(d.Related) == 0 {
+		return raw, nil
+	}
+	related := make([]fold.Related, len(d.Related))
+	for i, r := range d.Related {
+		file, line, col := splitPosn(r.Posn)
+		related[i] = fold.Related{File: file, Line: line, Col: col, Message: r.Message}
+	}
+	d.Message = fold.Message(d.Message, related)
+	d.Related = nil
+	return json.Marshal(d)
 }
 
 // splitPosn splits "file:line:col" (a token.Position); anything else is a
