@@ -19,8 +19,8 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/guardvet/guardvet/analyzer/config"
-	"github.com/guardvet/guardvet/internal/fold"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
+	"github.com/guardvet/guardvet/internal/fold"
 )
 
 // standaloneOnly are the standalone flags go vet cannot pass on, with what
