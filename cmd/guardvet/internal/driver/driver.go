@@ -22,7 +22,6 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/guardvet/guardvet/analyzer/config"
-	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
 )
@@ -709,13 +708,7 @@ func annotated(pkgs []*packages.Package) bool {
 	found := false
 	packages.Visit(pkgs, func(p *packages.Package) bool { return !found }, func(p *packages.Package) {
 		for _, f := range p.Syntax {
-			for _, g := range f.Comments {
-				for _, c := range g.List {
-					if !found && directives.Annotates(c) {
-						found = true
-					}
-				}
-			}
+			found = found || fileAnnotated(f)
 		}
 	})
 	return found

@@ -3,6 +3,7 @@ package driver
 import (
 	"bytes"
 	"fmt"
+	"go/ast"
 	"go/parser"
 	"go/token"
 	"io"
@@ -55,11 +56,20 @@ func filesAnnotated(files []string) bool {
 			continue
 		}
 		_ = err // a file with syntax errors failed the run before this
-		for _, g := range f.Comments {
-			for _, c := range g.List {
-				if directives.Annotates(c) {
-					return true
-				}
+		if fileAnnotated(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// fileAnnotated reports whether a comment of f is a directive
+// (directives.Annotates).
+func fileAnnotated(f *ast.File) bool {
+	for _, g := range f.Comments {
+		for _, c := range g.List {
+			if directives.Annotates(c) {
+				return true
 			}
 		}
 	}
