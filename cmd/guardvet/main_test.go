@@ -119,8 +119,10 @@ func TestStandaloneExitCodes(t *testing.T) {
 	if strings.Count(stdout, "\n") != 1 || stderr != "" {
 		t.Errorf("findings: want exactly one diagnostic (the helper Lock/Unlock must be understood) and no stderr, got\n%s\nstderr:\n%s", stdout, stderr)
 	}
-	if stdout, stderr, code := run(t, dir, guardvet, "./clean"); code != 0 || stdout+stderr != "" {
-		t.Errorf("clean package: exit %d, output %q; want 0 and nothing", code, stdout+stderr)
+	// clean has no directive: nothing on stdout, and the hint that says
+	// so on stderr (TestHintWithoutDirectives).
+	if stdout, stderr, code := run(t, dir, guardvet, "./clean"); code != 0 || stdout != "" || !strings.HasPrefix(stderr, "guardvet: no //guard: or checklocks directive in the 1 package checked") {
+		t.Errorf("clean package: exit %d, stdout %q, stderr %q; want 0, nothing and the no-directive hint", code, stdout, stderr)
 	}
 	if _, stderr, code := run(t, dir, guardvet, "-guardedby=false", "./..."); code != 0 {
 		t.Errorf("-guardedby=false: exit %d, want 0\n%s", code, stderr)
@@ -1109,8 +1111,8 @@ func (l *L) Release() { l.mu.Unlock() }
 		t.Errorf("annotated app over an unannotated helper: exit %d, want 1 and %q\nstdout:\n%s\nstderr:\n%s", code, want, stdout, stderr)
 	}
 	write("app/app.go", app(""))
-	if stdout, stderr, code := run(t, dir, guardvet, "./..."); code != 0 || stdout+stderr != "" {
-		t.Errorf("no directive anywhere: exit %d, output %q; want 0 and nothing", code, stdout+stderr)
+	if stdout, stderr, code := run(t, dir, guardvet, "./..."); code != 0 || stdout != "" || !strings.HasPrefix(stderr, "guardvet: no //guard: or checklocks directive in the 2 packages checked") {
+		t.Errorf("no directive anywhere: exit %d, stdout %q, stderr %q; want 0, nothing and the no-directive hint", code, stdout, stderr)
 	}
 	// Forcing the summaries off loses the helper's effect: the check
 	// above depends on the driver leaving them on.
