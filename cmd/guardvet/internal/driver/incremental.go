@@ -354,9 +354,9 @@ func (inc *incremental) importer(p *packages.Package) types.Importer {
 			return nil, err
 		}
 		defer f.Close()
-		r, err := gcexportdata.NewReader(f)
+		r, err := exportData(f)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("export data of %s: %v", dep.ID, err)
 		}
 		return gcexportdata.Read(r, inc.fset, u, dep.PkgPath)
 	})
