@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := $(CURDIR)/bin
 GUARDVET := $(BIN)/guardvet
 
-.PHONY: all build demo test fmtcheck vet selfcheck gotest fuzzshort fuzz std corpus bench checklocks-bench infer-precision golangci clean
+.PHONY: all build demo test lint fmtcheck vet selfcheck gotest fuzzshort fuzz std corpus bench checklocks-bench infer-precision golangci clean
 
 all: build
 
@@ -27,6 +27,12 @@ demo: build
 # under the race detector (the fuzz targets' seeds included), then a short
 # run of the directive grammars' fuzz targets.
 test: fmtcheck vet selfcheck gotest fuzzshort
+
+# lint: staticcheck on guardvet itself, the test-only build tags included.
+# It is pinned in a module of its own (internal/tools/lint/go.mod), so the
+# product's go.mod stays small; .ci/run runs it, and it must print nothing.
+lint:
+	$(GO) tool -modfile=internal/tools/lint/go.mod staticcheck -tags integration,mutation ./...
 
 fmtcheck:
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \

@@ -451,6 +451,5 @@ func (r *inference) addressToHelper(a *lockstate.Access) bool {
 			})
 		}
 	}
-	e, ok := a.Node.(ast.Expr)
-	return ok && r.handedAddrs[e]
+	return a.Node != nil && r.handedAddrs[a.Node]
 }

@@ -26,8 +26,7 @@ import (
 // findGroups links the body's new objects stored into each other.
 func (dc *declContext) findGroups() {
 	parent := map[*types.Var]*types.Var{}
-	var find func(v *types.Var) *types.Var
-	find = func(v *types.Var) *types.Var {
+	find := func(v *types.Var) *types.Var {
 		for parent[v] != nil && parent[v] != v {
 			v = parent[v]
 		}

@@ -163,9 +163,9 @@ func checkFileFlag(fs *flag.FlagSet, name, value string) error {
 	switch {
 	case name == "test" || name == "tags":
 	case f == nil || !strings.Contains(name, "."):
-		return errors.New("no such analyzer flag (guardvet -help lists them, as -ANALYZER.FLAG)")
+		return errors.New("no such analyzer flag; guardvet -help lists them as -ANALYZER.FLAG")
 	case name == "config.infer" || name == "config.infer.suggest" || name == "config.shared":
-		return errors.New("set it with infer: or shared:")
+		return errors.New("set it with the keys infer and shared")
 	case strings.HasPrefix(f.Usage, "internal"):
 		return errors.New("an internal flag, set by guardvet itself")
 	}
