@@ -24,6 +24,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/version"
 )
 
 // Exit codes. docs/output.md documents them; main_test.go asserts them.
@@ -108,7 +109,7 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		return ExitError
 	}
 	if opts.version {
-		fmt.Fprintln(stdout, VersionLine())
+		fmt.Fprintln(stdout, version.Line())
 		return ExitClean
 	}
 	if opts.dir != "" {
@@ -133,7 +134,7 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		}
 		fmt.Fprintln(stderr, line)
 		if opts.sarif { // as for a failed load: a log of the failed run
-			_ = WriteSARIF(stdout, nil, analyzers, ModuleVersion(), []string{line})
+			_ = WriteSARIF(stdout, nil, analyzers, version.Module(), []string{line})
 		}
 		return ExitError
 	}
@@ -156,7 +157,7 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		if opts.sarif {
 			// A code scanning upload with if: always() must not show a
 			// clean scan: the log says the run failed, and why.
-			_ = WriteSARIF(stdout, nil, analyzers, ModuleVersion(), log.lines)
+			_ = WriteSARIF(stdout, nil, analyzers, version.Module(), log.lines)
 		}
 		return ExitError
 	}
@@ -243,7 +244,7 @@ func output(opts *options, analyzers []*analysis.Analyzer, findings []Finding, t
 			return ExitError
 		}
 	case opts.sarif:
-		if err := WriteSARIF(stdout, findings, analyzers, ModuleVersion(), errs); err != nil {
+		if err := WriteSARIF(stdout, findings, analyzers, version.Module(), errs); err != nil {
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
 			return ExitError
 		}

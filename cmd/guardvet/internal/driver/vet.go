@@ -3,6 +3,7 @@ package driver
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/version"
 	"github.com/guardvet/guardvet/internal/fold"
 )
 
@@ -402,4 +404,53 @@ func cutLastColon(s string) (before string, n int, ok bool) {
 	}
 	n, err := strconv.Atoi(s[i+1:])
 	return s[:i], n, err == nil
+}
+
+// vetVersionFlag is the -V flag of the go vet protocol. go vet runs the
+// tool with -V=full and keys its cache on the answer: for a line of the
+// form "NAME version devel ... buildID=ID" it uses ID, here a hash of the
+// executable, so a rebuilt guardvet never reuses stale results. The
+// version and revision go in the middle, where go vet ignores them
+// (x/tools' unitchecker prints "comments-go-here" there). Plain -V prints
+// version.Line.
+type vetVersionFlag struct{ stdout io.Writer }
+
+func (vetVersionFlag) IsBoolFlag() bool { return true }
+func (vetVersionFlag) String() string   { return "" }
+func (f vetVersionFlag) Set(s string) error {
+	if s != "full" {
+		fmt.Fprintln(f.stdout, version.Line())
+		os.Exit(0)
+	}
+	line, err := vetVersionFull()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(f.stdout, line)
+	os.Exit(0)
+	return nil
+}
+
+func vetVersionFull() (string, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	file, err := os.Open(exe)
+	if err != nil {
+		return "", err
+	}
+	defer file.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, file); err != nil {
+		return "", err
+	}
+	middle := "guardvet-" + version.Module()
+	if rev, modified := version.Revision(); rev != "" {
+		middle += " revision-" + rev
+		if modified {
+			middle += "-modified"
+		}
+	}
+	return fmt.Sprintf("%s version devel %s buildID=%02x", exe, middle, h.Sum(nil)), nil
 }
