@@ -4,6 +4,9 @@ import (
 	"crypto/sha256"
 	"encoding/json"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"path/filepath"
 	"sort"
@@ -14,6 +17,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/progress"
 	"github.com/guardvet/guardvet/internal/resultcache"
 )
 
@@ -28,7 +32,7 @@ import (
 //
 // With the result cache on (cache.go), a module's packages whose results
 // are cached are replayed, and only the others are loaded and analysed.
-func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string, prog *progress, log *errorLog) (out runResult, ok bool) {
+func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string, prog *progress.Line, log *errorLog) (out runResult, ok bool) {
 	rc := openCache(opts, enabled, all)
 	var sums *fileSums // the files' SHA-256, taken as they are parsed, for the cache's keys
 	if rc != nil {
@@ -50,7 +54,7 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 		var plan *cachePlan
 		coldFill := rc != nil && !rc.seen(cfg.Dir)
 		if rc != nil && !coldFill {
-			prog.setPhase("listing packages")
+			prog.SetPhase("listing packages")
 			plan = rc.plan(cfg, g)
 		}
 		if plan != nil && len(plan.missing) == 0 {
@@ -151,20 +155,20 @@ func (rc *runCache) fill(res loadResult, dir string, sums *fileSums, stderr io.W
 // analyseMissing analyses what the cache does not have of a group (all of
 // it, without a cache): incrementally when the cache allows it, else as a
 // cold run.
-func analyseMissing(rc *runCache, plan *cachePlan, cfg *packages.Config, g loadGroup, enabled []*analysis.Analyzer, keep keepOpts, prog *progress, log *errorLog) (res loadResult, fatal bool) {
+func analyseMissing(rc *runCache, plan *cachePlan, cfg *packages.Config, g loadGroup, enabled []*analysis.Analyzer, keep keepOpts, prog *progress.Line, log *errorLog) (res loadResult, fatal bool) {
 	done := false
 	var why error
 	if plan != nil && len(plan.hits) > 0 {
-		prog.setPhase("%d of %d packages replayed from the cache; analysing the others", len(plan.hits), len(plan.roots))
+		prog.SetPhase("%d of %d packages replayed from the cache; analysing the others", len(plan.hits), len(plan.roots))
 		res, why = rc.analyseIncrementally(cfg, plan, enabled)
 		done = why == nil
 	}
 	if !done {
 		load := g.patterns
-		prog.loading(0)
+		prog.Loading(0)
 		if plan != nil {
 			load = plan.reload
-			prog.loading(plan.files)
+			prog.Loading(plan.files)
 		}
 		res, fatal = analyseLoad(cfg, load, enabled, keep, prog, log)
 	}
@@ -202,7 +206,7 @@ type loadResult struct {
 // keep says what the result keeps besides the findings: the -json tree,
 // and the facts of every package analysed with the packages (for the
 // cache).
-func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.Analyzer, keep keepOpts, prog *progress, log *errorLog) (res loadResult, fatal bool) {
+func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.Analyzer, keep keepOpts, prog *progress.Line, log *errorLog) (res loadResult, fatal bool) {
 	res = loadResult{findings: map[string][]Finding{}, tree: jsonTree{}, code: ExitClean}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
@@ -226,7 +230,7 @@ func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.An
 	}
 	all := 0
 	packages.Visit(pkgs, nil, func(*packages.Package) { all++ })
-	prog.setPhase("analysing %d packages, %d of them checked", all, len(pkgs))
+	prog.SetPhase("analysing %d packages, %d of them checked", all, len(pkgs))
 	summaries := config.Analyzer.Flags.Lookup("summaries").Value.String() == "true"
 	graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
 	restore()
@@ -286,6 +290,26 @@ func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.An
 func typecheckEntry(p *packages.Package) map[string]json.RawMessage {
 	msg, _ := json.Marshal(map[string]string{"error": strings.Join(errorLines([]*packages.Package{p}), "\n")})
 	return map[string]json.RawMessage{"typecheck": msg}
+}
+
+// parseHook is go/packages' default parser, counting the files for the
+// progress line and hashing them for the cache's keys (either may be
+// nil); nil, go/packages' own, when there is neither.
+func parseHook(p *progress.Line, sums *fileSums) func(*token.FileSet, string, []byte) (*ast.File, error) {
+	if p == nil && sums == nil {
+		return nil
+	}
+	return func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
+		p.Parsed()
+		if sums != nil {
+			sum := sha256.Sum256(src)
+			sums.mu.Lock()
+			sums.m[filename] = sum
+			sums.mu.Unlock()
+		}
+		const mode = parser.AllErrors | parser.ParseComments // as go/packages parses
+		return parser.ParseFile(fset, filename, src, mode)
+	}
 }
 
 // reloadPatterns are the patterns that load the packages with the given

@@ -24,6 +24,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/progress"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/version"
 )
 
@@ -144,15 +145,15 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		return ExitError
 	}
 	defer stop()
-	prog := startProgress(opts, stderr)
-	log := &errorLog{w: prog.writer(stderr)}
+	prog := progress.Start(stderr, opts.json || opts.sarif)
+	log := &errorLog{w: prog.Writer(stderr)}
 	res, ok := analyse(opts, enabled, analyzers, patterns, prog, log)
 	if ok {
 		res, ok = ad.modes(res, func(patterns []string) (runResult, bool) {
 			return analyse(opts, enabled, analyzers, patterns, prog, log)
 		})
 	}
-	prog.stop() // the line is erased before the output
+	prog.Stop() // the line is erased before the output
 	if !ok {
 		if opts.sarif {
 			// A code scanning upload with if: always() must not show a

@@ -1,11 +1,8 @@
-package driver
+// Package progress is the progress line of a long standalone run.
+package progress
 
 import (
-	"crypto/sha256"
 	"fmt"
-	"go/ast"
-	"go/parser"
-	"go/token"
 	"io"
 	"os"
 	"sync"
@@ -24,12 +21,14 @@ import (
 // turns it off; =on shows it from the start on any stderr (for scripts
 // that want it, and for the test).
 const (
-	EnvProgress   = "GUARDVET_PROGRESS"
+	envProgress   = "GUARDVET_PROGRESS"
 	progressDelay = 2 * time.Second
 	progressTick  = 200 * time.Millisecond
 )
 
-type progress struct {
+// Line is a run's progress line. A nil *Line is no line: its methods do
+// nothing (Writer returns w as it is).
+type Line struct {
 	w     io.Writer
 	start time.Time
 	// files and parsed count the files a load parses.
@@ -42,22 +41,23 @@ type progress struct {
 	wg            sync.WaitGroup
 }
 
-// startProgress returns the run's progress line, or nil when none is to
-// be shown.
-func startProgress(opts *options, stderr io.Writer) *progress {
+// Start returns the run's progress line on stderr, or nil when none is to
+// be shown. machine is true when the output is for a program (-json,
+// -sarif).
+func Start(stderr io.Writer, machine bool) *Line {
 	delay := progressDelay
-	switch os.Getenv(EnvProgress) {
+	switch os.Getenv(envProgress) {
 	case "off":
 		return nil
 	case "on":
 		delay = 0
 	default:
 		f, ok := stderr.(*os.File)
-		if !ok || !term.IsTerminal(int(f.Fd())) || opts.json || opts.sarif {
+		if !ok || !term.IsTerminal(int(f.Fd())) || machine {
 			return nil
 		}
 	}
-	p := &progress{w: stderr, start: time.Now(), stopped: make(chan struct{})}
+	p := &Line{w: stderr, start: time.Now(), stopped: make(chan struct{})}
 	p.wg.Go(func() {
 		select {
 		case <-time.After(delay):
@@ -81,8 +81,8 @@ func startProgress(opts *options, stderr io.Writer) *progress {
 	return p
 }
 
-// setPhase says what the run does now.
-func (p *progress) setPhase(format string, args ...any) {
+// SetPhase says what the run does now.
+func (p *Line) SetPhase(format string, args ...any) {
 	if p == nil {
 		return
 	}
@@ -92,40 +92,25 @@ func (p *progress) setPhase(format string, args ...any) {
 	p.draw() // a new phase shows at once, however short
 }
 
-// loading starts a load of about files files: the line counts them as
-// they are parsed.
-func (p *progress) loading(files int) {
+// Loading starts a load of about files files: the line counts them as
+// they are parsed (Parsed).
+func (p *Line) Loading(files int) {
 	if p == nil {
 		return
 	}
 	p.files.Store(int64(files))
 	p.parsed.Store(0)
-	p.setPhase("")
+	p.SetPhase("")
 }
 
-// parseHook is go/packages' default parser, counting the files for the
-// progress line and hashing them for the cache's keys (either may be
-// nil); nil, go/packages' own, when there is neither.
-func parseHook(p *progress, sums *fileSums) func(*token.FileSet, string, []byte) (*ast.File, error) {
-	if p == nil && sums == nil {
-		return nil
-	}
-	return func(fset *token.FileSet, filename string, src []byte) (*ast.File, error) {
-		if p != nil {
-			p.parsed.Add(1)
-		}
-		if sums != nil {
-			sum := sha256.Sum256(src)
-			sums.mu.Lock()
-			sums.m[filename] = sum
-			sums.mu.Unlock()
-		}
-		const mode = parser.AllErrors | parser.ParseComments // as go/packages parses
-		return parser.ParseFile(fset, filename, src, mode)
+// Parsed counts a file of the load as parsed.
+func (p *Line) Parsed() {
+	if p != nil {
+		p.parsed.Add(1)
 	}
 }
 
-func (p *progress) draw() {
+func (p *Line) draw() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if !p.active {
@@ -143,8 +128,8 @@ func (p *progress) draw() {
 	p.shown = true
 }
 
-// stop ends the line and erases it, before the run prints its output.
-func (p *progress) stop() {
+// Stop ends the line and erases it, before the run prints its output.
+func (p *Line) Stop() {
 	if p == nil {
 		return
 	}
@@ -158,9 +143,9 @@ func (p *progress) stop() {
 	}
 }
 
-// writer returns w with the line erased before each write, so errors
+// Writer returns w with the line erased before each write, so errors
 // printed during the run do not run into it; the next tick draws it again.
-func (p *progress) writer(w io.Writer) io.Writer {
+func (p *Line) Writer(w io.Writer) io.Writer {
 	if p == nil {
 		return w
 	}
@@ -168,7 +153,7 @@ func (p *progress) writer(w io.Writer) io.Writer {
 }
 
 type progressWriter struct {
-	p *progress
+	p *Line
 	w io.Writer
 }
 
