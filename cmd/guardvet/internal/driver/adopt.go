@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -19,6 +18,7 @@ import (
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/baseline"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/gitdiff"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 )
 
 // adoption is what a run applies to its findings after the analysis, for
@@ -72,7 +72,7 @@ func prepareAdoption(opts *options, analyzers []*analysis.Analyzer) (*adoption, 
 			if ad.write {
 				break // written below
 			}
-			return nil, fmt.Errorf("baseline %s does not exist; guardvet -write-baseline writes it (with -baseline %s, or baseline: in %s)", relPath(ad.path), relPath(ad.path), configfile.Name)
+			return nil, fmt.Errorf("baseline %s does not exist; guardvet -write-baseline writes it (with -baseline %s, or baseline: in %s)", output.RelPath(ad.path), output.RelPath(ad.path), configfile.Name)
 		}
 		if err != nil {
 			return nil, err
@@ -150,7 +150,7 @@ func loadConfigFile(opts *options, analyzers []*analysis.Analyzer) (*configfile.
 		}
 	}
 	// relPath: errors name the file as findings name files.
-	return configfile.Load(relPath(path), configfile.Schema{Rules: rules, Flag: func(name, value string) error {
+	return configfile.Load(output.RelPath(path), configfile.Schema{Rules: rules, Flag: func(name, value string) error {
 		return checkFileFlag(opts.flags, name, value)
 	}})
 }
@@ -268,20 +268,20 @@ func (ad *adoption) modeOf(file string) mode {
 // packages with files whose mode is not the top level's, one pass per
 // mode, and keeps each file's findings from the pass in its mode. pass
 // analyses patterns in the mode set.
-func (ad *adoption) modes(res runResult, pass func(patterns []string) (runResult, bool)) (runResult, bool) {
+func (ad *adoption) modes(res output.Result, pass func(patterns []string) (output.Result, bool)) (output.Result, bool) {
 	if !ad.modal {
 		return res, true
 	}
 	byMode := map[mode]map[string]bool{} // mode → the package directories with a file in it
-	for file := range res.checked {
-		if m := ad.modeOf(file); m != ad.top && res.dirs[filepath.Dir(file)] {
+	for file := range res.Checked {
+		if m := ad.modeOf(file); m != ad.top && res.Dirs[filepath.Dir(file)] {
 			if byMode[m] == nil {
 				byMode[m] = map[string]bool{}
 			}
 			byMode[m][filepath.Dir(file)] = true
 		}
 	}
-	out := res.keep(func(f Finding) bool { return ad.modeOf(f.Posn.Filename) == ad.top })
+	out := res.Keep(func(f output.Finding) bool { return ad.modeOf(f.Posn.Filename) == ad.top })
 	for _, m := range []mode{{false, false}, {false, true}, {true, false}, {true, true}} {
 		if byMode[m] == nil {
 			continue
@@ -292,10 +292,10 @@ func (ad *adoption) modes(res runResult, pass func(patterns []string) (runResult
 		if !ok {
 			return other, false
 		}
-		other = other.keep(func(f Finding) bool { return ad.modeOf(f.Posn.Filename) == m })
-		out.findings = sortFindings(append(out.findings, other.findings...))
-		out.trees = append(out.trees, other.trees...)
-		out.code = max(out.code, other.code)
+		other = other.Keep(func(f output.Finding) bool { return ad.modeOf(f.Posn.Filename) == m })
+		out.Findings = output.Sort(append(out.Findings, other.Findings...))
+		out.Trees = append(out.Trees, other.Trees...)
+		out.Code = max(out.Code, other.Code)
 	}
 	return out, true
 }
@@ -319,11 +319,11 @@ func dirPatterns(dirs map[string]bool) []string {
 // filter drops the findings the configuration file excludes or turns
 // off where they are, and, with -new-from-rev, those with no position on
 // a changed line.
-func (ad *adoption) filter(res runResult) runResult {
+func (ad *adoption) filter(res output.Result) output.Result {
 	if ad.conf == nil && ad.changes == nil {
 		return res
 	}
-	return res.keep(func(f Finding) bool {
+	return res.Keep(func(f output.Finding) bool {
 		file := f.Posn.Filename
 		if ad.conf != nil {
 			rule := f.Analyzer.Name
@@ -344,32 +344,27 @@ func (ad *adoption) filter(res runResult) runResult {
 }
 
 // entries are the findings as baseline entries, with fingerprints.
-func (ad *adoption) entries(findings []Finding) []baseline.Finding {
+func (ad *adoption) entries(findings []output.Finding) []baseline.Finding {
 	dir := filepath.Dir(ad.path)
 	if abs, err := filepath.Abs(dir); err == nil {
 		dir = abs
 	}
-	src := sourceLines{}
+	name := func(file string) string { return relTo(dir, file) }
+	fingerprints := output.Fingerprints(findings, name)
 	out := make([]baseline.Finding, len(findings))
-	hashes := make([]string, len(findings))
 	for i, f := range findings {
-		file := relTo(dir, f.Posn.Filename)
-		hashes[i] = baseline.Fingerprint(f.Analyzer.Name, file, f.Diag.Message, src.line(f.Posn.Filename, f.Posn.Line))
-		out[i] = baseline.Finding{Rule: f.Analyzer.Name, File: file, Line: f.Posn.Line, Message: f.Diag.Message}
-	}
-	for i, fp := range baseline.Rank(hashes) {
-		out[i].Fingerprint = fp
+		out[i] = baseline.Finding{Rule: f.Analyzer.Name, File: name(f.Posn.Filename), Line: f.Posn.Line, Message: f.Diag.Message, Fingerprint: fingerprints[i]}
 	}
 	return out
 }
 
 // checkedFunc reports whether a baseline entry's file was checked, or is
 // gone (deleted or renamed): either way the run knows all its findings.
-func (ad *adoption) checkedFunc(res runResult) func(string) bool {
+func (ad *adoption) checkedFunc(res output.Result) func(string) bool {
 	dir, _ := filepath.Abs(filepath.Dir(ad.path)) // a relative path made absolute: only a missing working directory fails, and then nothing matches
 	return func(file string) bool {
 		abs := filepath.Join(dir, filepath.FromSlash(file))
-		if res.checked[abs] {
+		if res.Checked[abs] {
 			return true
 		}
 		_, err := os.Stat(abs)
@@ -384,7 +379,7 @@ func (ad *adoption) checkedFunc(res runResult) func(string) bool {
 // An entry of a deleted or renamed file is in every run's scope: no run
 // can report it again. Entries out of scope are neither matched nor
 // stale, and -write-baseline keeps them.
-func (ad *adoption) inScope(res runResult, enabled []*analysis.Analyzer) func(baseline.Finding) bool {
+func (ad *adoption) inScope(res output.Result, enabled []*analysis.Analyzer) func(baseline.Finding) bool {
 	checked := ad.checkedFunc(res)
 	ran := map[string]bool{}
 	for _, a := range enabled {
@@ -415,16 +410,16 @@ func (ad *adoption) inScope(res runResult, enabled []*analysis.Analyzer) func(ba
 
 // applyBaseline drops the findings the baseline lists, and reports its
 // entries in the run's scope that no finding matches any more.
-func (ad *adoption) applyBaseline(res runResult, enabled []*analysis.Analyzer, stderr io.Writer) runResult {
+func (ad *adoption) applyBaseline(res output.Result, enabled []*analysis.Analyzer, stderr io.Writer) output.Result {
 	if ad.base == nil {
 		return res
 	}
-	isNew, stale := ad.base.Match(ad.entries(res.findings), ad.inScope(res, enabled))
+	isNew, stale := ad.base.Match(ad.entries(res.Findings), ad.inScope(res, enabled))
 	i := 0
-	res = res.keep(func(Finding) bool { i++; return isNew[i-1] })
+	res = res.Keep(func(output.Finding) bool { i++; return isNew[i-1] })
 	if len(stale) > 0 {
 		fmt.Fprintf(stderr, "guardvet: baseline %s: %s no finding matches any more (fixed, or its line changed); guardvet -write-baseline rewrites the file without %s:\n",
-			relPath(ad.path), plural(len(stale), "entry", "entries"), map[bool]string{true: "it", false: "them"}[len(stale) == 1])
+			output.RelPath(ad.path), output.Plural(len(stale), "entry", "entries"), map[bool]string{true: "it", false: "them"}[len(stale) == 1])
 		for _, e := range stale {
 			fmt.Fprintf(stderr, "\t%s:%d: %s (%s)\n", e.File, e.Line, e.Message, e.Rule)
 		}
@@ -435,70 +430,19 @@ func (ad *adoption) applyBaseline(res runResult, enabled []*analysis.Analyzer, s
 // writeBaseline writes the run's findings to the baseline file, keeping
 // the entries out of its scope (see inScope). A run with errors writes
 // nothing: its findings are not all there.
-func (ad *adoption) writeBaseline(res runResult, enabled []*analysis.Analyzer, stdout, stderr io.Writer) int {
-	if res.code == ExitError {
-		fmt.Fprintf(stderr, "guardvet: -write-baseline: %s not written: the run had errors\n", relPath(ad.path))
-		return ExitError
+func (ad *adoption) writeBaseline(res output.Result, enabled []*analysis.Analyzer, stdout, stderr io.Writer) int {
+	if res.Code == output.ExitError {
+		fmt.Fprintf(stderr, "guardvet: -write-baseline: %s not written: the run had errors\n", output.RelPath(ad.path))
+		return output.ExitError
 	}
-	current := ad.entries(res.findings)
+	current := ad.entries(res.Findings)
 	all := ad.base.Update(current, ad.inScope(res, enabled))
 	if err := baseline.Write(ad.path, all); err != nil {
 		fmt.Fprintf(stderr, "guardvet: -write-baseline: %v\n", err)
-		return ExitError
+		return output.ExitError
 	}
-	fmt.Fprintf(stderr, "guardvet: wrote %s: %s\n", relPath(ad.path), plural(len(all), "finding", "findings"))
-	return ExitClean
-}
-
-// keep returns the result with the findings keep accepts, and the -json
-// trees with the diagnostics of those findings.
-func (r runResult) keep(keep func(Finding) bool) runResult {
-	type key struct{ rule, posn, msg string }
-	kept := map[key]bool{}
-	var findings []Finding
-	for _, f := range r.findings {
-		if keep(f) {
-			findings = append(findings, f)
-			kept[key{f.Analyzer.Name, f.Posn.String(), f.Diag.Message}] = true
-		}
-	}
-	r.findings = findings
-	var trees []jsonTree
-	for _, t := range r.trees {
-		trees = append(trees, t.keep(func(rule, posn, msg string) bool { return kept[key{rule, posn, msg}] }))
-	}
-	r.trees = trees
-	return r
-}
-
-// keep returns a copy of the tree with the diagnostics keep accepts;
-// analyzers' errors stay.
-func (t jsonTree) keep(keep func(rule, posn, msg string) bool) jsonTree {
-	out := jsonTree{}
-	for id, byAnalyzer := range t {
-		m := map[string]json.RawMessage{}
-		for name, raw := range byAnalyzer {
-			var diags []json.RawMessage
-			if json.Unmarshal(raw, &diags) != nil {
-				m[name] = raw // {"error": ...}
-				continue
-			}
-			var kept []json.RawMessage
-			for _, d := range diags {
-				var x struct{ Posn, Message string }
-				if json.Unmarshal(d, &x) == nil && keep(name, x.Posn, x.Message) {
-					kept = append(kept, d)
-				}
-			}
-			if len(kept) > 0 {
-				m[name], _ = json.Marshal(kept) // raw messages: cannot fail
-			}
-		}
-		if len(m) > 0 {
-			out[id] = m
-		}
-	}
-	return out
+	fmt.Fprintf(stderr, "guardvet: wrote %s: %s\n", output.RelPath(ad.path), output.Plural(len(all), "finding", "findings"))
+	return output.ExitClean
 }
 
 // relTo is file relative to dir (../ included), with forward slashes;

@@ -8,7 +8,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -17,6 +16,7 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/progress"
 	"github.com/guardvet/guardvet/internal/resultcache"
 )
@@ -32,7 +32,7 @@ import (
 //
 // With the result cache on (cache.go), a module's packages whose results
 // are cached are replayed, and only the others are loaded and analysed.
-func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string, prog *progress.Line, log *errorLog) (out runResult, ok bool) {
+func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string, prog *progress.Line, log *errorLog) (out output.Result, ok bool) {
 	rc := openCache(opts, enabled, all)
 	var sums *fileSums // the files' SHA-256, taken as they are parsed, for the cache's keys
 	if rc != nil {
@@ -47,7 +47,7 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 		cfg.BuildFlags = []string{"-tags=" + opts.tags}
 	}
 	keep := keepOpts{json: opts.json || rc != nil, facts: rc != nil}
-	out = runResult{code: ExitClean, checked: map[string]bool{}, dirs: map[string]bool{}}
+	out = output.Result{Code: output.ExitClean, Checked: map[string]bool{}, Dirs: map[string]bool{}}
 	loaded := 0
 	for _, g := range groupPatterns(patterns) {
 		cfg.Dir = g.dir
@@ -63,9 +63,9 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 			}
 			loaded += len(plan.roots)
 			for _, id := range plan.roots {
-				out.findings = append(out.findings, plan.hits[id]...)
+				out.Findings = append(out.Findings, plan.hits[id]...)
 			}
-			out.add(nil, plan.hitTree, plan.meta)
+			out.Add(nil, plan.hitTree, plan.meta)
 			continue
 		}
 		res, fatal := analyseMissing(rc, plan, cfg, g, enabled, keep, prog, log)
@@ -76,23 +76,23 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 			res, fatal = analyseLoad(cfg, g.patterns, enabled, keep, prog, log)
 		}
 		if fatal {
-			return runResult{code: ExitError}, false
+			return output.Result{Code: output.ExitError}, false
 		}
 		loaded += len(res.roots)
-		out.code = max(out.code, res.code)
+		out.Code = max(out.Code, res.code)
 		if plan == nil {
 			for _, id := range res.roots {
-				out.findings = append(out.findings, res.findings[id]...)
+				out.Findings = append(out.Findings, res.findings[id]...)
 			}
-			out.add(nil, res.tree, res.loaded)
-			if coldFill && res.code == ExitClean {
+			out.Add(nil, res.tree, res.loaded)
+			if coldFill && res.code == output.ExitClean {
 				rc.fill(res, cfg.Dir, sums, log.w)
 			}
 			continue
 		}
 		fs, tree := plan.merge(res)
-		out.add(fs, tree, plan.meta)
-		if res.code == ExitClean {
+		out.Add(fs, tree, plan.meta)
+		if res.code == output.ExitClean {
 			rc.store(plan, res, cfg.Dir, false)
 		}
 	}
@@ -100,42 +100,13 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 		_ = rc.cache.Trim(resultcache.MaxAge, resultcache.MaxBytes) // best effort
 	}
 	if loaded == 0 {
-		if out.code == ExitClean {
+		if out.Code == output.ExitClean {
 			log.printf("guardvet: %s matched no packages", strings.Join(patterns, " "))
 		}
-		return runResult{code: ExitError}, false
+		return output.Result{Code: output.ExitError}, false
 	}
-	out.findings = sortFindings(out.findings)
+	out.Findings = output.Sort(out.Findings)
 	return out, true
-}
-
-// runResult is what a run found: the findings in output order, the -json
-// trees, the files of the packages it checked (absolute paths; for the
-// baseline's stale entries), and the exit code so far.
-type runResult struct {
-	findings []Finding
-	trees    []jsonTree
-	checked  map[string]bool
-	dirs     map[string]bool // the directories of the root packages
-	code     int
-}
-
-// add adds a load group's findings and -json tree, and records the files
-// of its root packages as checked.
-func (r *runResult) add(findings []Finding, tree jsonTree, roots []*packages.Package) {
-	r.findings = append(r.findings, findings...)
-	r.trees = append(r.trees, tree)
-	for _, p := range roots {
-		if len(p.GoFiles) > 0 {
-			r.dirs[filepath.Dir(p.GoFiles[0])] = true
-		}
-		for _, f := range p.GoFiles {
-			r.checked[f] = true
-		}
-		for _, f := range p.CompiledGoFiles {
-			r.checked[f] = true
-		}
-	}
 }
 
 // fill stores a module's first run on this cache (as far as the cache
@@ -190,12 +161,12 @@ type keepOpts struct{ json, facts bool }
 
 // loadResult is what one packages.Load and its analysis produced.
 type loadResult struct {
-	roots    []string               // the root packages' IDs, in load order
-	findings map[string][]Finding   // by root package ID
-	facts    map[string]*factsEntry // every analysed package's facts, by ID, when asked for
-	pkgs     []*packages.Package    // the roots as loaded, when facts are asked for
-	loaded   []*packages.Package    // the roots as loaded
-	tree     jsonTree
+	roots    []string                    // the root packages' IDs, in load order
+	findings map[string][]output.Finding // by root package ID
+	facts    map[string]*factsEntry      // every analysed package's facts, by ID, when asked for
+	pkgs     []*packages.Package         // the roots as loaded, when facts are asked for
+	loaded   []*packages.Package         // the roots as loaded
+	tree     output.JSONTree
 	code     int
 }
 
@@ -207,18 +178,18 @@ type loadResult struct {
 // and the facts of every package analysed with the packages (for the
 // cache).
 func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.Analyzer, keep keepOpts, prog *progress.Line, log *errorLog) (res loadResult, fatal bool) {
-	res = loadResult{findings: map[string][]Finding{}, tree: jsonTree{}, code: ExitClean}
+	res = loadResult{findings: map[string][]output.Finding{}, tree: output.JSONTree{}, code: output.ExitClean}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
 		for _, line := range loadFailure(err) {
 			log.printf("%s", line)
 		}
-		res.code = ExitError
+		res.code = output.ExitError
 		return res, false
 	}
 	res.loaded = pkgs
 	if printErrors(log, pkgs) > 0 { // load and type errors, to stderr
-		res.code = ExitError
+		res.code = output.ExitError
 	}
 	restore, err := runOptions(enabled, pkgs)
 	if err != nil {
@@ -251,16 +222,16 @@ func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.An
 				failed[id] = act.Package
 			} else {
 				log.printf("guardvet: %s: %v", act, act.Err)
-				res.code = ExitError
+				res.code = output.ExitError
 			}
 			continue
 		}
 		for _, d := range act.Diagnostics {
-			res.findings[id] = append(res.findings[id], Finding{Analyzer: act.Analyzer, Diag: d, Fset: act.Package.Fset,
+			res.findings[id] = append(res.findings[id], output.Finding{Analyzer: act.Analyzer, Diag: d, Fset: act.Package.Fset,
 				Posn: act.Package.Fset.Position(d.Pos), Variant: strings.Contains(id, " [")})
 		}
 	}
-	if keep.facts && res.code == ExitClean {
+	if keep.facts && res.code == output.ExitClean {
 		res.facts = graphFacts(graph, summaries)
 		res.pkgs = pkgs
 	}
@@ -272,10 +243,12 @@ func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.An
 		log.printf("guardvet: %v", err)
 		return res, true
 	}
-	if res.tree, err = parseJSONTree([]byte(buf.String())); err != nil {
+	var tree output.JSONTree
+	if err := json.Unmarshal([]byte(buf.String()), &tree); err != nil {
 		log.printf("guardvet: %v", err)
 		return res, true
 	}
+	res.tree = tree
 	for id, p := range failed {
 		res.tree[id] = typecheckEntry(p)
 	}

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 	"github.com/guardvet/guardvet/internal/resultcache"
 )
 
@@ -101,8 +102,8 @@ func (rc *runCache) runKey(dir string) (resultcache.Key, error) {
 type cachePlan struct {
 	roots   []string // root package IDs, in go list's order
 	keys    map[string]resultcache.Key
-	hits    map[string][]Finding
-	hitTree jsonTree
+	hits    map[string][]output.Finding
+	hitTree output.JSONTree
 	missing map[string]bool
 	reload  []string                     // the patterns that load the missing roots
 	files   int                          // the Go files the reload parses, about (for progress)
@@ -128,7 +129,7 @@ func (rc *runCache) plan(cfg *packages.Config, g loadGroup) *cachePlan {
 		return nil
 	}
 	pk := newPackageKeys(run)
-	plan := &cachePlan{keys: map[string]resultcache.Key{}, hits: map[string][]Finding{}, hitTree: jsonTree{},
+	plan := &cachePlan{keys: map[string]resultcache.Key{}, hits: map[string][]output.Finding{}, hitTree: output.JSONTree{},
 		missing: map[string]bool{}, sums: pk.files, meta: pkgs, byID: map[string]*packages.Package{}, pk: pk}
 	packages.Visit(pkgs, nil, func(p *packages.Package) { plan.byID[p.ID] = p })
 	var missing []*packages.Package
@@ -161,7 +162,7 @@ func (rc *runCache) plan(cfg *packages.Config, g loadGroup) *cachePlan {
 }
 
 // lookup replays the entry under k.
-func (rc *runCache) lookup(k resultcache.Key) ([]Finding, map[string]json.RawMessage, bool) {
+func (rc *runCache) lookup(k resultcache.Key) ([]output.Finding, map[string]json.RawMessage, bool) {
 	data, ok := rc.get(k)
 	if !ok {
 		return nil, nil, false
@@ -195,18 +196,18 @@ func (plan *cachePlan) covers(res loadResult) bool {
 // findings and -json tree: fresh results where the load has them, cached
 // ones for the other roots, and nothing for packages the load analysed
 // that the group's patterns do not name.
-func (plan *cachePlan) merge(res loadResult) ([]Finding, jsonTree) {
+func (plan *cachePlan) merge(res loadResult) ([]output.Finding, output.JSONTree) {
 	fresh := map[string]bool{}
 	for _, id := range res.roots {
 		fresh[id] = true
 	}
-	tree := jsonTree{}
+	tree := output.JSONTree{}
 	for id, v := range res.tree {
 		if _, isRoot := plan.keys[id]; isRoot || !fresh[id] {
 			tree[id] = v // a root of the group, or an error in a dependency
 		}
 	}
-	var out []Finding
+	var out []output.Finding
 	for _, id := range plan.roots {
 		if fresh[id] {
 			out = append(out, res.findings[id]...)
@@ -306,14 +307,14 @@ func cacheCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(args) == 0 {
 		fs.Usage()
-		return ExitError
+		return output.ExitError
 	}
 	verb := args[0]
 	if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 || (verb != "dir" && verb != "clean") {
 		if err == nil {
 			fs.Usage()
 		}
-		return ExitError
+		return output.ExitError
 	}
 	dir, on := CacheDir(*dirFlag)
 	switch {
@@ -323,7 +324,7 @@ func cacheCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, dir)
 	case !on:
 		fmt.Fprintln(stderr, "guardvet cache clean: the cache is off ($"+EnvCache+"=off)")
-		return ExitError
+		return output.ExitError
 	default:
 		c, err := resultcache.Open(dir)
 		if err == nil {
@@ -331,10 +332,10 @@ func cacheCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "guardvet cache clean: %v\n", err)
-			return ExitError
+			return output.ExitError
 		}
 	}
-	return ExitClean
+	return output.ExitClean
 }
 
 // goFiles counts the Go files of pkgs and what they import.

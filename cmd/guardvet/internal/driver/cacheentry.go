@@ -8,6 +8,8 @@ import (
 	"os"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 )
 
 // cacheEntry is one root package's result as the cache keeps it: its
@@ -95,7 +97,7 @@ func (en *entryEncoder) pos(fset *token.FileSet, p token.Pos) cachedPos {
 	return cachedPos{File: i, Offset: tf.Offset(p)}
 }
 
-func (en *entryEncoder) add(f Finding) {
+func (en *entryEncoder) add(f output.Finding) {
 	d := f.Diag
 	cf := cachedFinding{Analyzer: f.Analyzer.Name, Category: d.Category, Message: d.Message, URL: d.URL, Variant: f.Variant,
 		Pos: en.pos(f.Fset, d.Pos), End: en.pos(f.Fset, d.End)}
@@ -132,7 +134,7 @@ func newReplayer(analyzers []*analysis.Analyzer) *replayer {
 // findings returns the entry's findings, or ok false when the entry cannot
 // be replayed as it was stored (a file changed since, an unknown rule): a
 // miss.
-func (r *replayer) findings(e *cacheEntry) (out []Finding, ok bool) {
+func (r *replayer) findings(e *cacheEntry) (out []output.Finding, ok bool) {
 	files := make([]*token.File, len(e.Files))
 	for i, cf := range e.Files {
 		tf, ok := r.file(cf)
@@ -172,7 +174,7 @@ func (r *replayer) findings(e *cacheEntry) (out []Finding, ok bool) {
 			}
 			d.SuggestedFixes = append(d.SuggestedFixes, sf)
 		}
-		out = append(out, Finding{Analyzer: a, Diag: d, Fset: r.fset, Posn: r.fset.Position(d.Pos), Variant: cf.Variant})
+		out = append(out, output.Finding{Analyzer: a, Diag: d, Fset: r.fset, Posn: r.fset.Position(d.Pos), Variant: cf.Variant})
 	}
 	return out, good
 }

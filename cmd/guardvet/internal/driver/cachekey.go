@@ -2,7 +2,6 @@ package driver
 
 import (
 	"crypto/sha256"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"hash"
@@ -179,17 +178,6 @@ func basePath(p *packages.Package) string {
 		return strings.TrimSuffix(p.PkgPath, ".test")
 	}
 	return p.PkgPath
-}
-
-// jsonTree is -json's output: package ID → analyzer → its diagnostics.
-type jsonTree map[string]map[string]json.RawMessage
-
-func parseJSONTree(data []byte) (jsonTree, error) {
-	var t jsonTree
-	if err := json.Unmarshal(data, &t); err != nil {
-		return nil, err
-	}
-	return t, nil
 }
 
 // hashOf is the SHA-256 of the parts, each length-prefixed.

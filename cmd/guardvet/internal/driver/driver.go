@@ -8,14 +8,11 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"go/token"
 	"go/types"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/pprof"
-	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -24,15 +21,9 @@ import (
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/progress"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/version"
-)
-
-// Exit codes. docs/output.md documents them; main_test.go asserts them.
-const (
-	ExitClean    = 0 // no findings
-	ExitFindings = 1 // at least one diagnostic
-	ExitError    = 2 // bad usage, or packages that fail to load or type-check
 )
 
 // IsVetInvocation reports whether go vet is driving us: it first asks for
@@ -44,17 +35,6 @@ func IsVetInvocation(args []string) bool {
 		}
 	}
 	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
-}
-
-// Finding is one diagnostic with its analyzer and resolved position.
-type Finding struct {
-	Analyzer *analysis.Analyzer
-	Diag     analysis.Diagnostic
-	Fset     *token.FileSet
-	Posn     token.Position
-	// Variant: found in a package's test variant (p [p.test]), which
-	// shares the package's files.
-	Variant bool
 }
 
 type options struct {
@@ -104,28 +84,28 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 	opts, patterns, err := parseFlags(args, analyzers, stderr)
 	if err == flag.ErrHelp {
 		usage(opts.flags, analyzers, stdout) // asked for: the output
-		return ExitClean
+		return output.ExitClean
 	}
 	if err != nil {
-		return ExitError
+		return output.ExitError
 	}
 	if opts.version {
 		fmt.Fprintln(stdout, version.Line())
-		return ExitClean
+		return output.ExitClean
 	}
 	if opts.dir != "" {
 		if err := os.Chdir(opts.dir); err != nil {
 			fmt.Fprintf(stderr, "guardvet: -C: %v\n", err)
-			return ExitError
+			return output.ExitError
 		}
 	}
 	if len(patterns) == 0 {
 		fmt.Fprintln(stderr, "guardvet: no packages given; try guardvet ./... (guardvet -help for usage)")
-		return ExitError
+		return output.ExitError
 	}
 	if opts.json && opts.sarif {
 		fmt.Fprintln(stderr, "guardvet: -json and -sarif are exclusive; pick one output format")
-		return ExitError
+		return output.ExitError
 	}
 	ad, err := prepareAdoption(opts, analyzers)
 	if err != nil {
@@ -135,21 +115,21 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		}
 		fmt.Fprintln(stderr, line)
 		if opts.sarif { // as for a failed load: a log of the failed run
-			_ = WriteSARIF(stdout, nil, analyzers, version.Module(), []string{line})
+			_ = output.WriteSARIF(stdout, nil, analyzers, version.Module(), []string{line})
 		}
-		return ExitError
+		return output.ExitError
 	}
 	enabled := runAnalyzers(analyzers, opts)
 	stop, ok := startProfiles(opts, stderr)
 	if !ok {
-		return ExitError
+		return output.ExitError
 	}
 	defer stop()
 	prog := progress.Start(stderr, opts.json || opts.sarif)
 	log := &errorLog{w: prog.Writer(stderr)}
 	res, ok := analyse(opts, enabled, analyzers, patterns, prog, log)
 	if ok {
-		res, ok = ad.modes(res, func(patterns []string) (runResult, bool) {
+		res, ok = ad.modes(res, func(patterns []string) (output.Result, bool) {
 			return analyse(opts, enabled, analyzers, patterns, prog, log)
 		})
 	}
@@ -158,9 +138,9 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		if opts.sarif {
 			// A code scanning upload with if: always() must not show a
 			// clean scan: the log says the run failed, and why.
-			_ = WriteSARIF(stdout, nil, analyzers, version.Module(), log.lines)
+			_ = output.WriteSARIF(stdout, nil, analyzers, version.Module(), log.lines)
 		}
-		return ExitError
+		return output.ExitError
 	}
 	ad.hintUnannotated(res, stderr)
 	res = ad.filter(res)
@@ -168,7 +148,7 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		return ad.writeBaseline(res, enabled, stdout, stderr)
 	}
 	res = ad.applyBaseline(res, enabled, stderr)
-	return output(opts, analyzers, res.findings, res.trees, res.code, log.lines, stdout, stderr)
+	return report(opts, analyzers, res.Findings, res.Trees, res.Code, log.lines, stdout, stderr)
 }
 
 // startProfiles starts -cpuprofile and arranges -memprofile; the function
@@ -209,19 +189,19 @@ func startProfiles(opts *options, stderr io.Writer) (stop func(), ok bool) {
 	}, true
 }
 
-// output prints the findings in the format asked for (or applies their
+// report prints the findings in the format asked for (or applies their
 // fixes) and returns the exit code.
-func output(opts *options, analyzers []*analysis.Analyzer, findings []Finding, trees []jsonTree, code int, errs []string, stdout, stderr io.Writer) int {
+func report(opts *options, analyzers []*analysis.Analyzer, findings []output.Finding, trees []output.JSONTree, code int, errs []string, stdout, stderr io.Writer) int {
 	switch {
 	case opts.fix || opts.diff:
-		fixed, err := applyFixes(findings, opts.diff, stdout)
+		fixed, err := output.ApplyFixes(findings, opts.diff, stdout)
 		if err != nil {
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
-			return ExitError
+			return output.ExitError
 		}
 		// What could not be fixed is still a finding: say so, list it, and
 		// fail, so that -fix is never mistaken for a clean run.
-		var left []Finding
+		var left []output.Finding
 		for _, f := range findings {
 			if len(f.Diag.SuggestedFixes) == 0 {
 				left = append(left, f)
@@ -231,38 +211,38 @@ func output(opts *options, analyzers []*analysis.Analyzer, findings []Finding, t
 		if opts.diff {
 			verb = "shown"
 		}
-		fmt.Fprintf(stderr, "guardvet: %s %s; %s no fix\n", plural(fixed, "suggested fix", "suggested fixes"), verb, plural(len(left), "finding has", "findings have"))
+		fmt.Fprintf(stderr, "guardvet: %s %s; %s no fix\n", output.Plural(fixed, "suggested fix", "suggested fixes"), verb, output.Plural(len(left), "finding has", "findings have"))
 		if len(left) > 0 {
-			printText(stderr, left)
-			if code == ExitClean {
-				code = ExitFindings
+			output.PrintText(stderr, left)
+			if code == output.ExitClean {
+				code = output.ExitFindings
 			}
 		}
 		return code
 	case opts.json:
-		if err := printJSON(stdout, trees); err != nil {
+		if err := output.PrintJSON(stdout, trees); err != nil {
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
-			return ExitError
+			return output.ExitError
 		}
 	case opts.sarif:
-		if err := WriteSARIF(stdout, findings, analyzers, version.Module(), errs); err != nil {
+		if err := output.WriteSARIF(stdout, findings, analyzers, version.Module(), errs); err != nil {
 			fmt.Fprintf(stderr, "guardvet: %v\n", err)
-			return ExitError
+			return output.ExitError
 		}
 	case opts.suggest:
 		// Suggestions are the output asked for, not findings.
-		printText(stdout, findings)
+		output.PrintText(stdout, findings)
 		if len(findings) == 0 {
 			fmt.Fprintln(stderr, "guardvet: no directives to suggest")
 		} else {
-			fmt.Fprintf(stderr, "guardvet: %s suggested; guardvet -suggest -fix writes them, -suggest -diff shows them as a diff\n", plural(len(findings), "directive", "directives"))
+			fmt.Fprintf(stderr, "guardvet: %s suggested; guardvet -suggest -fix writes them, -suggest -diff shows them as a diff\n", output.Plural(len(findings), "directive", "directives"))
 		}
 		return code
 	default:
-		printText(stdout, findings) // findings are the output; errors go to stderr
+		output.PrintText(stdout, findings) // findings are the output; errors go to stderr
 	}
-	if len(findings) > 0 && code == ExitClean {
-		code = ExitFindings
+	if len(findings) > 0 && code == output.ExitClean {
+		code = output.ExitFindings
 	}
 	return code
 }
@@ -274,7 +254,7 @@ func help(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 	if len(args) == 0 {
 		opts, _, _ := parseFlags(nil, analyzers, io.Discard) // no arguments: nothing to fail on; only the flag set is wanted
 		usage(opts.flags, analyzers, stdout)
-		return ExitClean
+		return output.ExitClean
 	}
 	byName := map[string]*analysis.Analyzer{}
 	var names []string
@@ -287,7 +267,7 @@ func help(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 	for _, name := range args {
 		if byName[name] == nil {
 			fmt.Fprintf(stderr, "guardvet help: no rule %q; the rules are %s\n", name, strings.Join(names, ", "))
-			return ExitError
+			return output.ExitError
 		}
 	}
 	for i, name := range args {
@@ -302,7 +282,7 @@ func help(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		}
 		ruleFlags(stdout, a)
 	}
-	return ExitClean
+	return output.ExitClean
 }
 
 // ruleFlags lists an analyzer's own flags, as -NAME.FLAG.
@@ -318,15 +298,6 @@ func ruleFlags(w io.Writer, a *analysis.Analyzer) {
 		}
 		fmt.Fprintf(w, "  -%s.%s\n    \t%s\n", a.Name, f.Name, f.Usage)
 	})
-}
-
-// plural is n and the noun in the number n asks for: "1 finding",
-// "2 findings".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 func hasErrors(p *packages.Package) bool {
@@ -387,7 +358,7 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 		default:
 			t := &triState{value: true}
 			o.enable[a.Name] = t
-			fs.Var(quietTriState{t}, a.Name, "run the "+a.Name+" rule: "+firstLine(a.Doc)+". Naming rules runs only the rules named, as go vet does (-"+a.Name+" alone runs "+a.Name+" and no other rule); -"+a.Name+"=false turns it off and keeps the others")
+			fs.Var(quietTriState{t}, a.Name, "run the "+a.Name+" rule: "+output.FirstLine(a.Doc)+". Naming rules runs only the rules named, as go vet does (-"+a.Name+" alone runs "+a.Name+" and no other rule); -"+a.Name+"=false turns it off and keeps the others")
 		}
 		a.Flags.VisitAll(func(f *flag.Flag) {
 			fs.Var(f.Value, a.Name+"."+f.Name, f.Usage)
@@ -498,7 +469,7 @@ other rule. -NAME=false turns one rule off and keeps the others.
 	for _, a := range analyzers {
 		rule[a.Name] = true
 		if a != config.Analyzer {
-			fmt.Fprintf(w, "  -%-14s %s\n", a.Name, firstLine(a.Doc))
+			fmt.Fprintf(w, "  -%-14s %s\n", a.Name, output.FirstLine(a.Doc))
 		}
 	}
 	fmt.Fprint(w, "\nMore flags (-RULE.FLAG are a rule's options; guardvet help RULE):\n")
@@ -584,14 +555,6 @@ Under go vet, go vet's own codes apply (1 for findings).
 Manual: https://github.com/guardvet/guardvet#readme
 `
 
-func firstLine(doc string) string {
-	line, _, _ := strings.Cut(doc, "\n")
-	if _, rest, ok := strings.Cut(line, ": "); ok {
-		return rest
-	}
-	return line
-}
-
 // runAnalyzers are the analyzers a run runs: those the rule flags
 // select, or guard inference alone for -suggest.
 func runAnalyzers(analyzers []*analysis.Analyzer, opts *options) []*analysis.Analyzer {
@@ -629,79 +592,6 @@ func selectAnalyzers(all []*analysis.Analyzer, enable map[string]*triState) []*a
 		}
 	}
 	return out
-}
-
-func sortFindings(fs []Finding) []Finding {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i].Posn, fs[j].Posn
-		if a.Filename != b.Filename {
-			return a.Filename < b.Filename
-		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
-		}
-		if a.Column != b.Column {
-			return a.Column < b.Column
-		}
-		if fs[i].Analyzer.Name != fs[j].Analyzer.Name {
-			return fs[i].Analyzer.Name < fs[j].Analyzer.Name
-		}
-		if fs[i].Variant != fs[j].Variant {
-			return !fs[i].Variant
-		}
-		return fs[i].Diag.Message < fs[j].Diag.Message
-	})
-	// A package and its test variant share files: report each finding once.
-	// The variant's finding at a position where the package has one of
-	// the same rule is that finding seen with the tests' code too (an
-	// inferred guard's counts differ): the package's is kept.
-	type key struct {
-		posn     token.Position
-		analyzer *analysis.Analyzer
-	}
-	inPackage := map[key]bool{}
-	out := fs[:0]
-	for i, f := range fs {
-		k := key{f.Posn, f.Analyzer}
-		if i > 0 && f.Posn == fs[i-1].Posn && f.Diag.Message == fs[i-1].Diag.Message {
-			continue
-		}
-		if f.Variant && inPackage[k] {
-			continue
-		}
-		if !f.Variant {
-			inPackage[k] = true
-		}
-		out = append(out, f)
-	}
-	return out
-}
-
-func printText(w io.Writer, findings []Finding) {
-	for _, f := range findings {
-		// The rule that fired, as staticcheck names its checks: the
-		// name -RULE=false turns off.
-		fmt.Fprintf(w, "%s: %s (%s)\n", relPosition(f.Posn), f.Diag.Message, f.Analyzer.Name)
-		for _, r := range f.Diag.Related {
-			fmt.Fprintf(w, "\t%s: %s\n", relPosition(f.Fset.Position(r.Pos)), r.Message)
-		}
-	}
-}
-
-// relPosition prints a position relative to the working directory when the
-// file is below it, so output is short and the same on every machine.
-func relPosition(p token.Position) string {
-	p.Filename = relPath(p.Filename)
-	return p.String()
-}
-
-func relPath(name string) string {
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, name); err == nil && !strings.HasPrefix(rel, "..") {
-			return rel
-		}
-	}
-	return name
 }
 
 // annotated reports whether any package of the load, dependencies

@@ -13,6 +13,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 )
 
 // hintUnannotated prints one line on stderr when a run's silence would
@@ -20,8 +21,8 @@ import (
 // (-infer, -suggest, -shared, -config.unannotated), and none of the files
 // it checked has a directive, so guardvet checked only the contracts of
 // the packages they import. hints: false in .guardvet.yaml turns it off.
-func (ad *adoption) hintUnannotated(res runResult, stderr io.Writer) {
-	if (ad.conf != nil && ad.conf.NoHints) || ad.modal || len(res.findings) > 0 || res.code != ExitClean || len(res.checked) == 0 {
+func (ad *adoption) hintUnannotated(res output.Result, stderr io.Writer) {
+	if (ad.conf != nil && ad.conf.NoHints) || ad.modal || len(res.Findings) > 0 || res.Code != output.ExitClean || len(res.Checked) == 0 {
 		return
 	}
 	for _, name := range []string{"infer", "infer.suggest", "shared", "unannotated"} {
@@ -29,8 +30,8 @@ func (ad *adoption) hintUnannotated(res runResult, stderr io.Writer) {
 			return
 		}
 	}
-	files := make([]string, 0, len(res.checked))
-	for f := range res.checked {
+	files := make([]string, 0, len(res.Checked))
+	for f := range res.Checked {
 		files = append(files, f)
 	}
 	sort.Strings(files)
@@ -38,7 +39,7 @@ func (ad *adoption) hintUnannotated(res runResult, stderr io.Writer) {
 		return
 	}
 	fmt.Fprintf(stderr, "guardvet: no //guard: or checklocks directive in the %s checked, so only contracts declared elsewhere were checked: -infer infers guards from how the code uses its locks, -config.unannotated finds lock-order inversions (docs/adoption.md; hints: false in %s hides this line)\n",
-		plural(len(res.dirs), "package", "packages"), configfile.Name)
+		output.Plural(len(res.Dirs), "package", "packages"), configfile.Name)
 }
 
 // filesAnnotated reports whether any of files has a directive

@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -22,6 +21,7 @@ import (
 	"golang.org/x/tools/go/types/objectpath"
 
 	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 )
 
 // An incremental run analyses, after an edit, only the root packages the
@@ -581,7 +581,7 @@ func (inc *incremental) pass(p *packages.Package, a *analysedPkg, an *analysis.A
 // result turns the analysed roots' diagnostics into a load's result: the
 // findings, and the -json tree as the checker driver prints it.
 func (inc *incremental) result() loadResult {
-	res := loadResult{findings: map[string][]Finding{}, tree: jsonTree{}, code: ExitClean, facts: inc.facts()}
+	res := loadResult{findings: map[string][]output.Finding{}, tree: output.JSONTree{}, code: output.ExitClean, facts: inc.facts()}
 	for _, p := range inc.order {
 		if _, root := inc.plan.keys[p.ID]; !root {
 			continue
@@ -595,10 +595,10 @@ func (inc *incremental) result() loadResult {
 				continue
 			}
 			for _, d := range diags {
-				res.findings[p.ID] = append(res.findings[p.ID], Finding{Analyzer: an, Diag: d, Fset: inc.fset,
+				res.findings[p.ID] = append(res.findings[p.ID], output.Finding{Analyzer: an, Diag: d, Fset: inc.fset,
 					Posn: inc.fset.Position(d.Pos), Variant: strings.Contains(p.ID, " [")})
 			}
-			if data, err := json.Marshal(jsonDiagnostics(inc.fset, diags)); err == nil {
+			if data, err := output.JSONDiagnostics(inc.fset, diags); err == nil {
 				entry[an.Name] = data
 			}
 		}
@@ -628,57 +628,6 @@ func (inc *incremental) facts() map[string]*factsEntry {
 			}
 		}
 		out[p.ID] = e
-	}
-	return out
-}
-
-// The JSON shape of a diagnostic in -json, as the x/tools drivers print it
-// (golang.org/x/tools/internal/analysis/driverutil, not importable).
-type jsonTextEdit struct {
-	Filename string `json:"filename"`
-	Start    int    `json:"start"`
-	End      int    `json:"end"`
-	New      string `json:"new"`
-}
-
-type jsonSuggestedFix struct {
-	Message string         `json:"message"`
-	Edits   []jsonTextEdit `json:"edits"`
-}
-
-type jsonRelated struct {
-	Posn    string `json:"posn"`
-	End     string `json:"end"`
-	Message string `json:"message"`
-}
-
-type jsonDiagnostic struct {
-	Category       string             `json:"category,omitempty"`
-	Posn           string             `json:"posn"`
-	End            string             `json:"end"`
-	Message        string             `json:"message"`
-	SuggestedFixes []jsonSuggestedFix `json:"suggested_fixes,omitempty"`
-	Related        []jsonRelated      `json:"related,omitempty"`
-}
-
-func jsonDiagnostics(fset *token.FileSet, diags []analysis.Diagnostic) []jsonDiagnostic {
-	out := make([]jsonDiagnostic, 0, len(diags))
-	for _, d := range diags {
-		var fixes []jsonSuggestedFix
-		for _, fix := range d.SuggestedFixes {
-			var edits []jsonTextEdit
-			for _, e := range fix.TextEdits {
-				edits = append(edits, jsonTextEdit{Filename: fset.Position(e.Pos).Filename, Start: fset.Position(e.Pos).Offset,
-					End: fset.Position(e.End).Offset, New: string(e.NewText)})
-			}
-			fixes = append(fixes, jsonSuggestedFix{Message: fix.Message, Edits: edits})
-		}
-		var related []jsonRelated
-		for _, r := range d.Related {
-			related = append(related, jsonRelated{Posn: fset.Position(r.Pos).String(), End: fset.Position(cmp.Or(r.End, r.Pos)).String(), Message: r.Message})
-		}
-		out = append(out, jsonDiagnostic{Category: d.Category, Posn: fset.Position(d.Pos).String(), End: fset.Position(cmp.Or(d.End, d.Pos)).String(),
-			Message: d.Message, SuggestedFixes: fixes, Related: related})
 	}
 	return out
 }

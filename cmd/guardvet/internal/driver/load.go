@@ -1,7 +1,6 @@
 package driver
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -11,6 +10,8 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/packages"
+
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 )
 
 // loadGroup is one packages.Load: the patterns to load from dir ("" for
@@ -139,7 +140,7 @@ var lineCol = regexp.MustCompile(`(:\d+){1,2}$`)
 // "file:line" or "file") relative to the working directory.
 func relPos(pos string) string {
 	suffix := lineCol.FindString(pos)
-	return relPath(strings.TrimSuffix(pos, suffix)) + suffix
+	return output.RelPath(strings.TrimSuffix(pos, suffix)) + suffix
 }
 
 // loadFailure is what guardvet says when go/packages cannot run go list
@@ -182,86 +183,4 @@ func relMessage(msg string) string {
 		return msg
 	}
 	return strings.ReplaceAll(msg, wd+string(filepath.Separator), "")
-}
-
-// printJSON prints the x/tools JSON tree (package ID → analyzer →
-// diagnostics) of every load, fresh or replayed from the cache, as one
-// object, as a single load prints it.
-func printJSON(w io.Writer, trees []jsonTree) error {
-	merged := map[string]map[string]json.RawMessage{}
-	for _, t := range trees {
-		for id, v := range t {
-			if merged[id] == nil {
-				merged[id] = map[string]json.RawMessage{}
-			}
-			for name, raw := range v {
-				merged[id][name] = appendDiagnostics(merged[id][name], raw)
-			}
-		}
-	}
-	dropVariantRepeats(merged)
-	data, err := json.MarshalIndent(merged, "", "\t")
-	if err != nil {
-		return err
-	}
-	_, err = fmt.Fprintf(w, "%s\n", data)
-	return err
-}
-
-// appendDiagnostics appends an analyzer's diagnostics in one tree to
-// those in another (a package analysed in two passes, with files in two
-// modes); an error, or nothing before, is replaced.
-func appendDiagnostics(to, from json.RawMessage) json.RawMessage {
-	var a, b []json.RawMessage
-	if to == nil || json.Unmarshal(to, &a) != nil || json.Unmarshal(from, &b) != nil {
-		return from
-	}
-	out, _ := json.Marshal(append(a, b...)) // raw messages: cannot fail
-	return out
-}
-
-// dropVariantRepeats removes from a test variant's entry (p [p.test]) the
-// diagnostics its package's entry has at the same position for the same
-// analyzer: the variant shares the package's files, and one bug is one
-// report, as in the text output. A variant left with nothing is dropped.
-func dropVariantRepeats(tree map[string]map[string]json.RawMessage) {
-	type diag struct {
-		Posn string `json:"posn"`
-	}
-	for id, byAnalyzer := range tree {
-		i := strings.Index(id, " [")
-		if i < 0 {
-			continue
-		}
-		base := tree[id[:i]]
-		for name, raw := range byAnalyzer {
-			var mine, theirs []json.RawMessage
-			if json.Unmarshal(raw, &mine) != nil || json.Unmarshal(base[name], &theirs) != nil {
-				continue // an analyzer error, or nothing to compare with
-			}
-			seen := map[string]bool{}
-			for _, d := range theirs {
-				var x diag
-				if json.Unmarshal(d, &x) == nil {
-					seen[x.Posn] = true
-				}
-			}
-			var kept []json.RawMessage
-			for _, d := range mine {
-				var x diag
-				if json.Unmarshal(d, &x) == nil && seen[x.Posn] {
-					continue
-				}
-				kept = append(kept, d)
-			}
-			if len(kept) == 0 {
-				delete(byAnalyzer, name)
-				continue
-			}
-			byAnalyzer[name], _ = json.Marshal(kept)
-		}
-		if len(byAnalyzer) == 0 {
-			delete(tree, id)
-		}
-	}
 }

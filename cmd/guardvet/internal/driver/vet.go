@@ -21,6 +21,7 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/version"
 	"github.com/guardvet/guardvet/internal/fold"
 )
@@ -100,7 +101,7 @@ func SetupVet(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.W
 			// would print the error with its whole usage after it, and
 			// the one line is what helps.
 			fmt.Fprintf(stderr, "guardvet: -%s works only standalone, not under go vet: %s\n", name, instead)
-			os.Exit(ExitError)
+			os.Exit(output.ExitError)
 			return nil
 		}
 		if f.isBool {

@@ -1,4 +1,4 @@
-package driver
+package output
 
 import (
 	"bytes"
@@ -16,11 +16,11 @@ type edit struct {
 	text       []byte
 }
 
-// applyFixes applies the first suggested fix of every finding. With diff,
+// ApplyFixes applies the first suggested fix of every finding. With diff,
 // it prints a unified diff and leaves the files alone. Overlapping edits
 // are an error that names the file; nothing is written then. It returns
 // the number of findings whose fix was applied (or shown).
-func applyFixes(findings []Finding, diff bool, stdout io.Writer) (int, error) {
+func ApplyFixes(findings []Finding, diff bool, stdout io.Writer) (int, error) {
 	byFile := map[string][]edit{}
 	fixed := 0
 	for _, f := range findings {
@@ -53,20 +53,20 @@ func applyFixes(findings []Finding, diff bool, stdout io.Writer) (int, error) {
 		}
 		out, err := apply(src, byFile[name])
 		if err != nil {
-			return 0, fmt.Errorf("%s: %v", relPath(name), err)
+			return 0, fmt.Errorf("%s: %v", RelPath(name), err)
 		}
 		// A fix must not break code: if the edited file does not parse,
 		// nothing is written.
 		formatted, err := format.Source(out)
 		if err != nil {
-			return 0, fmt.Errorf("%s: the suggested fixes would leave the file unparsable, so none was applied: %v", relPath(name), err)
+			return 0, fmt.Errorf("%s: the suggested fixes would leave the file unparsable, so none was applied: %v", RelPath(name), err)
 		}
 		out = formatted
 		results[name] = out
 		if diff {
 			ud := difflib.UnifiedDiff{
 				A: difflib.SplitLines(string(src)), B: difflib.SplitLines(string(out)),
-				FromFile: relPath(name) + " (old)", ToFile: relPath(name) + " (new)", Context: 3,
+				FromFile: RelPath(name) + " (old)", ToFile: RelPath(name) + " (new)", Context: 3,
 			}
 			text, err := difflib.GetUnifiedDiffString(ud)
 			if err != nil {

@@ -1,4 +1,4 @@
-package driver
+package output
 
 import (
 	"encoding/json"
@@ -130,17 +130,12 @@ func WriteSARIF(w io.Writer, findings []Finding, analyzers []*analysis.Analyzer,
 		ruleIndex[a.Name] = len(run.Tool.Driver.Rules)
 		run.Tool.Driver.Rules = append(run.Tool.Driver.Rules, sarifRule{
 			ID: a.Name, Name: a.Name, HelpURI: a.URL,
-			ShortDescription:     sarifText{firstLine(a.Doc)},
+			ShortDescription:     sarifText{FirstLine(a.Doc)},
 			FullDescription:      sarifText{a.Doc},
 			DefaultConfiguration: sarifDefault{Level: "warning"},
 		})
 	}
-	src := sourceLines{}
-	hashes := make([]string, len(findings))
-	for i, f := range findings {
-		hashes[i] = baseline.Fingerprint(f.Analyzer.Name, artifactURI(f.Posn.Filename), f.Diag.Message, src.line(f.Posn.Filename, f.Posn.Line))
-	}
-	fingerprints := baseline.Rank(hashes)
+	fingerprints := Fingerprints(findings, artifactURI)
 	for i, f := range findings {
 		rule := f.Analyzer.Name
 		endLine, endCol := endOf(f, f.Diag.End)
@@ -220,7 +215,19 @@ func toSARIFFix(f Finding, fix analysis.SuggestedFix) sarifFix {
 // artifactURI is the file relative to the working directory (the checkout
 // root in CI), with forward slashes, so paths are the same on every run.
 func artifactURI(file string) string {
-	return filepath.ToSlash(relPath(file))
+	return filepath.ToSlash(RelPath(file))
+}
+
+// Fingerprints are the findings' fingerprints (baseline.Fingerprint,
+// ranked by baseline.Rank), each with its file named as name names it:
+// SARIF's partialFingerprints, and the baseline's.
+func Fingerprints(findings []Finding, name func(file string) string) []string {
+	src := sourceLines{}
+	hashes := make([]string, len(findings))
+	for i, f := range findings {
+		hashes[i] = baseline.Fingerprint(f.Analyzer.Name, name(f.Posn.Filename), f.Diag.Message, src.line(f.Posn.Filename, f.Posn.Line))
+	}
+	return baseline.Rank(hashes)
 }
 
 // sourceLines reads the lines of the files findings are in, each file
