@@ -17,6 +17,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/baseline"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/configflag"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/gitdiff"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 )
@@ -218,7 +219,7 @@ func (ad *adoption) apply(conf *configfile.File, opts *options) error {
 			// mode gets a pass of its own (modes).
 			ad.modal = ad.modal || conf.Varies(rule, top)
 			if top {
-				mustSetConfig(map[string]string{"guardinfer": "infer", "shared": "shared"}[rule], "true")
+				configflag.MustSet(map[string]string{"guardinfer": "infer", "shared": "shared"}[rule], "true")
 			}
 		default:
 			if !conf.RuleAnywhere(rule, true) {
@@ -242,11 +243,11 @@ func currentMode() mode {
 // setMode sets the mode, and returns the function that restores it.
 func setMode(m mode) (restore func()) {
 	before := currentMode()
-	mustSetConfig("infer", fmt.Sprint(m.infer))
-	mustSetConfig("shared", fmt.Sprint(m.shared))
+	configflag.MustSet("infer", fmt.Sprint(m.infer))
+	configflag.MustSet("shared", fmt.Sprint(m.shared))
 	return func() {
-		mustSetConfig("infer", fmt.Sprint(before.infer))
-		mustSetConfig("shared", fmt.Sprint(before.shared))
+		configflag.MustSet("infer", fmt.Sprint(before.infer))
+		configflag.MustSet("shared", fmt.Sprint(before.shared))
 	}
 }
 

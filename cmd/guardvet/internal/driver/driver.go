@@ -21,6 +21,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/configflag"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/progress"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/version"
@@ -332,8 +333,8 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	configFlag := func(name string) func(string) error {
 		return func(s string) error { return config.Analyzer.Flags.Set(name, s) }
 	}
-	fs.BoolFunc("infer", "infer guards for fields without directives (same as -config.infer)", configFlag("infer"))
-	fs.BoolFunc("strict", strictHelp, configFlag("strict"))
+	fs.BoolFunc("infer", configflag.InferUsage, configFlag("infer"))
+	fs.BoolFunc("strict", configflag.StrictUsage, configFlag("strict"))
 	fs.BoolFunc("suggest", "print the directives guard inference would add, with evidence, and nothing else; with -fix, write them (same as -config.infer.suggest)", func(s string) error {
 		o.suggest = s != "false" && s != "0"
 		return configFlag("infer.suggest")(s)
@@ -399,10 +400,10 @@ func inferenceFlags(fs *flag.FlagSet, o *options, stderr io.Writer) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if t := o.enable["guardinfer"]; t != nil && t.set && t.value && !set["infer"] && !set["config.infer"] {
-		mustSetConfig("infer", "true")
+		configflag.MustSet("infer", "true")
 	}
 	if t := o.enable["shared"]; t != nil && t.set && t.value && !set["config.shared"] {
-		mustSetConfig("shared", "true")
+		configflag.MustSet("shared", "true")
 	}
 	on := func(name string) bool { return config.Analyzer.Flags.Lookup(name).Value.String() == "true" }
 	if on("infer") || on("infer.suggest") {
@@ -631,12 +632,4 @@ func runOptions(enabled []*analysis.Analyzer, pkgs []*packages.Package) (restore
 		undoRelease()
 		undoSummaries()
 	}, nil
-}
-
-// mustSetConfig sets a boolean option of the config analyzer that exists:
-// a failure is a bug in guardvet, not a user's mistake.
-func mustSetConfig(name, value string) {
-	if err := config.Analyzer.Flags.Set(name, value); err != nil {
-		panic(fmt.Sprintf("guardvet: setting -config.%s=%s: %v", name, value, err))
-	}
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/configflag"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/version"
 	"github.com/guardvet/guardvet/internal/fold"
@@ -57,9 +58,6 @@ const vetFlagsHelp = `Under go vet (go vet -vettool=$(command -v guardvet) [flag
   not read .guardvet.yaml).
 `
 
-// strictHelp is the usage of -strict, standalone and under go vet.
-const strictHelp = "checkthenact and escape also report what cannot lose an update: an act a callee re-checks, idempotent or one-way writes, copy-on-write or nil maps and slices handed out (same as -config.strict)"
-
 // SetupVet prepares the go vet protocol path before unitchecker.Main
 // parses the command line (flag.CommandLine): it registers guardvet's
 // version flag (-V=full, with the version in it), the standalone
@@ -69,7 +67,7 @@ const strictHelp = "checkthenact and escape also report what cannot lose an upda
 func SetupVet(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Writer) {
 	fs := flag.CommandLine
 	fs.Var(vetVersionFlag{stdout}, "V", "print the version and exit (-V=full: the go vet protocol's form)")
-	fs.BoolFunc("infer", "infer guards for fields without directives (same as -config.infer)", func(s string) error {
+	fs.BoolFunc("infer", configflag.InferUsage, func(s string) error {
 		if err := config.Analyzer.Flags.Set("infer", s); err != nil {
 			return err
 		}
@@ -80,7 +78,7 @@ func SetupVet(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.W
 		}
 		return nil
 	})
-	fs.BoolFunc("strict", strictHelp, func(s string) error { return config.Analyzer.Flags.Set("strict", s) })
+	fs.BoolFunc("strict", configflag.StrictUsage, func(s string) error { return config.Analyzer.Flags.Set("strict", s) })
 	fs.BoolFunc("suggest", "report the directives guard inference would add, with evidence and a fix, and nothing else (same as -config.infer.suggest -guardinfer)", func(s string) error {
 		if err := config.Analyzer.Flags.Set("infer.suggest", s); err != nil {
 			return err
@@ -111,12 +109,12 @@ func SetupVet(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.W
 		}
 	}
 	if ruleNamed(args, "shared") {
-		mustSetConfig("shared", "true") // as standalone: naming the rule turns it on
+		configflag.MustSet("shared", "true") // as standalone: naming the rule turns it on
 	}
 	if guardinferAlone(args) {
 		// -guardinfer alone turns inference on, as standalone does. Set
 		// before parsing, so an explicit -infer=false still wins.
-		mustSetConfig("infer", "true")
+		configflag.MustSet("infer", "true")
 	}
 }
 
