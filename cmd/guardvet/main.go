@@ -21,13 +21,14 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/suite"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/driver"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/vetproto"
 )
 
 func main() {
 	analyzers := suite.Analyzers()
-	if driver.IsVetInvocation(os.Args[1:]) {
-		driver.SetupVet(os.Args[1:], analyzers, os.Stdout, os.Stderr)
-		if code, ran := driver.RunVetSorted(os.Args[1:], os.Stderr); ran {
+	if vetproto.IsInvocation(os.Args[1:]) {
+		vetproto.Setup(os.Args[1:], analyzers, os.Stdout, os.Stderr)
+		if code, ran := vetproto.RunSorted(os.Args[1:], os.Stderr); ran {
 			os.Exit(code) // a child ran unitchecker; its JSON, sorted, is written
 		}
 		unitchecker.Main(analyzers...) // the go vet protocol; never returns

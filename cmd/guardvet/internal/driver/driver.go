@@ -25,18 +25,8 @@ import (
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/progress"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/version"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/vetproto"
 )
-
-// IsVetInvocation reports whether go vet is driving us: it first asks for
-// -V=full and -flags, then passes a single *.cfg file per package.
-func IsVetInvocation(args []string) bool {
-	for _, a := range args {
-		if a == "-V=full" || a == "--V=full" || a == "-flags" || a == "--flags" {
-			return true
-		}
-	}
-	return len(args) > 0 && strings.HasSuffix(args[len(args)-1], ".cfg")
-}
 
 type options struct {
 	json, sarif, fix, diff, tests, version bool
@@ -546,7 +536,7 @@ guardvet under the user's cache directory; -cache DIR or
 GUARDVETCACHE=DIR moves it, off turns it off. GUARDVET_PROGRESS=off|on
 hides or forces the progress line shown on a terminal.
 
-` + vetFlagsHelp + `
+` + vetproto.FlagsHelp + `
 Exit codes:
   0  no findings
   1  findings (in every output format)

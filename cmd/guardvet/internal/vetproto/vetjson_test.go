@@ -1,4 +1,4 @@
-package driver
+package vetproto
 
 import (
 	"encoding/json"
