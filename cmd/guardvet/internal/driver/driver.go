@@ -24,6 +24,7 @@ import (
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configflag"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/progress"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/runcache"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/version"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/vetproto"
 )
@@ -312,7 +313,7 @@ func parseFlags(args []string, analyzers []*analysis.Analyzer, stderr io.Writer)
 	fs.BoolVar(&o.tests, "test", true, "also check test files")
 	fs.StringVar(&o.tags, "tags", "", "comma-separated build `tags`, as for go build")
 	fs.StringVar(&o.dir, "C", "", "change to `dir` before doing anything else, as go -C does (a module in a subdirectory of a repository)")
-	fs.StringVar(&o.cache, "cache", "", "the result cache's `dir`, or off; default $"+EnvCache+", else guardvet in the user's cache directory (guardvet cache dir prints it)")
+	fs.StringVar(&o.cache, "cache", "", "the result cache's `dir`, or off; default $"+runcache.EnvCache+", else guardvet in the user's cache directory (guardvet cache dir prints it)")
 	fs.StringVar(&o.configFile, "config-file", "", "the configuration `file`, or off; default: "+configfile.Name+" in the working directory or the nearest directory above it, up to the repository root (outside one, the module root)")
 	fs.StringVar(&o.baseline, "baseline", "", "report only the findings that are not in the baseline `file` (written by -write-baseline), and list its entries that no finding matches any more")
 	fs.BoolVar(&o.writeBaseline, "write-baseline", false, "write the findings to the baseline file (-baseline, or baseline: in "+configfile.Name+") instead of reporting them; entries of files the run does not check are kept")

@@ -1,4 +1,4 @@
-package driver
+package runcache
 
 import (
 	"encoding/json"
@@ -36,7 +36,7 @@ import (
 // that did (an entry lost), an error in go list, parsing or type-checking,
 // or an analyzer that fails.
 type incremental struct {
-	rc        *runCache
+	rc        *Cache
 	plan      *cachePlan
 	enabled   []*analysis.Analyzer
 	fset      *token.FileSet
@@ -64,7 +64,7 @@ type analysedPkg struct {
 
 // analyseIncrementally runs the incremental analysis of the plan's
 // missing roots.
-func (rc *runCache) analyseIncrementally(cfg *packages.Config, plan *cachePlan, enabled []*analysis.Analyzer) (res loadResult, why error) {
+func (rc *Cache) analyseIncrementally(cfg *packages.Config, plan *cachePlan, enabled []*analysis.Analyzer) (res LoadResult, why error) {
 	inc := &incremental{rc: rc, plan: plan, enabled: enabled, fset: token.NewFileSet(),
 		analyse: map[string]bool{}, cached: map[string]*factsEntry{}, universes: map[string]map[string]*types.Package{},
 		done: map[string]*analysedPkg{}, inherited: map[string]*factSet{}}
@@ -580,13 +580,13 @@ func (inc *incremental) pass(p *packages.Package, a *analysedPkg, an *analysis.A
 
 // result turns the analysed roots' diagnostics into a load's result: the
 // findings, and the -json tree as the checker driver prints it.
-func (inc *incremental) result() loadResult {
-	res := loadResult{findings: map[string][]output.Finding{}, tree: output.JSONTree{}, code: output.ExitClean, facts: inc.facts()}
+func (inc *incremental) result() LoadResult {
+	res := LoadResult{Findings: map[string][]output.Finding{}, Tree: output.JSONTree{}, Code: output.ExitClean, facts: inc.facts()}
 	for _, p := range inc.order {
 		if _, root := inc.plan.keys[p.ID]; !root {
 			continue
 		}
-		res.roots = append(res.roots, p.ID)
+		res.Roots = append(res.Roots, p.ID)
 		a := inc.done[p.ID]
 		entry := map[string]json.RawMessage{}
 		for _, an := range inc.enabled {
@@ -595,7 +595,7 @@ func (inc *incremental) result() loadResult {
 				continue
 			}
 			for _, d := range diags {
-				res.findings[p.ID] = append(res.findings[p.ID], output.Finding{Analyzer: an, Diag: d, Fset: inc.fset,
+				res.Findings[p.ID] = append(res.Findings[p.ID], output.Finding{Analyzer: an, Diag: d, Fset: inc.fset,
 					Posn: inc.fset.Position(d.Pos), Variant: strings.Contains(p.ID, " [")})
 			}
 			if data, err := output.JSONDiagnostics(inc.fset, diags); err == nil {
@@ -603,7 +603,7 @@ func (inc *incremental) result() loadResult {
 			}
 		}
 		if len(entry) > 0 {
-			res.tree[p.ID] = entry
+			res.Tree[p.ID] = entry
 		}
 	}
 	return res

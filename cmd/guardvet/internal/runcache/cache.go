@@ -1,11 +1,23 @@
-package driver
+// Package runcache is the standalone driver's result cache and the
+// incremental runs it allows. For each root package, the key
+// (cachekey.go) hashes everything its findings depend on; the entry
+// (cacheentry.go) holds the findings and the package's part of -json. A
+// run first asks go list for the packages and their files, which is
+// cheap, computes the keys, and replays every root whose entry is there;
+// only the others are loaded, type-checked and analysed, with what they
+// import: incrementally, from export data and cached facts, when few
+// changed (incremental.go), else as a cold run does. A run with errors
+// stores nothing, so errors are always found and printed anew.
+//
+// The directory is -cache, else $GUARDVETCACHE, else guardvet under the
+// user's cache directory (os.UserCacheDir: $XDG_CACHE_HOME or ~/.cache on
+// Linux, ~/Library/Caches on macOS); "off" turns the cache off.
+package runcache
 
 import (
 	"crypto/sha256"
 	"encoding/json"
 	"flag"
-	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -17,26 +29,13 @@ import (
 	"github.com/guardvet/guardvet/internal/resultcache"
 )
 
-// The standalone driver's result cache. For each root package, the key
-// (cachekey.go) hashes everything its findings depend on; the entry
-// (cacheentry.go) holds the findings and the package's part of -json. A
-// run first asks go list for the packages and their files, which is
-// cheap, computes the keys, and replays every root whose entry is there;
-// only the others are loaded, type-checked and analysed, with what they
-// import. A run with errors stores nothing, so errors are always found
-// and printed anew.
-//
-// The directory is -cache, else $GUARDVETCACHE, else guardvet under the
-// user's cache directory (os.UserCacheDir: $XDG_CACHE_HOME or ~/.cache on
-// Linux, ~/Library/Caches on macOS); "off" turns the cache off.
-
 // EnvCache names the environment variable that moves or turns off the
 // cache.
 const EnvCache = "GUARDVETCACHE"
 
-// CacheDir returns the cache directory flagValue (-cache) or the
+// Dir returns the cache directory flagValue (-cache) or the
 // environment selects, and false when the cache is off.
-func CacheDir(flagValue string) (string, bool) {
+func Dir(flagValue string) (string, bool) {
 	v := flagValue
 	if v == "" {
 		v = os.Getenv(EnvCache)
@@ -54,27 +53,31 @@ func CacheDir(flagValue string) (string, bool) {
 	return v, true
 }
 
-// runCache is the cache as one run uses it.
-type runCache struct {
+// Cache is the result cache as one run uses it. A nil *Cache is no cache:
+// Analyse analyses as without one, and the other methods do nothing.
+type Cache struct {
 	cache   *resultcache.Cache
-	opts    *options
+	flags   *flag.FlagSet // the run's flags, for its key (runKey)
 	enabled []*analysis.Analyzer
 	rep     *replayer
 	runKeys map[string]resultcache.Key   // by module directory
 	trace   bool                         // GUARDVET_CACHE_TRACE: say on stderr what the cache did
 	packs   []map[resultcache.Key][]byte // the packs of the modules seen (see seen)
+	sums    *fileSums                    // the files' SHA-256, taken as they are parsed, for the keys
 }
 
-// EnvCacheTrace names the environment variable that, set, makes a run
+// envCacheTrace names the environment variable that, set, makes a run
 // say on stderr, for each module, how many packages the cache replayed
 // and how the others were analysed: a debugging aid.
-const EnvCacheTrace = "GUARDVET_CACHE_TRACE"
+const envCacheTrace = "GUARDVET_CACHE_TRACE"
 
-// openCache returns the run's cache, or nil when it is off or its
-// directory cannot be made: the run then goes without, as it would with
-// a cold cache.
-func openCache(opts *options, enabled, all []*analysis.Analyzer) *runCache {
-	dir, on := CacheDir(opts.cache)
+// Open returns the run's cache in the directory dirFlag (-cache) or the
+// environment selects, or nil when it is off or its directory cannot be
+// made: the run then goes without, as it would with a cold cache. flags
+// are the run's (every one that can change a finding is in the key), and
+// enabled the analyzers it runs, of all.
+func Open(dirFlag string, flags *flag.FlagSet, enabled, all []*analysis.Analyzer) *Cache {
+	dir, on := Dir(dirFlag)
 	if !on {
 		return nil
 	}
@@ -83,15 +86,35 @@ func openCache(opts *options, enabled, all []*analysis.Analyzer) *runCache {
 		return nil
 	}
 	registerFacts(all)
-	return &runCache{cache: c, opts: opts, enabled: enabled, rep: newReplayer(all), runKeys: map[string]resultcache.Key{},
-		trace: os.Getenv(EnvCacheTrace) != ""}
+	return &Cache{cache: c, flags: flags, enabled: enabled, rep: newReplayer(all), runKeys: map[string]resultcache.Key{},
+		trace: os.Getenv(envCacheTrace) != "", sums: &fileSums{m: map[string][sha256.Size]byte{}}}
 }
 
-func (rc *runCache) runKey(dir string) (resultcache.Key, error) {
+// HashParsed records the SHA-256 of a file of the run as it is parsed, so
+// that the keys of a module's first run (fill) do not read it again.
+func (rc *Cache) HashParsed(filename string, src []byte) {
+	if rc == nil {
+		return
+	}
+	sum := sha256.Sum256(src)
+	rc.sums.mu.Lock()
+	rc.sums.m[filename] = sum
+	rc.sums.mu.Unlock()
+}
+
+// Trim removes old entries when the cache has grown past its bounds
+// (resultcache.MaxAge, resultcache.MaxBytes); best effort.
+func (rc *Cache) Trim() {
+	if rc != nil {
+		_ = rc.cache.Trim(resultcache.MaxAge, resultcache.MaxBytes)
+	}
+}
+
+func (rc *Cache) runKey(dir string) (resultcache.Key, error) {
 	if k, ok := rc.runKeys[dir]; ok {
 		return k, nil
 	}
-	k, err := runKey(rc.opts, rc.enabled, dir)
+	k, err := runKey(rc.flags, rc.enabled, dir)
 	if err == nil {
 		rc.runKeys[dir] = k
 	}
@@ -117,10 +140,10 @@ type cachePlan struct {
 // It returns nil when the cache cannot be used for the group (go list
 // fails or reports errors, a file cannot be read): the group is then
 // analysed as without a cache, and nothing of it stored.
-func (rc *runCache) plan(cfg *packages.Config, g loadGroup) *cachePlan {
+func (rc *Cache) plan(cfg *packages.Config, patterns []string) *cachePlan {
 	meta := *cfg
 	meta.Mode = metaMode
-	pkgs, err := packages.Load(&meta, g.patterns...)
+	pkgs, err := packages.Load(&meta, patterns...)
 	if err != nil || len(pkgs) == 0 || loadErrors(pkgs) {
 		return nil
 	}
@@ -154,15 +177,15 @@ func (rc *runCache) plan(cfg *packages.Config, g loadGroup) *cachePlan {
 		return nil
 	}
 	plan.files = goFiles(missing)
-	plan.reload = g.patterns // nothing cached: load what the patterns name
+	plan.reload = patterns // nothing cached: load what the patterns name
 	if len(missing) < len(plan.roots) {
-		plan.reload = reloadPatterns(g.patterns, missing)
+		plan.reload = reloadPatterns(patterns, missing)
 	}
 	return plan
 }
 
 // lookup replays the entry under k.
-func (rc *runCache) lookup(k resultcache.Key) ([]output.Finding, map[string]json.RawMessage, bool) {
+func (rc *Cache) lookup(k resultcache.Key) ([]output.Finding, map[string]json.RawMessage, bool) {
 	data, ok := rc.get(k)
 	if !ok {
 		return nil, nil, false
@@ -179,9 +202,9 @@ func (rc *runCache) lookup(k resultcache.Key) ([]output.Finding, map[string]json
 }
 
 // covers reports whether a load analysed every root the plan misses.
-func (plan *cachePlan) covers(res loadResult) bool {
+func (plan *cachePlan) covers(res LoadResult) bool {
 	fresh := map[string]bool{}
-	for _, id := range res.roots {
+	for _, id := range res.Roots {
 		fresh[id] = true
 	}
 	for id := range plan.missing {
@@ -196,13 +219,13 @@ func (plan *cachePlan) covers(res loadResult) bool {
 // findings and -json tree: fresh results where the load has them, cached
 // ones for the other roots, and nothing for packages the load analysed
 // that the group's patterns do not name.
-func (plan *cachePlan) merge(res loadResult) ([]output.Finding, output.JSONTree) {
+func (plan *cachePlan) merge(res LoadResult) ([]output.Finding, output.JSONTree) {
 	fresh := map[string]bool{}
-	for _, id := range res.roots {
+	for _, id := range res.Roots {
 		fresh[id] = true
 	}
 	tree := output.JSONTree{}
-	for id, v := range res.tree {
+	for id, v := range res.Tree {
 		if _, isRoot := plan.keys[id]; isRoot || !fresh[id] {
 			tree[id] = v // a root of the group, or an error in a dependency
 		}
@@ -210,7 +233,7 @@ func (plan *cachePlan) merge(res loadResult) ([]output.Finding, output.JSONTree)
 	var out []output.Finding
 	for _, id := range plan.roots {
 		if fresh[id] {
-			out = append(out, res.findings[id]...)
+			out = append(out, res.Findings[id]...)
 			continue
 		}
 		out = append(out, plan.hits[id]...)
@@ -228,7 +251,7 @@ func (plan *cachePlan) merge(res loadResult) ([]output.Finding, output.JSONTree)
 //
 // With pack, everything goes into the module's pack (see seen), written
 // as one entry.
-func (rc *runCache) store(plan *cachePlan, res loadResult, dir string, pack bool) {
+func (rc *Cache) store(plan *cachePlan, res LoadResult, dir string, pack bool) {
 	type put struct {
 		k    resultcache.Key
 		data []byte
@@ -243,19 +266,19 @@ func (rc *runCache) store(plan *cachePlan, res loadResult, dir string, pack bool
 			puts = append(puts, put{factsKey(plan.pk.of(p)), data})
 		}
 	}
-	for _, id := range res.roots {
+	for _, id := range res.Roots {
 		k, isRoot := plan.keys[id]
 		if !isRoot {
 			continue
 		}
 		en := newEntryEncoder(plan.sums)
-		for _, f := range res.findings[id] {
+		for _, f := range res.Findings[id] {
 			en.add(f)
 		}
 		if !en.ok {
 			continue
 		}
-		en.e.JSON = res.tree[id]
+		en.e.JSON = res.Tree[id]
 		if data, err := json.Marshal(en.e); err == nil {
 			puts = append(puts, put{k, data})
 		}
@@ -296,48 +319,6 @@ func (rc *runCache) store(plan *cachePlan, res loadResult, dir string, pack bool
 // storeWriters is how many entries a run writes at once.
 const storeWriters = 8
 
-// cacheCommand is guardvet cache dir|clean [-cache DIR]: print the cache's
-// directory, or empty it.
-func cacheCommand(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("guardvet cache", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dirFlag := fs.String("cache", "", "the cache directory, as for a run")
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, "usage: guardvet cache dir|clean [-cache DIR]\n  dir    print the result cache's directory (\"off\" when it is turned off)\n  clean  remove every entry")
-	}
-	if len(args) == 0 {
-		fs.Usage()
-		return output.ExitError
-	}
-	verb := args[0]
-	if err := fs.Parse(args[1:]); err != nil || fs.NArg() > 0 || (verb != "dir" && verb != "clean") {
-		if err == nil {
-			fs.Usage()
-		}
-		return output.ExitError
-	}
-	dir, on := CacheDir(*dirFlag)
-	switch {
-	case verb == "dir" && !on:
-		fmt.Fprintln(stdout, "off")
-	case verb == "dir":
-		fmt.Fprintln(stdout, dir)
-	case !on:
-		fmt.Fprintln(stderr, "guardvet cache clean: the cache is off ($"+EnvCache+"=off)")
-		return output.ExitError
-	default:
-		c, err := resultcache.Open(dir)
-		if err == nil {
-			err = c.Clean()
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "guardvet cache clean: %v\n", err)
-			return output.ExitError
-		}
-	}
-	return output.ExitClean
-}
-
 // goFiles counts the Go files of pkgs and what they import.
 func goFiles(pkgs []*packages.Package) int {
 	n := 0
@@ -352,7 +333,7 @@ func goFiles(pkgs []*packages.Package) int {
 // the run is most likely cold: it loads everything at once, as without a
 // cache, rather than asking go list first what is cached, and writes the
 // pack.
-func (rc *runCache) seen(dir string) bool {
+func (rc *Cache) seen(dir string) bool {
 	k, err := rc.seenKey(dir)
 	if err != nil {
 		return true // no run key: plan will fail too, and the run goes uncached
@@ -368,7 +349,7 @@ func (rc *runCache) seen(dir string) bool {
 }
 
 // get returns the entry under k: from a pack, or from its own file.
-func (rc *runCache) get(k resultcache.Key) ([]byte, bool) {
+func (rc *Cache) get(k resultcache.Key) ([]byte, bool) {
 	for _, m := range rc.packs {
 		if data, ok := m[k]; ok {
 			return data, true
@@ -377,7 +358,7 @@ func (rc *runCache) get(k resultcache.Key) ([]byte, bool) {
 	return rc.cache.Get(k)
 }
 
-func (rc *runCache) seenKey(dir string) (resultcache.Key, error) {
+func (rc *Cache) seenKey(dir string) (resultcache.Key, error) {
 	run, err := rc.runKey(dir)
 	if err != nil {
 		return resultcache.Key{}, err
@@ -393,17 +374,17 @@ func (rc *runCache) seenKey(dir string) (resultcache.Key, error) {
 // of its roots and of every package, for store. Files already hashed as
 // they were parsed (sums) are not read again. nil when a key cannot be
 // computed.
-func (rc *runCache) planFromLoad(pkgs []*packages.Package, dir string, sums *fileSums) *cachePlan {
+func (rc *Cache) planFromLoad(pkgs []*packages.Package, dir string) *cachePlan {
 	run, err := rc.runKey(dir)
 	if err != nil || len(pkgs) == 0 {
 		return nil
 	}
 	pk := newPackageKeys(run)
-	sums.mu.Lock()
-	for name, sum := range sums.m {
+	rc.sums.mu.Lock()
+	for name, sum := range rc.sums.m {
 		pk.files[name] = sum
 	}
-	sums.mu.Unlock()
+	rc.sums.mu.Unlock()
 	plan := &cachePlan{keys: map[string]resultcache.Key{}, missing: map[string]bool{}, meta: pkgs,
 		byID: map[string]*packages.Package{}, pk: pk, sums: pk.files}
 	packages.Visit(pkgs, nil, func(p *packages.Package) { plan.byID[p.ID] = p })

@@ -1,4 +1,4 @@
-package driver
+package runcache
 
 import (
 	"crypto/sha256"
@@ -57,7 +57,7 @@ var outputOnly = map[string]bool{
 // besides the package: guardvet, the toolchain, the configuration and the
 // flags. It fails when guardvet's executable or the go command's
 // environment cannot be read; the run then goes without the cache.
-func runKey(opts *options, enabled []*analysis.Analyzer, dir string) (resultcache.Key, error) {
+func runKey(fs *flag.FlagSet, enabled []*analysis.Analyzer, dir string) (resultcache.Key, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "guardvet result cache 1\n%s\n", runtime.Version())
 	exe, err := os.Executable()
@@ -84,7 +84,7 @@ func runKey(opts *options, enabled []*analysis.Analyzer, dir string) (resultcach
 		fmt.Fprintf(h, "rule %s\n", a.Name)
 	}
 	var flags []string
-	opts.flags.VisitAll(func(f *flag.Flag) {
+	fs.VisitAll(func(f *flag.Flag) {
 		if !outputOnly[f.Name] {
 			flags = append(flags, f.Name+"="+f.Value.String())
 		}
