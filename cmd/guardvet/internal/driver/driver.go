@@ -20,6 +20,7 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/adopt"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configflag"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
@@ -38,7 +39,7 @@ type options struct {
 	flags                                  *flag.FlagSet   // for the usage text
 	userSet                                map[string]bool // the flags given on the command line
 
-	// Adoption (adopt.go): the configuration file, the baseline, and
+	// Adoption (adopt): the configuration file, the baseline, and
 	// new-code-only runs.
 	configFile, baseline, newFromRev string
 	newFromMergeBase                 string
@@ -121,7 +122,7 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 	log := &errorLog{w: prog.Writer(stderr)}
 	res, ok := analyse(opts, enabled, analyzers, patterns, prog, log)
 	if ok {
-		res, ok = ad.modes(res, func(patterns []string) (output.Result, bool) {
+		res, ok = ad.Modes(res, func(patterns []string) (output.Result, bool) {
 			return analyse(opts, enabled, analyzers, patterns, prog, log)
 		})
 	}
@@ -134,12 +135,12 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 		}
 		return output.ExitError
 	}
-	ad.hintUnannotated(res, stderr)
-	res = ad.filter(res)
-	if ad.write {
-		return ad.writeBaseline(res, enabled, stdout, stderr)
+	ad.HintUnannotated(res, stderr)
+	res = ad.Filter(res)
+	if ad.WritesBaseline() {
+		return ad.WriteBaseline(res, enabled, stdout, stderr)
 	}
-	res = ad.applyBaseline(res, enabled, stderr)
+	res = ad.ApplyBaseline(res, enabled, stderr)
 	return report(opts, analyzers, res.Findings, res.Trees, res.Code, log.lines, stdout, stderr)
 }
 
@@ -592,7 +593,7 @@ func annotated(pkgs []*packages.Package) bool {
 	found := false
 	packages.Visit(pkgs, func(p *packages.Package) bool { return !found }, func(p *packages.Package) {
 		for _, f := range p.Syntax {
-			found = found || fileAnnotated(f)
+			found = found || adopt.FileAnnotated(f)
 		}
 	})
 	return found

@@ -48,7 +48,7 @@ const metaMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledG
 var outputOnly = map[string]bool{
 	"json": true, "sarif": true, "fix": true, "diff": true, "cpuprofile": true, "memprofile": true,
 	"C": true, "version": true, "V": true, "cache": true,
-	// Applied to a run's findings after the analysis (adopt.go); what
+	// Applied to a run's findings after the analysis (adopt); what
 	// the configuration file sets is in the other flags' values.
 	"baseline": true, "write-baseline": true, "new-from-rev": true, "new-from-merge-base": true, "config-file": true,
 }

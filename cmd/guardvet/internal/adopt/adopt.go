@@ -1,10 +1,14 @@
-package driver
+// Package adopt is what a standalone run applies to its findings after
+// the analysis, for turning guardvet on in a codebase that has findings
+// already: the configuration file (.guardvet.yaml) applied to the flags
+// and to the findings, -new-from-rev's changed lines, the baseline, and
+// the hint printed when nothing checked has a directive.
+package adopt
 
 import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -22,11 +26,25 @@ import (
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 )
 
-// adoption is what a run applies to its findings after the analysis, for
+// Options are the settings of the command line that adoption reads.
+type Options struct {
+	ConfigFile       string          // -config-file: the file, off, or "" to look for .guardvet.yaml
+	Baseline         string          // -baseline
+	WriteBaseline    bool            // -write-baseline
+	NewFromRev       string          // -new-from-rev
+	NewFromMergeBase string          // -new-from-merge-base
+	Fix, Diff        bool            // -fix, -diff
+	Suggest          bool            // -suggest
+	Flags            *flag.FlagSet   // the command line's flags: the configuration file sets those it does not
+	UserSet          map[string]bool // the flags given on the command line
+	Decided          map[string]bool // the rules the command line decides: the file's settings of them do not count
+}
+
+// Adoption is what a run applies to its findings after the analysis, for
 // turning guardvet on in a codebase that has findings already: the
 // configuration file's exclusions and per-directory rules, -new-from-rev,
 // and the baseline.
-type adoption struct {
+type Adoption struct {
 	conf    *configfile.File // nil without one
 	top     mode             // the analysis mode outside the file's overrides
 	modal   bool             // overrides change the mode somewhere: more than one pass
@@ -40,11 +58,11 @@ type adoption struct {
 // offByDefault are the rules that run only when asked for.
 var offByDefault = map[string]bool{"guardinfer": true, "shared": true}
 
-// prepareAdoption reads the configuration file and applies it to the
-// flags the command line did not set, reads the baseline, and lists the
-// lines changed since -new-from-rev. Its errors say which file or flag.
-func prepareAdoption(opts *options, analyzers []*analysis.Analyzer) (*adoption, error) {
-	ad := &adoption{decided: decidedRules(opts), write: opts.writeBaseline}
+// Prepare reads the configuration file and applies it to the flags the
+// command line did not set, reads the baseline, and lists the lines
+// changed since -new-from-rev. Its errors say which file or flag.
+func Prepare(opts Options, analyzers []*analysis.Analyzer) (*Adoption, error) {
+	ad := &Adoption{decided: opts.Decided, write: opts.WriteBaseline}
 	conf, err := loadConfigFile(opts, analyzers)
 	if err != nil {
 		return nil, err
@@ -54,18 +72,18 @@ func prepareAdoption(opts *options, analyzers []*analysis.Analyzer) (*adoption, 
 			return nil, err
 		}
 	}
-	ad.path = opts.baseline
+	ad.path = opts.Baseline
 	if ad.path == "" && conf != nil {
 		ad.path = conf.Baseline
 	}
 	switch {
 	case ad.write && ad.path == "":
 		return nil, fmt.Errorf("-write-baseline: no baseline file: name it with -baseline FILE, or baseline: in %s", configfile.Name)
-	case opts.newFromRev != "" && opts.newFromMergeBase != "":
+	case opts.NewFromRev != "" && opts.NewFromMergeBase != "":
 		return nil, errors.New("-new-from-rev and -new-from-merge-base both name where changes start: give one")
-	case ad.write && (opts.newFromRev != "" || opts.newFromMergeBase != ""):
+	case ad.write && (opts.NewFromRev != "" || opts.NewFromMergeBase != ""):
 		return nil, errors.New("-write-baseline records every finding: drop -new-from-rev and -new-from-merge-base")
-	case ad.write && (opts.fix || opts.diff || opts.suggest):
+	case ad.write && (opts.Fix || opts.Diff || opts.Suggest):
 		return nil, errors.New("-write-baseline records findings: drop -fix, -diff and -suggest")
 	case ad.path != "":
 		ad.base, err = baseline.Read(ad.path)
@@ -87,18 +105,18 @@ func prepareAdoption(opts *options, analyzers []*analysis.Analyzer) (*adoption, 
 
 // changedLines lists the lines changed since -new-from-rev's revision,
 // or since -new-from-merge-base's merge base.
-func (ad *adoption) changedLines(opts *options) error {
-	rev, flag := opts.newFromRev, "-new-from-rev"
-	if rev == "" && opts.newFromMergeBase == "" {
+func (ad *Adoption) changedLines(opts Options) error {
+	rev, flag := opts.NewFromRev, "-new-from-rev"
+	if rev == "" && opts.NewFromMergeBase == "" {
 		return nil
 	}
 	wd, err := os.Getwd()
 	if err != nil {
 		return err
 	}
-	if opts.newFromMergeBase != "" {
+	if opts.NewFromMergeBase != "" {
 		flag = "-new-from-merge-base"
-		if rev, err = gitdiff.MergeBase(wd, opts.newFromMergeBase); err != nil {
+		if rev, err = gitdiff.MergeBase(wd, opts.NewFromMergeBase); err != nil {
 			return fmt.Errorf("%s: %v", flag, err)
 		}
 	}
@@ -108,30 +126,10 @@ func (ad *adoption) changedLines(opts *options) error {
 	return nil
 }
 
-// decidedRules are the rules the command line decides: every rule when
-// rules are named (-NAME runs only those), else those set by name, and
-// inference and the shared rule when their switches are given.
-func decidedRules(opts *options) map[string]bool {
-	decided := map[string]bool{}
-	named := rulesNamed(opts.enable)
-	for name, t := range opts.enable {
-		decided[name] = named || t.set
-	}
-	for _, f := range []string{"infer", "config.infer", "suggest", "config.infer.suggest"} {
-		if opts.userSet[f] {
-			decided["guardinfer"] = true
-		}
-	}
-	if opts.userSet["config.shared"] {
-		decided["shared"] = true
-	}
-	return decided
-}
-
 // loadConfigFile finds and reads the configuration file (-config-file, or
 // the nearest .guardvet.yaml); nil when there is none.
-func loadConfigFile(opts *options, analyzers []*analysis.Analyzer) (*configfile.File, error) {
-	path := opts.configFile
+func loadConfigFile(opts Options, analyzers []*analysis.Analyzer) (*configfile.File, error) {
+	path := opts.ConfigFile
 	switch path {
 	case "off":
 		return nil, nil
@@ -152,7 +150,7 @@ func loadConfigFile(opts *options, analyzers []*analysis.Analyzer) (*configfile.
 	}
 	// relPath: errors name the file as findings name files.
 	return configfile.Load(output.RelPath(path), configfile.Schema{Rules: rules, Flag: func(name, value string) error {
-		return checkFileFlag(opts.flags, name, value)
+		return checkFileFlag(opts.Flags, name, value)
 	}})
 }
 
@@ -196,13 +194,13 @@ func checkFileFlag(fs *flag.FlagSet, name, value string) error {
 // apply sets what the configuration file sets and the command line does
 // not: its flags, and which rules run. A rule on anywhere in the tree
 // runs; filter then keeps its findings where the file has it on.
-func (ad *adoption) apply(conf *configfile.File, opts *options) error {
+func (ad *Adoption) apply(conf *configfile.File, opts Options) error {
 	ad.conf = conf
 	for _, f := range conf.Flags {
-		if opts.userSet[f.Name] {
+		if opts.UserSet[f.Name] {
 			continue // the command line wins
 		}
-		if err := opts.flags.Set(f.Name, f.Value); err != nil {
+		if err := opts.Flags.Set(f.Name, f.Value); err != nil {
 			return &configfile.Error{File: conf.Path, Line: f.Line, Msg: fmt.Sprintf("%s: %v", f.Name, err)}
 		}
 	}
@@ -223,7 +221,10 @@ func (ad *adoption) apply(conf *configfile.File, opts *options) error {
 			}
 		default:
 			if !conf.RuleAnywhere(rule, true) {
-				opts.enable[rule].set, opts.enable[rule].value = true, false
+				// Off everywhere: as -RULE=false on the command line.
+				if err := opts.Flags.Set(rule, "false"); err != nil {
+					return err
+				}
 			}
 		}
 	}
@@ -254,7 +255,7 @@ func setMode(m mode) (restore func()) {
 // modeOf is a file's mode: the top level's, changed where the
 // configuration file's overrides change inference or the shared rule
 // and the command line does not decide them.
-func (ad *adoption) modeOf(file string) mode {
+func (ad *Adoption) modeOf(file string) mode {
 	m := ad.top
 	if !ad.decided["guardinfer"] {
 		m.infer = ad.conf.RuleOn("guardinfer", file, m.infer)
@@ -265,11 +266,11 @@ func (ad *adoption) modeOf(file string) mode {
 	return m
 }
 
-// modes re-analyses, in the mode the configuration file gives them, the
+// Modes re-analyses, in the mode the configuration file gives them, the
 // packages with files whose mode is not the top level's, one pass per
 // mode, and keeps each file's findings from the pass in its mode. pass
 // analyses patterns in the mode set.
-func (ad *adoption) modes(res output.Result, pass func(patterns []string) (output.Result, bool)) (output.Result, bool) {
+func (ad *Adoption) Modes(res output.Result, pass func(patterns []string) (output.Result, bool)) (output.Result, bool) {
 	if !ad.modal {
 		return res, true
 	}
@@ -317,10 +318,10 @@ func dirPatterns(dirs map[string]bool) []string {
 	return out
 }
 
-// filter drops the findings the configuration file excludes or turns
+// Filter drops the findings the configuration file excludes or turns
 // off where they are, and, with -new-from-rev, those with no position on
 // a changed line.
-func (ad *adoption) filter(res output.Result) output.Result {
+func (ad *Adoption) Filter(res output.Result) output.Result {
 	if ad.conf == nil && ad.changes == nil {
 		return res
 	}
@@ -342,115 +343,4 @@ func (ad *adoption) filter(res output.Result) output.Result {
 		}
 		return false
 	})
-}
-
-// entries are the findings as baseline entries, with fingerprints.
-func (ad *adoption) entries(findings []output.Finding) []baseline.Finding {
-	dir := filepath.Dir(ad.path)
-	if abs, err := filepath.Abs(dir); err == nil {
-		dir = abs
-	}
-	name := func(file string) string { return relTo(dir, file) }
-	fingerprints := output.Fingerprints(findings, name)
-	out := make([]baseline.Finding, len(findings))
-	for i, f := range findings {
-		out[i] = baseline.Finding{Rule: f.Analyzer.Name, File: name(f.Posn.Filename), Line: f.Posn.Line, Message: f.Diag.Message, Fingerprint: fingerprints[i]}
-	}
-	return out
-}
-
-// checkedFunc reports whether a baseline entry's file was checked, or is
-// gone (deleted or renamed): either way the run knows all its findings.
-func (ad *adoption) checkedFunc(res output.Result) func(string) bool {
-	dir, _ := filepath.Abs(filepath.Dir(ad.path)) // a relative path made absolute: only a missing working directory fails, and then nothing matches
-	return func(file string) bool {
-		abs := filepath.Join(dir, filepath.FromSlash(file))
-		if res.Checked[abs] {
-			return true
-		}
-		_, err := os.Stat(abs)
-		return errors.Is(err, fs.ErrNotExist)
-	}
-}
-
-// inScope reports whether a baseline entry is one this run could have
-// reported: its file was checked, its rule ran there (the rule flags,
-// the configuration file's settings for the file, -infer and -shared for
-// their rules), and, with -new-from-rev, its line is one the run keeps.
-// An entry of a deleted or renamed file is in every run's scope: no run
-// can report it again. Entries out of scope are neither matched nor
-// stale, and -write-baseline keeps them.
-func (ad *adoption) inScope(res output.Result, enabled []*analysis.Analyzer) func(baseline.Finding) bool {
-	checked := ad.checkedFunc(res)
-	ran := map[string]bool{}
-	for _, a := range enabled {
-		ran[a.Name] = true
-	}
-	dir, _ := filepath.Abs(filepath.Dir(ad.path))
-	return func(e baseline.Finding) bool {
-		if !checked(e.File) {
-			return false
-		}
-		abs := filepath.Join(dir, filepath.FromSlash(e.File))
-		if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
-			return true
-		}
-		m := currentMode()
-		if ad.conf != nil {
-			m = ad.modeOf(abs)
-		}
-		switch {
-		case !ran[e.Rule], e.Rule == "guardinfer" && !m.infer, e.Rule == "shared" && !m.shared:
-			return false
-		case ad.conf != nil && (ad.conf.Excluded(abs) || (!ad.decided[e.Rule] && !ad.conf.RuleOn(e.Rule, abs, !offByDefault[e.Rule]))):
-			return false
-		}
-		return ad.changes == nil || ad.changes.Changed(abs, e.Line)
-	}
-}
-
-// applyBaseline drops the findings the baseline lists, and reports its
-// entries in the run's scope that no finding matches any more.
-func (ad *adoption) applyBaseline(res output.Result, enabled []*analysis.Analyzer, stderr io.Writer) output.Result {
-	if ad.base == nil {
-		return res
-	}
-	isNew, stale := ad.base.Match(ad.entries(res.Findings), ad.inScope(res, enabled))
-	i := 0
-	res = res.Keep(func(output.Finding) bool { i++; return isNew[i-1] })
-	if len(stale) > 0 {
-		fmt.Fprintf(stderr, "guardvet: baseline %s: %s no finding matches any more (fixed, or its line changed); guardvet -write-baseline rewrites the file without %s:\n",
-			output.RelPath(ad.path), output.Plural(len(stale), "entry", "entries"), map[bool]string{true: "it", false: "them"}[len(stale) == 1])
-		for _, e := range stale {
-			fmt.Fprintf(stderr, "\t%s:%d: %s (%s)\n", e.File, e.Line, e.Message, e.Rule)
-		}
-	}
-	return res
-}
-
-// writeBaseline writes the run's findings to the baseline file, keeping
-// the entries out of its scope (see inScope). A run with errors writes
-// nothing: its findings are not all there.
-func (ad *adoption) writeBaseline(res output.Result, enabled []*analysis.Analyzer, stdout, stderr io.Writer) int {
-	if res.Code == output.ExitError {
-		fmt.Fprintf(stderr, "guardvet: -write-baseline: %s not written: the run had errors\n", output.RelPath(ad.path))
-		return output.ExitError
-	}
-	current := ad.entries(res.Findings)
-	all := ad.base.Update(current, ad.inScope(res, enabled))
-	if err := baseline.Write(ad.path, all); err != nil {
-		fmt.Fprintf(stderr, "guardvet: -write-baseline: %v\n", err)
-		return output.ExitError
-	}
-	fmt.Fprintf(stderr, "guardvet: wrote %s: %s\n", output.RelPath(ad.path), output.Plural(len(all), "finding", "findings"))
-	return output.ExitClean
-}
-
-// relTo is file relative to dir (../ included), with forward slashes;
-// file itself when it has no relative path (another volume).
-func relTo(dir, file string) string {
-	if rel, err := filepath.Rel(dir, file); err == nil {
-		return filepath.ToSlash(rel)
-	}
-	return filepath.ToSlash(file)
 }

@@ -1,4 +1,4 @@
-package driver
+package adopt
 
 import (
 	"bytes"
@@ -16,12 +16,12 @@ import (
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 )
 
-// hintUnannotated prints one line on stderr when a run's silence would
+// HintUnannotated prints one line on stderr when a run's silence would
 // mislead: it found nothing, no mode that looks beyond directives was on
 // (-infer, -suggest, -shared, -config.unannotated), and none of the files
 // it checked has a directive, so guardvet checked only the contracts of
 // the packages they import. hints: false in .guardvet.yaml turns it off.
-func (ad *adoption) hintUnannotated(res output.Result, stderr io.Writer) {
+func (ad *Adoption) HintUnannotated(res output.Result, stderr io.Writer) {
 	if (ad.conf != nil && ad.conf.NoHints) || ad.modal || len(res.Findings) > 0 || res.Code != output.ExitClean || len(res.Checked) == 0 {
 		return
 	}
@@ -57,16 +57,16 @@ func filesAnnotated(files []string) bool {
 			continue
 		}
 		_ = err // a file with syntax errors failed the run before this
-		if fileAnnotated(f) {
+		if FileAnnotated(f) {
 			return true
 		}
 	}
 	return false
 }
 
-// fileAnnotated reports whether a comment of f is a directive
+// FileAnnotated reports whether a comment of f is a directive
 // (directives.Annotates).
-func fileAnnotated(f *ast.File) bool {
+func FileAnnotated(f *ast.File) bool {
 	for _, g := range f.Comments {
 		for _, c := range g.List {
 			if directives.Annotates(c) {
