@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -12,6 +13,8 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/analyzer/lockstate"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/adopt"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/progress"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/runcache"
@@ -173,4 +176,43 @@ func parseHook(p *progress.Line, rc *runcache.Cache) func(*token.FileSet, string
 		const mode = parser.AllErrors | parser.ParseComments // as go/packages parses
 		return parser.ParseFile(fset, filename, src, mode)
 	}
+}
+
+// annotated reports whether any package of the load, dependencies
+// included, has a directive (directives.Annotates).
+func annotated(pkgs []*packages.Package) bool {
+	found := false
+	packages.Visit(pkgs, func(p *packages.Package) bool { return !found }, func(p *packages.Package) {
+		for _, f := range p.Syntax {
+			found = found || adopt.FileAnnotated(f)
+		}
+	})
+	return found
+}
+
+// runOptions sets the options a run derives from what it loaded, and
+// returns the function that restores them: no summaries for annotated
+// importers when nothing loaded has a directive (they would be computed
+// for nobody), and the engine's early release of its records
+// (lockstate.ReleaseEarly).
+func runOptions(enabled []*analysis.Analyzer, pkgs []*packages.Package) (restore func(), err error) {
+	undoSummaries := func() {}
+	if !annotated(pkgs) {
+		if undoSummaries, err = config.Set("summaries", "false"); err != nil {
+			return nil, err
+		}
+	}
+	var roots []*types.Package
+	for _, p := range pkgs {
+		roots = append(roots, p.Types)
+	}
+	undoRelease, err := lockstate.ReleaseEarly(enabled, roots)
+	if err != nil {
+		undoSummaries()
+		return nil, err
+	}
+	return func() {
+		undoRelease()
+		undoSummaries()
+	}, nil
 }

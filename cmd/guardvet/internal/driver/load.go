@@ -184,3 +184,15 @@ func relMessage(msg string) string {
 	}
 	return strings.ReplaceAll(msg, wd+string(filepath.Separator), "")
 }
+
+// hasErrors reports whether p or a package it imports failed to load or
+// type-check.
+func hasErrors(p *packages.Package) bool {
+	failed := false
+	packages.Visit([]*packages.Package{p}, nil, func(p *packages.Package) {
+		if len(p.Errors) > 0 || len(p.TypeErrors) > 0 {
+			failed = true
+		}
+	})
+	return failed
+}
