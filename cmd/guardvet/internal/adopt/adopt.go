@@ -148,7 +148,7 @@ func loadConfigFile(opts Options, analyzers []*analysis.Analyzer) (*configfile.F
 			rules = append(rules, a.Name)
 		}
 	}
-	// relPath: errors name the file as findings name files.
+	// output.RelPath: errors name the file as findings name files.
 	return configfile.Load(output.RelPath(path), configfile.Schema{Rules: rules, Flag: func(name, value string) error {
 		return checkFileFlag(opts.Flags, name, value)
 	}})
