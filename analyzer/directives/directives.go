@@ -30,7 +30,7 @@ var docFile string
 var Analyzer = &analysis.Analyzer{
 	Name:       "directives",
 	Doc:        docs.Extract(docFile, "directives"),
-	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/directives.md",
+	URL:        docs.RuleURL("directives"),
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{(*FieldGuard)(nil), (*Contract)(nil), (*Orders)(nil), (*Aliases)(nil)},

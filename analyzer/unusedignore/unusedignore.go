@@ -37,7 +37,7 @@ var Rules = []*analysis.Analyzer{guardedby.Analyzer, lockorder.Analyzer, noblock
 var Analyzer = &analysis.Analyzer{
 	Name:     "unusedignore",
 	Doc:      docs.Extract(docFile, "unusedignore"),
-	URL:      "https://github.com/guardvet/guardvet/blob/main/docs/rules/unusedignore.md",
+	URL:      docs.RuleURL("unusedignore"),
 	Run:      run,
 	Requires: append([]*analysis.Analyzer{directives.Analyzer}, Rules...),
 }

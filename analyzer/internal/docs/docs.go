@@ -25,3 +25,9 @@ func Extract(docFile, name string) string {
 	}
 	return strings.TrimSpace(text)
 }
+
+// RuleURL is the Analyzer.URL of an analyzer with a page of its own among
+// the rules' (docs/rules/NAME.md).
+func RuleURL(name string) string {
+	return "https://github.com/guardvet/guardvet/blob/main/docs/rules/" + name + ".md"
+}
