@@ -16,9 +16,9 @@ import (
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
-	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/internal/rule"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
@@ -28,15 +28,8 @@ import (
 var docFile string
 
 // Analyzer is the checkthenact rule.
-var Analyzer = &analysis.Analyzer{
-	Name:       "checkthenact",
-	Doc:        docs.Extract(docFile, "checkthenact"),
-	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/checkthenact.md",
-	Run:        run,
-	Requires:   []*analysis.Analyzer{config.Analyzer, lockstate.Analyzer},
-	ResultType: report.UsedType,
-	FactTypes:  []analysis.Fact{(*FieldOps)(nil)},
-}
+var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run,
+	Requires: []*analysis.Analyzer{config.Analyzer}, Facts: []analysis.Fact{(*FieldOps)(nil)}})
 
 // Category is the diagnostic category of this rule.
 const Category = "checkthenact"
@@ -171,10 +164,9 @@ func (c *checker) parentsOf(root ast.Node) map[ast.Node]ast.Node {
 	return p
 }
 
-func run(pass *analysis.Pass) (any, error) {
-	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
-	defer ls.Done()
-	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs.Ignores, Category),
+func run(p *rule.Pass) {
+	pass, ls := p.Pass, p.Engine
+	c := &checker{pass: pass, ls: ls, rep: p.Report,
 		funcs: map[*types.Func][]*lockstate.Func{}, parts: map[*types.Func]*recvParts{},
 		parents: map[ast.Node]map[ast.Node]ast.Node{},
 		defs:    map[*ast.BlockStmt]map[*types.Var][]multiDef{}, rets: map[*ast.BlockStmt][]*ast.ReturnStmt{},
@@ -182,7 +174,7 @@ func run(pass *analysis.Pass) (any, error) {
 	c.ops = summaries.New(pass, c.computeOps)
 	c.strict = config.Of(pass).Strict()
 	if !ls.Dirs.Active() {
-		return c.rep.Flush(), nil
+		return
 	}
 	if !ls.Dirs.Full() {
 		c.rep.Silence() // facts for annotated importers, no reports here
@@ -203,7 +195,6 @@ func run(pass *analysis.Pass) (any, error) {
 			pass.ExportObjectFact(fn, ops)
 		}
 	}
-	return c.rep.Flush(), nil
 }
 
 // events lists the guarded reads and writes of a body, each tagged with

@@ -10,8 +10,8 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
-	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/internal/rule"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -19,24 +19,16 @@ import (
 var docFile string
 
 // Analyzer is the escape rule.
-var Analyzer = &analysis.Analyzer{
-	Name:       "escape",
-	Doc:        docs.Extract(docFile, "escape"),
-	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/escape.md",
-	Run:        run,
-	Requires:   []*analysis.Analyzer{config.Analyzer, lockstate.Analyzer},
-	ResultType: report.UsedType,
-}
+var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run,
+	Requires: []*analysis.Analyzer{config.Analyzer}})
 
 // Category is the diagnostic category of this rule.
 const Category = "escape"
 
-func run(pass *analysis.Pass) (any, error) {
-	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
-	defer ls.Done()
-	rep := report.New(pass, ls.Dirs.Ignores, Category)
+func run(p *rule.Pass) {
+	pass, ls, rep := p.Pass, p.Engine, p.Report
 	if !ls.Dirs.Full() {
-		return rep.Flush(), nil // no directives here: not in this rule's scope
+		return // no directives here: not in this rule's scope
 	}
 	sn := newSnapshots(pass, ls.Dirs)
 	sn.strict = config.Of(pass).Strict()
@@ -44,7 +36,6 @@ func run(pass *analysis.Pass) (any, error) {
 		returned(pass, ls, rep, sn, f)
 		usedAfterUnlock(pass, ls, rep, sn, f)
 	}
-	return rep.Flush(), nil
 }
 
 // returned reports returns that hand out a guarded map, slice or field

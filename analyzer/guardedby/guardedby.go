@@ -14,10 +14,10 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
-	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/internal/rule"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
@@ -26,14 +26,7 @@ import (
 var docFile string
 
 // Analyzer is the guardedby rule.
-var Analyzer = &analysis.Analyzer{
-	Name:       "guardedby",
-	Doc:        docs.Extract(docFile, "guardedby"),
-	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/guardedby.md",
-	Run:        run,
-	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
-	ResultType: report.UsedType,
-}
+var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run})
 
 // Category is the diagnostic category of this rule.
 const Category = "guardedby"
@@ -55,10 +48,9 @@ type checker struct {
 	scopes       map[*ast.FuncDecl]*objectScope
 }
 
-func run(pass *analysis.Pass) (any, error) {
-	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
-	defer ls.Done()
-	c := &checker{pass: pass, ls: ls, dirs: ls.Dirs, rep: report.New(pass, ls.Dirs.Ignores, Category)}
+func run(pass *rule.Pass) {
+	ls := pass.Engine
+	c := &checker{pass: pass.Pass, ls: ls, dirs: ls.Dirs, rep: pass.Report}
 	if !ls.Dirs.Active() {
 		// No directives here or below: the engine ran for guard inference,
 		// and the only contracts are ...Locked names. Check their calls and
@@ -71,7 +63,7 @@ func run(pass *analysis.Pass) (any, error) {
 				c.goStmt(g)
 			}
 		}
-		return c.rep.Flush(), nil
+		return
 	}
 	// Without directives of its own (not Full), the package is checked only
 	// against what it imports: guarded fields, and the declared contracts of
@@ -114,7 +106,6 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c.refcounts()
 	c.atomicCopies()
-	return c.rep.Flush(), nil
 }
 
 // anyHeld reports whether some lock is, or may be, held in s.

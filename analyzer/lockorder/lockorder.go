@@ -15,10 +15,10 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
-	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/internal/rule"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
@@ -28,15 +28,8 @@ import (
 var docFile string
 
 // Analyzer is the lockorder rule.
-var Analyzer = &analysis.Analyzer{
-	Name:       "lockorder",
-	Doc:        docs.Extract(docFile, "lockorder"),
-	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/lockorder.md",
-	Run:        run,
-	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
-	ResultType: report.UsedType,
-	FactTypes:  []analysis.Fact{(*Acquired)(nil), (*Edges)(nil)},
-}
+var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run,
+	Facts: []analysis.Fact{(*Acquired)(nil), (*Edges)(nil)}})
 
 // Category is the diagnostic category of this rule.
 const Category = "lockorder"
@@ -129,14 +122,13 @@ func instance(local, class string) string {
 	return " (" + local + ")"
 }
 
-func run(pass *analysis.Pass) (any, error) {
-	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
-	defer ls.Done()
-	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs.Ignores, Category),
+func run(p *rule.Pass) {
+	pass, ls := p.Pass, p.Engine
+	c := &checker{pass: pass, ls: ls, rep: p.Report,
 		funcs: map[*types.Func][]*lockstate.Func{}, decrements: map[*types.Func]bool{}}
 	c.acquired = summaries.New(pass, c.computeAcquired)
 	if !ls.Dirs.Active() && !ls.Dirs.Config.UnannotatedOrder() {
-		return c.rep.Flush(), nil
+		return
 	}
 	if !ls.Dirs.Full() && !ls.Dirs.Config.UnannotatedOrder() {
 		c.rep.Silence() // facts for annotated importers, no reports here
@@ -156,7 +148,6 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	c.cycles()
-	return c.rep.Flush(), nil
 }
 
 // acquisition is one lock taken in a function body, with the state there.

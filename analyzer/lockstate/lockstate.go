@@ -139,7 +139,8 @@ type Result struct {
 // is done, Funcs is dropped: the analysis framework keeps every
 // intermediate result until the whole run ends, and under inference the
 // per-function events of every package are the largest of them. Each
-// reader calls it once, deferred, after it got the result.
+// reader calls it once, deferred, after it got the result: for the rules,
+// the wrapper that internal/rule.New runs them in.
 func (r *Result) Done() {
 	if r.readers.Load() > 0 && r.readers.Add(-1) == 0 {
 		r.Funcs = nil

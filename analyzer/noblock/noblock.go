@@ -11,9 +11,9 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/internal/rule"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
@@ -23,16 +23,8 @@ import (
 var docFile string
 
 // Analyzer is the noblock rule.
-var Analyzer = &analysis.Analyzer{
-	Name:       "noblock",
-	Doc:        docs.Extract(docFile, "noblock"),
-	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/noblock.md",
-	Run:        run,
-	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
-	ResultType: report.UsedType,
-	FactTypes:  []analysis.Fact{(*Blocks)(nil)},
-	Flags:      flags(),
-}
+var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run,
+	Facts: []analysis.Fact{(*Blocks)(nil)}, Flags: flags()})
 
 // Category is the diagnostic category of this rule.
 const Category = "noblock"
@@ -61,14 +53,13 @@ type checker struct {
 	blocks *summaries.Memo[Blocks, *Blocks]
 }
 
-func run(pass *analysis.Pass) (any, error) {
-	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
-	defer ls.Done()
-	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs.Ignores, Category),
+func run(p *rule.Pass) {
+	pass, ls := p.Pass, p.Engine
+	c := &checker{pass: pass, ls: ls, rep: p.Report,
 		funcs: map[*types.Func][]*lockstate.Func{}}
 	c.blocks = summaries.New(pass, c.computeBlocks)
 	if !ls.Dirs.Active() {
-		return c.rep.Flush(), nil
+		return
 	}
 	if !ls.Dirs.Full() {
 		c.rep.Silence() // facts for annotated importers, no reports here
@@ -97,7 +88,6 @@ func run(pass *analysis.Pass) (any, error) {
 			pass.ExportObjectFact(fn, &Blocks{Chain: chain})
 		}
 	}
-	return c.rep.Flush(), nil
 }
 
 func chanText(op *lockstate.ChanOp) string {

@@ -13,10 +13,10 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
-	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/facttable"
 	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/internal/rule"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
@@ -25,15 +25,8 @@ import (
 var docFile string
 
 // Analyzer is the shared rule.
-var Analyzer = &analysis.Analyzer{
-	Name:       "shared",
-	Doc:        docs.Extract(docFile, "shared"),
-	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/shared.md",
-	Run:        run,
-	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
-	ResultType: report.UsedType,
-	FactTypes:  []analysis.Fact{(*Table)(nil)},
-}
+var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run,
+	Facts: []analysis.Fact{(*Table)(nil)}})
 
 // Category is the diagnostic category of this rule.
 const Category = "shared"
@@ -88,14 +81,12 @@ type checker struct {
 	parentMaps map[*ast.FuncDecl]map[ast.Node]ast.Node
 }
 
-func run(pass *analysis.Pass) (any, error) {
-	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
-	defer ls.Done()
-	rep := report.New(pass, ls.Dirs.Ignores, Category)
+func run(p *rule.Pass) {
+	pass, ls := p.Pass, p.Engine
 	if !ls.Dirs.Config.Shared() {
-		return rep.Flush(), nil
+		return
 	}
-	c := &checker{pass: pass, dirs: ls.Dirs, rep: rep, seen: map[string]bool{},
+	c := &checker{pass: pass, dirs: ls.Dirs, rep: p.Report, seen: map[string]bool{},
 		funcsOf: map[*types.Func][]*lockstate.Func{}, ctxOf: map[*ast.FuncLit]lockstate.Context{},
 		sums: map[*types.Func]*summaryState{}, tables: facttable.NewIndex(pass, func() (analysis.Fact, *facttable.Table[[]Use]) {
 			t := &Table{}
@@ -120,7 +111,6 @@ func run(pass *analysis.Pass) (any, error) {
 		c.decl(fd, byDecl[fd])
 	}
 	c.exportTable()
-	return rep.Flush(), nil
 }
 
 // declOf returns the declaration of one of the package's functions.
