@@ -19,7 +19,6 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/internal/rule"
-	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
@@ -185,16 +184,12 @@ func run(p *rule.Pass) {
 		c.syncMap(f)
 		c.atomics(f)
 	}
-	var fns []*types.Func
-	for fn := range c.funcs {
-		fns = append(fns, fn)
-	}
-	sort.Slice(fns, func(i, j int) bool { return srcpos.Less(c.pass.Fset, fns[i].Pos(), fns[j].Pos()) })
-	for _, fn := range fns {
+	summaries.Export(pass, c.funcs, func(fn *types.Func) analysis.Fact {
 		if ops := c.opsOf(fn); ops != nil && len(ops.Ops) > 0 {
-			pass.ExportObjectFact(fn, ops)
+			return ops
 		}
-	}
+		return nil
+	})
 }
 
 // events lists the guarded reads and writes of a body, each tagged with

@@ -19,7 +19,6 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/internal/rule"
-	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
@@ -137,16 +136,12 @@ func run(p *rule.Pass) {
 	for _, f := range ls.Funcs {
 		c.check(f)
 	}
-	var fns []*types.Func
-	for fn := range c.funcs {
-		fns = append(fns, fn)
-	}
-	sort.Slice(fns, func(i, j int) bool { return srcpos.Less(c.pass.Fset, fns[i].Pos(), fns[j].Pos()) })
-	for _, fn := range fns {
+	summaries.Export(pass, c.funcs, func(fn *types.Func) analysis.Fact {
 		if a := c.acquiredOf(fn); a != nil && len(a.Classes)+len(a.Refs) > 0 {
-			pass.ExportObjectFact(fn, a)
+			return a
 		}
-	}
+		return nil
+	})
 	c.cycles()
 }
 

@@ -6,7 +6,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
@@ -14,7 +13,6 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/internal/rule"
-	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
@@ -78,16 +76,12 @@ func run(p *rule.Pass) {
 			c.check(op.Node.Pos(), op.State, []string{chanText(op)}, false)
 		}
 	}
-	var fns []*types.Func
-	for fn := range c.funcs {
-		fns = append(fns, fn)
-	}
-	sort.Slice(fns, func(i, j int) bool { return srcpos.Less(c.pass.Fset, fns[i].Pos(), fns[j].Pos()) })
-	for _, fn := range fns {
+	summaries.Export(pass, c.funcs, func(fn *types.Func) analysis.Fact {
 		if chain := c.funcBlocks(fn); chain != nil {
-			pass.ExportObjectFact(fn, &Blocks{Chain: chain})
+			return &Blocks{Chain: chain}
 		}
-	}
+		return nil
+	})
 }
 
 func chanText(op *lockstate.ChanOp) string {

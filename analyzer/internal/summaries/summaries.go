@@ -4,8 +4,11 @@ package summaries
 
 import (
 	"go/types"
+	"sort"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 )
 
 // Memo memoises a rule's per-function summary: computed from this
@@ -56,4 +59,21 @@ func (s *Memo[F, PF]) Of(fn *types.Func) PF {
 	delete(s.active, fn)
 	s.memo[fn] = v
 	return v
+}
+
+// Export exports a fact for each of the package's functions in fns (the
+// keys: those it has bodies for), the one fact returns for it, or none
+// where it returns nil. It visits them in source order, so that the
+// summaries computed on the way cut recursion the same way every run.
+func Export[B any](pass *analysis.Pass, fns map[*types.Func]B, fact func(*types.Func) analysis.Fact) {
+	var order []*types.Func
+	for fn := range fns {
+		order = append(order, fn)
+	}
+	sort.Slice(order, func(i, j int) bool { return srcpos.Less(pass.Fset, order[i].Pos(), order[j].Pos()) })
+	for _, fn := range order {
+		if f := fact(fn); f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+	}
 }
