@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"iter"
 	"reflect"
 	"sort"
 	"strings"
@@ -437,6 +438,23 @@ func (c *collector) wrongTarget(d Directive, here string) {
 	c.report(d.Pos, d.Spelling+" applies to "+verbs[d.Verb].targets.String()+", not to "+here+"; move it")
 }
 
+// applying yields the directives of ds that apply to target, in order,
+// and reports each of the others (wrongTarget, with here naming the
+// target) where it comes among them.
+func (c *collector) applying(ds []Directive, target Target, here string) iter.Seq[Directive] {
+	return func(yield func(Directive) bool) {
+		for _, d := range ds {
+			if verbs[d.Verb].targets&target == 0 {
+				c.wrongTarget(d, here)
+				continue
+			}
+			if !yield(d) {
+				return
+			}
+		}
+	}
+}
+
 func (c *collector) insideBody(pos token.Pos) bool {
 	for _, decl := range c.file.Decls {
 		if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil && fd.Body.Pos() <= pos && pos < fd.Body.End() {
@@ -514,11 +532,7 @@ func (c *collector) funcDecl(fd *ast.FuncDecl) {
 	if contract == nil {
 		contract = &Contract{}
 	}
-	for _, d := range ds {
-		if verbs[d.Verb].targets&OnFunc == 0 {
-			c.wrongTarget(d, "a function")
-			continue
-		}
+	for d := range c.applying(ds, OnFunc, "a function") {
 		if d.Verb == "blocks" {
 			contract.Blocks = true
 			continue
@@ -575,11 +589,7 @@ func (c *collector) genDecl(gd *ast.GenDecl) {
 					c.alias(d, ts, tn)
 				}
 			}
-			for _, d := range c.take(groups...) {
-				if verbs[d.Verb].targets&OnType == 0 {
-					c.wrongTarget(d, "a type")
-					continue
-				}
+			for d := range c.applying(c.take(groups...), OnType, "a type") {
 				if d.Verb == "checklocksalias" {
 					c.alias(d, ts, tn)
 					continue
@@ -680,11 +690,7 @@ func (c *collector) fieldGuard(v *types.Var, strct *types.Struct, typeName strin
 	if g == nil {
 		g = &FieldGuard{}
 	}
-	for _, d := range ds {
-		if verbs[d.Verb].targets&OnField == 0 {
-			c.wrongTarget(d, "a field or variable")
-			continue
-		}
+	for d := range c.applying(ds, OnField, "a field or variable") {
 		switch d.Verb {
 		case "checklocksignore":
 			// The field is deliberately unchecked (and, under inference,
