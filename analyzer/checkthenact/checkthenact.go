@@ -1,7 +1,6 @@
 package checkthenact
 
 import (
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -22,9 +21,6 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
-
-//go:embed doc.go
-var docFile string
 
 // Analyzer is the checkthenact rule.
 var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run,

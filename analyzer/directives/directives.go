@@ -1,7 +1,6 @@
 package directives
 
 import (
-	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -22,9 +21,6 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 )
-
-//go:embed doc.go
-var docFile string
 
 // Analyzer reads //guard: directives, reports malformed ones at their own
 // position, and exports what they say as facts for every other package.

@@ -1,7 +1,6 @@
 package escape
 
 import (
-	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -14,9 +13,6 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/rule"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
-
-//go:embed doc.go
-var docFile string
 
 // Analyzer is the escape rule.
 var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run,

@@ -1,7 +1,6 @@
 package guardedby
 
 import (
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -21,9 +20,6 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
-
-//go:embed doc.go
-var docFile string
 
 // Analyzer is the guardedby rule.
 var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run})

@@ -1,7 +1,6 @@
 package guardinfer
 
 import (
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -23,9 +22,6 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
-
-//go:embed doc.go
-var docFile string
 
 // Analyzer is the guardinfer rule.
 var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run})

@@ -2,7 +2,6 @@ package lockorder
 
 import (
 	"cmp"
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -22,9 +21,6 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
-
-//go:embed doc.go
-var docFile string
 
 // Analyzer is the lockorder rule.
 var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run,

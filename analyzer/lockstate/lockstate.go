@@ -1,7 +1,6 @@
 package lockstate
 
 import (
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -22,9 +21,6 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/facttable"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 )
-
-//go:embed doc.go
-var docFile string
 
 // Analyzer computes, for every function body, the locks held at each field
 // access, call, lock operation and return. It summarises unannotated

@@ -1,7 +1,6 @@
 package noblock
 
 import (
-	_ "embed"
 	"flag"
 	"go/ast"
 	"go/token"
@@ -16,9 +15,6 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
-
-//go:embed doc.go
-var docFile string
 
 // Analyzer is the noblock rule.
 var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run,

@@ -1,7 +1,6 @@
 package shared
 
 import (
-	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -20,9 +19,6 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
-
-//go:embed doc.go
-var docFile string
 
 // Analyzer is the shared rule.
 var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run,

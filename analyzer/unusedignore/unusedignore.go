@@ -1,7 +1,6 @@
 package unusedignore
 
 import (
-	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -24,9 +23,6 @@ import (
 	"github.com/guardvet/guardvet/analyzer/noblock"
 	"github.com/guardvet/guardvet/analyzer/shared"
 )
-
-//go:embed doc.go
-var docFile string
 
 // Rules are guardvet's rules, the analyzers whose diagnostics
 // //guard:ignore can suppress, in the order guardvet lists them; the

@@ -11,8 +11,8 @@ func Extract(docFile, name string) string {
 	if i := strings.Index(text, "/*"); i >= 0 {
 		text = text[i+2:]
 	}
-	if i := strings.LastIndex(text, "*/"); i >= 0 {
-		text = text[:i]
+	if i := strings.Index(text, "*/"); i >= 0 {
+		text = text[:i] // the comment ends here; doc.go's declarations follow
 	}
 	head := "# Analyzer " + name
 	i := strings.Index(text, head)
