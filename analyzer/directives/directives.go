@@ -548,21 +548,10 @@ func (c *collector) funcDecl(fd *ast.FuncDecl) {
 				c.report(d.Pos, d.Spelling+" "+shorten(arg)+": "+problem+"; write a path like c.mu from a receiver or parameter to a lock, or a package-level lock")
 				continue
 			}
-			switch verb {
-			case "holds":
-				contract.Holds = append(contract.Holds, ref)
-			case "rholds":
-				contract.RHolds = append(contract.RHolds, ref)
-			case "acquires":
-				contract.Acquires = append(contract.Acquires, ref)
-			case "racquires":
-				contract.RAcquires = append(contract.RAcquires, ref)
-			case "releases":
-				contract.Releases = append(contract.Releases, ref)
-			case "rreleases":
-				contract.RReleases = append(contract.RReleases, ref)
-			case "excludes":
-				contract.Excludes = append(contract.Excludes, ref)
+			for _, l := range contract.lockLists() {
+				if l.verb == verb {
+					*l.refs = append(*l.refs, ref)
+				}
 			}
 		}
 	}
