@@ -20,6 +20,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/internal/rule"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
+	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -84,8 +85,8 @@ type inference struct {
 	// every reference to it (calls and method values).
 	callers map[*types.Func][]callSite
 	refs    map[*types.Func]int
-	calls   map[*types.Func]int // distinct calls among callers
-	memo    map[callerKey]int8  // 1 held at every call, -1 not, 0 being computed
+	calls   map[*types.Func]int           // distinct calls among callers
+	memo    summaries.Verdicts[callerKey] // held at every call
 	// entries memoises entryLocks; threads, gos and lockSets memoise
 	// what races needs (races.go).
 	entries map[*types.Func]map[string]lockstate.Mode

@@ -1,5 +1,7 @@
 // Package summaries memoises a rule's per-function summary: computed from
-// the package's own bodies, read from facts for other packages' functions.
+// the package's own bodies, read from facts for other packages' functions,
+// and exported in source order. Verdicts memoises yes-or-no answers that
+// may ask themselves again.
 package summaries
 
 import (
@@ -76,4 +78,29 @@ func Export[B any](pass *analysis.Pass, fns map[*types.Func]B, fact func(*types.
 			pass.ExportObjectFact(fn, f)
 		}
 	}
+}
+
+// Verdicts memoises yes-or-no answers, by key: 1 yes, -1 no, and 0 while
+// the answer is being computed, so that the question asked again in the
+// meantime (by recursion) gets no.
+type Verdicts[K comparable] map[K]int8
+
+// Known returns the verdict on k if it has one, or no while it is being
+// computed; ok is false when k was never asked.
+func (v Verdicts[K]) Known(k K) (yes, ok bool) {
+	x, ok := v[k]
+	return x > 0, ok
+}
+
+// Start marks k as being computed.
+func (v Verdicts[K]) Start(k K) { v[k] = 0 }
+
+// Settle records the verdict yes on k and returns it.
+func (v Verdicts[K]) Settle(k K, yes bool) bool {
+	if yes {
+		v[k] = 1
+	} else {
+		v[k] = -1
+	}
+	return yes
 }

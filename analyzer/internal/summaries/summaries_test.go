@@ -246,3 +246,25 @@ func TestExportInSourceOrder(t *testing.T) {
 		t.Errorf("exported %s, want [a5 b2 b10]", got)
 	}
 }
+
+// TestVerdicts: a key never asked is unknown, one being computed is no
+// until it is settled, and a settled one keeps its verdict.
+func TestVerdicts(t *testing.T) {
+	v := summaries.Verdicts[string]{}
+	if _, ok := v.Known("a"); ok {
+		t.Error("a never asked is known")
+	}
+	v.Start("a")
+	if yes, ok := v.Known("a"); !ok || yes {
+		t.Errorf("a being computed: Known = %v, %v; want no, true", yes, ok)
+	}
+	if !v.Settle("a", true) || v.Settle("b", false) {
+		t.Error("Settle does not return the verdict")
+	}
+	if yes, ok := v.Known("a"); !ok || !yes {
+		t.Errorf("a settled yes: Known = %v, %v", yes, ok)
+	}
+	if yes, ok := v.Known("b"); !ok || yes {
+		t.Errorf("b settled no: Known = %v, %v", yes, ok)
+	}
+}
