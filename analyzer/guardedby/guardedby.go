@@ -490,29 +490,28 @@ func (c *checker) lockOp(op *lockstate.LockOp, relocked map[lockpath.Path]bool) 
 	lock := types.ExprString(sel.X)
 	name := sel.Sel.Name // op.Op, or a method recognised by its effect (NestedLock)
 	b := op.Before
+	// reportf reports at the call, with where the lock was last taken
+	// or released (was: "locked", "read-locked", "released").
+	reportf := func(was, format string, args ...any) {
+		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" "+was+" here"), format, args...)
+	}
 	switch {
 	case (op.Op == locks.Lock && b.Mode.Held()) || (op.Op == locks.RLock && b.Mode == lockstate.Exclusive):
-		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" locked here"),
-			"%s.%s() while %s is already %s; sync mutexes are not reentrant, so this deadlocks: unlock %s first, or remove this %s",
+		reportf("locked", "%s.%s() while %s is already %s; sync mutexes are not reentrant, so this deadlocks: unlock %s first, or remove this %s",
 			lock, name, lock, b.Mode, lock, name)
 	case op.Op.Releases() && b.Mode == lockstate.NotHeld && !relocked[op.Lock]:
-		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" released here"),
-			"%s.%s() but %s is not held here (unlocking an unlocked mutex is a fatal error); remove this %s",
+		reportf("released", "%s.%s() but %s is not held here (unlocking an unlocked mutex is a fatal error); remove this %s",
 			lock, name, lock, name)
 	case op.Op == locks.Unlock && b.Mode == lockstate.Shared:
-		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" read-locked here"),
-			"%s.Unlock() but %s is read-locked here; use RUnlock to release a read lock", lock, lock)
+		reportf("read-locked", "%s.Unlock() but %s is read-locked here; use RUnlock to release a read lock", lock, lock)
 	case op.Op == locks.Downgrade && b.Mode == lockstate.Shared:
-		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" read-locked here"),
-			"%s.%s() but %s is only read-locked here; only a write lock can be downgraded: take it with Lock, or remove this %s",
+		reportf("read-locked", "%s.%s() but %s is only read-locked here; only a write lock can be downgraded: take it with Lock, or remove this %s",
 			lock, name, lock, name)
 	case op.Op == locks.Downgrade && b.Mode == lockstate.NotHeld:
-		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" released here"),
-			"%s.%s() but %s is not held here; only a held write lock can be downgraded: take it with Lock first, or remove this %s",
+		reportf("released", "%s.%s() but %s is not held here; only a held write lock can be downgraded: take it with Lock first, or remove this %s",
 			lock, name, lock, name)
 	case op.Op == locks.RUnlock && b.Mode == lockstate.Exclusive:
-		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" locked here"),
-			"%s.RUnlock() but %s is write-locked here; use Unlock to release a write lock", lock, lock)
+		reportf("locked", "%s.RUnlock() but %s is write-locked here; use Unlock to release a write lock", lock, lock)
 	}
 }
 
