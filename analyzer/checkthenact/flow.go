@@ -9,6 +9,7 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
+	"github.com/guardvet/guardvet/analyzer/internal/reach"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -141,17 +142,13 @@ func (fg *flowGraph) reachExit() []bool {
 	}
 	reaches := make([]bool, n+1)
 	reaches[n] = true
-	work := []int32{int32(n)}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, p := range preds[b] {
-			if !reaches[p] {
-				reaches[p] = true
-				work = append(work, p)
-			}
+	reach.Spread([]int32{int32(n)}, func(b int32) []int32 { return preds[b] }, func(p int32) bool {
+		if reaches[p] {
+			return false
 		}
-	}
+		reaches[p] = true
+		return true
+	})
 	return reaches
 }
 
@@ -278,18 +275,14 @@ func (fg *flowGraph) controllers(parents map[ast.Node]ast.Node, n ast.Node) []*c
 	}
 	seen := map[int32]bool{}
 	var out []*cfg.Block
-	work := []int32{at.block}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, a := range fg.cdeps[b] {
-			if !seen[a] {
-				seen[a] = true
-				out = append(out, fg.g.Blocks[a])
-				work = append(work, a)
-			}
+	reach.Spread([]int32{at.block}, func(b int32) []int32 { return fg.cdeps[b] }, func(a int32) bool {
+		if seen[a] {
+			return false
 		}
-	}
+		seen[a] = true
+		out = append(out, fg.g.Blocks[a])
+		return true
+	})
 	return out
 }
 

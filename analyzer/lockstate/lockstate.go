@@ -20,6 +20,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/facttable"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
+	"github.com/guardvet/guardvet/analyzer/internal/reach"
 )
 
 // Analyzer computes, for every function body, the locks held at each field
@@ -512,16 +513,13 @@ func (a *packageAnalysis) summariseHelpers() {
 			work = append(work, fn)
 		}
 	}
-	for len(work) > 0 {
-		fn := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, caller := range callers[fn] {
-			if !candidate[caller] {
-				candidate[caller] = true
-				work = append(work, caller)
-			}
+	reach.Spread(work, func(fn *types.Func) []*types.Func { return callers[fn] }, func(caller *types.Func) bool {
+		if candidate[caller] {
+			return false
 		}
-	}
+		candidate[caller] = true
+		return true
+	})
 	// Only exported functions can be called from other packages; the
 	// unexported helpers they call are summarised on demand.
 	for _, fd := range a.order {
