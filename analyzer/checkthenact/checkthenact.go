@@ -119,9 +119,9 @@ type checker struct {
 	funcs map[*types.Func][]*lockstate.Func
 	ops   *summaries.Memo[FieldOps, *FieldOps]
 	parts map[*types.Func]*recvParts
-	// parents memoizes astq.Parents per body: several checks of one
-	// function look up the statements around its events.
-	parents map[ast.Node]map[ast.Node]ast.Node
+	// syntax tells what encloses a node: checks look up the statements
+	// around a body's events.
+	syntax *astq.Syntax
 	// curResults, while a helper's read is being followed, lists the
 	// helper results that carry it (nil: any value the node has).
 	curResults []int
@@ -150,21 +150,12 @@ type checker struct {
 	fieldValues map[*types.Var]string
 }
 
-func (c *checker) parentsOf(root ast.Node) map[ast.Node]ast.Node {
-	p, ok := c.parents[root]
-	if !ok {
-		p = astq.Parents(root)
-		c.parents[root] = p
-	}
-	return p
-}
-
 func run(p *rule.Pass) {
 	pass, ls := p.Pass, p.Engine
 	c := &checker{pass: pass, ls: ls, rep: p.Report,
 		funcs: map[*types.Func][]*lockstate.Func{}, parts: map[*types.Func]*recvParts{},
-		parents: map[ast.Node]map[ast.Node]ast.Node{},
-		defs:    map[*ast.BlockStmt]map[*types.Var][]multiDef{}, rets: map[*ast.BlockStmt][]*ast.ReturnStmt{},
+		syntax: astq.NewSyntax(pass.Files),
+		defs:   map[*ast.BlockStmt]map[*types.Var][]multiDef{}, rets: map[*ast.BlockStmt][]*ast.ReturnStmt{},
 		flows: map[*lockstate.Func]*flowGraph{}, callers: map[*types.Func]held{}, ctors: map[*types.Func]bool{}, ignoredFns: map[*types.Func]bool{}, taints: map[taintKey]*taint{}}
 	c.ops = summaries.New(pass, c.computeOps)
 	c.strict = config.Of(pass).Strict()
@@ -202,7 +193,6 @@ func (c *checker) events(f *lockstate.Func) []event {
 // guards.
 func (c *checker) accessEvents(f *lockstate.Func) []event {
 	var out []event
-	var parents map[ast.Node]ast.Node
 	for _, acc := range f.Accesses {
 		if !acc.Base.Valid() || acc.Fresh {
 			continue
@@ -213,9 +203,7 @@ func (c *checker) accessEvents(f *lockstate.Func) []event {
 			if !lock.Valid() || !v.Mode.Held() {
 				continue
 			}
-			if parents == nil {
-				parents = c.parentsOf(f.Body())
-			}
+			parents := c.syntax.Tree(f.Body())
 			var requires []lockpath.Path
 			for _, ref := range acc.Guard.By {
 				if l, _ := c.ls.LockFor(c.pass.Pkg, acc, ref); l.Valid() {
@@ -291,7 +279,6 @@ func (c *checker) helperEvents(f *lockstate.Func) []event {
 // the branch is (a loop that looks only while busy, a case of a
 // switch, one arm of an if).
 func (c *checker) markRechecks(f *lockstate.Func, out []event) {
-	var parents map[ast.Node]ast.Node
 	for i := range out {
 		w := out[i]
 		if !w.write {
@@ -320,9 +307,7 @@ func (c *checker) markRechecks(f *lockstate.Func, out []event) {
 			continue
 		}
 
-		if parents == nil {
-			parents = c.parentsOf(f.Body())
-		}
+		parents := c.syntax.Tree(f.Body())
 		if fg := c.flow(f); fg != nil && !fg.reachesAvoiding(parents, w.node, reads, sectionStarts(f, w.lock)) {
 			out[i].rechecked = true
 		}
@@ -429,7 +414,7 @@ func (c *checker) check(f *lockstate.Func) {
 	if len(evs) < 2 {
 		return
 	}
-	parents := c.parentsOf(f.Body())
+	parents := c.syntax.Tree(f.Body())
 	for i, w := range evs {
 		if !w.write || w.rechecked {
 			continue

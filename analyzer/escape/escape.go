@@ -37,7 +37,6 @@ func run(p *rule.Pass) {
 // returned reports returns that hand out a guarded map, slice or field
 // address while releasing the lock.
 func returned(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, sn *snapshots, f *lockstate.Func) {
-	var parents map[ast.Node]ast.Node
 	for _, ret := range f.Returns {
 		if ret.Node == nil {
 			continue
@@ -66,10 +65,7 @@ func returned(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, s
 				continue
 			}
 			if !addr && !sn.strict {
-				if parents == nil {
-					parents = parentMap(f)
-				}
-				if emptyWhereReturned(pass.TypesInfo, parents, ret.Node, e) || (acc.Node == e && sn.copyOnWrite(acc.Var)) {
+				if emptyWhereReturned(pass.TypesInfo, sn.tree(f), ret.Node, e) || (acc.Node == e && sn.copyOnWrite(acc.Var)) {
 					continue // nothing handed out, or nothing its owner changes
 				}
 			}
@@ -92,7 +88,6 @@ func returned(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, s
 // used after it is released, once per variable, where the reference leaves.
 func usedAfterUnlock(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, sn *snapshots, f *lockstate.Func) {
 	done := map[*types.Var]bool{}
-	var parents map[ast.Node]ast.Node
 	for _, use := range f.RefUses {
 		if done[use.Var] {
 			continue
@@ -107,10 +102,7 @@ func usedAfterUnlock(pass *analysis.Pass, ls *lockstate.Result, rep *report.Repo
 				continue
 			}
 			if types.Identical(use.Var.Type(), acc.Var.Type()) { // a copy of the map or slice, not &x.f
-				if parents == nil {
-					parents = parentMap(f)
-				}
-				if takenOver(f, parents, acc, use.Var, lock) || sn.unshared(acc.Var) || (!sn.strict && sn.copyOnWrite(acc.Var)) {
+				if takenOver(f, sn.tree(f), acc, use.Var, lock) || sn.unshared(acc.Var) || (!sn.strict && sn.copyOnWrite(acc.Var)) {
 					done[use.Var] = true
 					break
 				}
