@@ -149,10 +149,9 @@ func (c *checker) chain(id *ast.Ident, parents *astq.Tree) (top ast.Expr, path s
 	info := c.pass.TypesInfo
 	var n ast.Expr = id
 	for {
-		switch p := parents.Parent(n).(type) {
-		case *ast.ParenExpr:
-			n = p
-			continue
+		p, up := parents.Up(n)
+		n = up.(ast.Expr) // n itself, or the outermost parenthesis around it
+		switch p := p.(type) {
 		case *ast.SelectorExpr:
 			if p.Sel == n { // pkg.V
 				n = p

@@ -483,10 +483,9 @@ func (c *checker) atomicWrite(top ast.Expr, parents *astq.Tree) bool {
 func (c *checker) atomicOperand(id *ast.Ident, parents *astq.Tree) bool {
 	var n ast.Node = id
 	for {
-		switch p := parents.Parent(n).(type) {
-		case *ast.ParenExpr:
-			n = p
-			continue
+		p, up := parents.Up(n)
+		n = up // n itself, or the outermost parenthesis around it
+		switch p := p.(type) {
 		case *ast.SelectorExpr:
 			if p.X == n {
 				n = p
