@@ -9,6 +9,9 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 )
 
+// Lock naming: which lock a guard names at one access, and how code in a
+// package writes it, for the rules' checks and messages.
+
 // LockFor resolves the lock a guard names for one access (c.mu for an
 // access to c.n guarded by mu), and how code in pkg would write it.
 func (r *Result) LockFor(pkg *types.Package, acc *Access, ref directives.LockRef) (lockpath.Path, string) {
