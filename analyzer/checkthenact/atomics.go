@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"strings"
 
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
@@ -19,7 +20,6 @@ import (
 // m.Store(k, v): two goroutines can both miss and both store.
 func (c *checker) syncMap(f *lockstate.Func) {
 	var loads []*lockstate.Call
-	var parents map[ast.Node]ast.Node
 	for _, call := range f.Calls {
 		if !isSyncMap(call.Callee) || len(call.Node.Args) == 0 {
 			continue
@@ -32,9 +32,7 @@ func (c *checker) syncMap(f *lockstate.Func) {
 				if !sameMapAndKey(f, load.Node, call.Node) {
 					continue
 				}
-				if parents == nil {
-					parents = c.parentsOf(f.Body())
-				}
+				parents := c.syntax.Tree(f.Body())
 				if c.controlledBy(f, parents, call.Node, load.Node) || c.writesValueOf(f, parents, call.Node, load.Node) {
 					m := types.ExprString(call.Node.Fun.(*ast.SelectorExpr).X)
 					c.rep.Reportf(call.Node.Pos(), report.Related(load.Node.Pos(), m+".Load here"),
@@ -105,7 +103,6 @@ func atomicOpOf(f *lockstate.Func, call *lockstate.Call) (atomicOp, bool) {
 // section of a lock held exclusively at both, the lock orders them.
 func (c *checker) atomics(f *lockstate.Func) {
 	var loads []atomicOp
-	var parents map[ast.Node]ast.Node
 	for _, call := range f.Calls {
 		op, ok := atomicOpOf(f, call)
 		if !ok {
@@ -125,9 +122,7 @@ func (c *checker) atomics(f *lockstate.Func) {
 			if sameSection(l.call.State, op.call.State) || c.atomicOrdered(f, l, op) {
 				break
 			}
-			if parents == nil {
-				parents = c.parentsOf(f.Body())
-			}
+			parents := c.syntax.Tree(f.Body())
 			x := types.ExprString(ast.Unparen(op.call.Node.Fun).(*ast.SelectorExpr).X)
 			loadCall, storeCall := types.ExprString(l.call.Node), types.ExprString(op.call.Node.Fun)
 			related := report.Related(l.call.Node.Pos(), loadCall+" here")
@@ -160,7 +155,7 @@ func (c *checker) atomics(f *lockstate.Func) {
 // memoHit reports whether the store runs only after a branch on the load
 // whose other way returns what was loaded: the load is a cache lookup, and
 // the store fills the cache (if v := x.Load(); v != nil { return v }).
-func (c *checker) memoHit(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node) bool {
+func (c *checker) memoHit(f *lockstate.Func, parents *astq.Tree, w, r ast.Node) bool {
 	fg := c.flow(f)
 	if fg == nil {
 		return false

@@ -1,7 +1,6 @@
 package checkthenact
 
 import (
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -16,27 +15,16 @@ import (
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
-	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
-	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
+	"github.com/guardvet/guardvet/analyzer/internal/rule"
 	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
-//go:embed doc.go
-var docFile string
-
 // Analyzer is the checkthenact rule.
-var Analyzer = &analysis.Analyzer{
-	Name:       "checkthenact",
-	Doc:        docs.Extract(docFile, "checkthenact"),
-	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/checkthenact.md",
-	Run:        run,
-	Requires:   []*analysis.Analyzer{config.Analyzer, lockstate.Analyzer},
-	ResultType: report.UsedType,
-	FactTypes:  []analysis.Fact{(*FieldOps)(nil)},
-}
+var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run,
+	Requires: []*analysis.Analyzer{config.Analyzer}, Facts: []analysis.Fact{(*FieldOps)(nil)}})
 
 // Category is the diagnostic category of this rule.
 const Category = "checkthenact"
@@ -131,9 +119,9 @@ type checker struct {
 	funcs map[*types.Func][]*lockstate.Func
 	ops   *summaries.Memo[FieldOps, *FieldOps]
 	parts map[*types.Func]*recvParts
-	// parents memoizes astq.Parents per body: several checks of one
-	// function look up the statements around its events.
-	parents map[ast.Node]map[ast.Node]ast.Node
+	// syntax tells what encloses a node: checks look up the statements
+	// around a body's events.
+	syntax *astq.Syntax
 	// curResults, while a helper's read is being followed, lists the
 	// helper results that carry it (nil: any value the node has).
 	curResults []int
@@ -162,27 +150,17 @@ type checker struct {
 	fieldValues map[*types.Var]string
 }
 
-func (c *checker) parentsOf(root ast.Node) map[ast.Node]ast.Node {
-	p, ok := c.parents[root]
-	if !ok {
-		p = astq.Parents(root)
-		c.parents[root] = p
-	}
-	return p
-}
-
-func run(pass *analysis.Pass) (any, error) {
-	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
-	defer ls.Done()
-	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs.Ignores, Category),
+func run(p *rule.Pass) {
+	pass, ls := p.Pass, p.Engine
+	c := &checker{pass: pass, ls: ls, rep: p.Report,
 		funcs: map[*types.Func][]*lockstate.Func{}, parts: map[*types.Func]*recvParts{},
-		parents: map[ast.Node]map[ast.Node]ast.Node{},
-		defs:    map[*ast.BlockStmt]map[*types.Var][]multiDef{}, rets: map[*ast.BlockStmt][]*ast.ReturnStmt{},
+		syntax: astq.NewSyntax(pass.Files),
+		defs:   map[*ast.BlockStmt]map[*types.Var][]multiDef{}, rets: map[*ast.BlockStmt][]*ast.ReturnStmt{},
 		flows: map[*lockstate.Func]*flowGraph{}, callers: map[*types.Func]held{}, ctors: map[*types.Func]bool{}, ignoredFns: map[*types.Func]bool{}, taints: map[taintKey]*taint{}}
 	c.ops = summaries.New(pass, c.computeOps)
 	c.strict = config.Of(pass).Strict()
 	if !ls.Dirs.Active() {
-		return c.rep.Flush(), nil
+		return
 	}
 	if !ls.Dirs.Full() {
 		c.rep.Silence() // facts for annotated importers, no reports here
@@ -193,17 +171,12 @@ func run(pass *analysis.Pass) (any, error) {
 		c.syncMap(f)
 		c.atomics(f)
 	}
-	var fns []*types.Func
-	for fn := range c.funcs {
-		fns = append(fns, fn)
-	}
-	sort.Slice(fns, func(i, j int) bool { return srcpos.Less(c.pass.Fset, fns[i].Pos(), fns[j].Pos()) })
-	for _, fn := range fns {
+	summaries.Export(pass, c.funcs, func(fn *types.Func) analysis.Fact {
 		if ops := c.opsOf(fn); ops != nil && len(ops.Ops) > 0 {
-			pass.ExportObjectFact(fn, ops)
+			return ops
 		}
-	}
-	return c.rep.Flush(), nil
+		return nil
+	})
 }
 
 // events lists the guarded reads and writes of a body, each tagged with
@@ -220,7 +193,6 @@ func (c *checker) events(f *lockstate.Func) []event {
 // guards.
 func (c *checker) accessEvents(f *lockstate.Func) []event {
 	var out []event
-	var parents map[ast.Node]ast.Node
 	for _, acc := range f.Accesses {
 		if !acc.Base.Valid() || acc.Fresh {
 			continue
@@ -231,9 +203,7 @@ func (c *checker) accessEvents(f *lockstate.Func) []event {
 			if !lock.Valid() || !v.Mode.Held() {
 				continue
 			}
-			if parents == nil {
-				parents = c.parentsOf(f.Body())
-			}
+			parents := c.syntax.Tree(f.Body())
 			var requires []lockpath.Path
 			for _, ref := range acc.Guard.By {
 				if l, _ := c.ls.LockFor(c.pass.Pkg, acc, ref); l.Valid() {
@@ -309,7 +279,6 @@ func (c *checker) helperEvents(f *lockstate.Func) []event {
 // the branch is (a loop that looks only while busy, a case of a
 // switch, one arm of an if).
 func (c *checker) markRechecks(f *lockstate.Func, out []event) {
-	var parents map[ast.Node]ast.Node
 	for i := range out {
 		w := out[i]
 		if !w.write {
@@ -338,9 +307,7 @@ func (c *checker) markRechecks(f *lockstate.Func, out []event) {
 			continue
 		}
 
-		if parents == nil {
-			parents = c.parentsOf(f.Body())
-		}
+		parents := c.syntax.Tree(f.Body())
 		if fg := c.flow(f); fg != nil && !fg.reachesAvoiding(parents, w.node, reads, sectionStarts(f, w.lock)) {
 			out[i].rechecked = true
 		}
@@ -447,7 +414,7 @@ func (c *checker) check(f *lockstate.Func) {
 	if len(evs) < 2 {
 		return
 	}
-	parents := c.parentsOf(f.Body())
+	parents := c.syntax.Tree(f.Body())
 	for i, w := range evs {
 		if !w.write || w.rechecked {
 			continue

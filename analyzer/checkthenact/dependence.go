@@ -5,6 +5,7 @@ import (
 	"go/types"
 	"slices"
 
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -15,7 +16,7 @@ import (
 // writesValueOf reports whether the value the write w stores uses r: the
 // right-hand side of the assignment w is on the left of, or an argument
 // of the helper call w.
-func (c *checker) writesValueOf(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node) bool {
+func (c *checker) writesValueOf(f *lockstate.Func, parents *astq.Tree, w, r ast.Node) bool {
 	uses := func(e ast.Node) bool { return c.containsValue(e, r) || c.usesValueOf(f, e, r) }
 	if call, ok := w.(*ast.CallExpr); ok {
 		for _, arg := range call.Args {
@@ -25,10 +26,10 @@ func (c *checker) writesValueOf(f *lockstate.Func, parents map[ast.Node]ast.Node
 		}
 		return false
 	}
-	for n := w; n != nil; n = parents[n] {
-		as, ok := parents[n].(*ast.AssignStmt)
+	for n, parent := range parents.Ancestry(w) {
+		as, ok := parent.(*ast.AssignStmt)
 		if !ok {
-			if _, stmt := parents[n].(ast.Stmt); stmt {
+			if _, stmt := parent.(ast.Stmt); stmt {
 				return false
 			}
 			continue
@@ -66,7 +67,7 @@ func (c *checker) condOn(f *lockstate.Func, cond ast.Node, init ast.Stmt, r ast.
 // the value read at r: w is control dependent, on the go/cfg graph, on a
 // condition that uses r (an if or loop around w, a switch case, or a
 // guard clause or early exit anywhere before it, whatever the nesting).
-func (c *checker) controlledBy(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node) bool {
+func (c *checker) controlledBy(f *lockstate.Func, parents *astq.Tree, w, r ast.Node) bool {
 	fg := c.flow(f)
 	if fg == nil {
 		return false
@@ -115,7 +116,7 @@ func (c *checker) usesValueOf(f *lockstate.Func, e ast.Node, r ast.Node) bool {
 	}
 	// A local assigned more than once (v += d, v = w): which ones carry
 	// the read where e is, on the control-flow graph (taint.go).
-	s, ok := c.carriedAt(f, c.parentsOf(f.Body()), e, r)
+	s, ok := c.carriedAt(f, c.syntax.Tree(f.Body()), e, r)
 	return ok && c.mentions(e, s)
 }
 

@@ -68,3 +68,11 @@ must decide nothing but the write and the lock calls around it: a close
 or a call in it acts on the stale check too, and is reported.
 */
 package checkthenact
+
+import _ "embed" // for docFile
+
+// docFile is this file: the Analyzer's Doc is a section of its comment
+// (docs.Extract).
+//
+//go:embed doc.go
+var docFile string

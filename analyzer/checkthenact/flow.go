@@ -7,8 +7,10 @@ import (
 
 	"golang.org/x/tools/go/cfg"
 
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
+	"github.com/guardvet/guardvet/analyzer/internal/reach"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -141,17 +143,13 @@ func (fg *flowGraph) reachExit() []bool {
 	}
 	reaches := make([]bool, n+1)
 	reaches[n] = true
-	work := []int32{int32(n)}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, p := range preds[b] {
-			if !reaches[p] {
-				reaches[p] = true
-				work = append(work, p)
-			}
+	reach.Spread([]int32{int32(n)}, func(b int32) []int32 { return preds[b] }, func(p int32) bool {
+		if reaches[p] {
+			return false
 		}
-	}
+		reaches[p] = true
+		return true
+	})
 	return reaches
 }
 
@@ -259,8 +257,8 @@ func (fg *flowGraph) controlDeps() {
 // locate finds the block node that contains n. A node outside every block
 // node (in a local closure analysed where it is called) is placed at the
 // nearest enclosing one.
-func (fg *flowGraph) locate(parents map[ast.Node]ast.Node, n ast.Node) (nodeAt, bool) {
-	for x := n; x != nil; x = parents[x] {
+func (fg *flowGraph) locate(parents *astq.Tree, n ast.Node) (nodeAt, bool) {
+	for x := range parents.Ancestry(n) {
 		if at, ok := fg.at[x]; ok {
 			return at, true
 		}
@@ -271,25 +269,21 @@ func (fg *flowGraph) locate(parents map[ast.Node]ast.Node, n ast.Node) (nodeAt, 
 // controllers lists the blocks whose branch decides, directly or through
 // other branches, whether the node runs: the conditions it is control
 // dependent on, guard clauses and early exits included.
-func (fg *flowGraph) controllers(parents map[ast.Node]ast.Node, n ast.Node) []*cfg.Block {
+func (fg *flowGraph) controllers(parents *astq.Tree, n ast.Node) []*cfg.Block {
 	at, ok := fg.locate(parents, n)
 	if !ok {
 		return nil
 	}
 	seen := map[int32]bool{}
 	var out []*cfg.Block
-	work := []int32{at.block}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, a := range fg.cdeps[b] {
-			if !seen[a] {
-				seen[a] = true
-				out = append(out, fg.g.Blocks[a])
-				work = append(work, a)
-			}
+	reach.Spread([]int32{at.block}, func(b int32) []int32 { return fg.cdeps[b] }, func(a int32) bool {
+		if seen[a] {
+			return false
 		}
-	}
+		seen[a] = true
+		out = append(out, fg.g.Blocks[a])
+		return true
+	})
 	return out
 }
 
@@ -298,12 +292,12 @@ func (fg *flowGraph) controllers(parents map[ast.Node]ast.Node, n ast.Node) []*c
 // (or a type switch's assignment), and the statement's init. ok is false
 // for a block whose successors the values it reads do not choose (a
 // select, a range loop's next iteration).
-func branchCond(parents map[ast.Node]ast.Node, b *cfg.Block) (conds []ast.Node, init ast.Stmt, ok bool) {
+func branchCond(parents *astq.Tree, b *cfg.Block) (conds []ast.Node, init ast.Stmt, ok bool) {
 	if len(b.Succs) != 2 {
 		return nil, nil, false
 	}
 	if cc, isCase := b.Succs[0].Stmt.(*ast.CaseClause); isCase && b.Succs[0].Kind == cfg.KindSwitchCaseBody {
-		if ts, isType := parents[parents[cc]].(*ast.TypeSwitchStmt); isType {
+		if ts, isType := parents.Parent(parents.Parent(cc)).(*ast.TypeSwitchStmt); isType {
 			return []ast.Node{ts.Assign}, ts.Init, true
 		}
 	}
@@ -314,13 +308,13 @@ func branchCond(parents map[ast.Node]ast.Node, b *cfg.Block) (conds []ast.Node, 
 	if !isExpr {
 		return nil, nil, false
 	}
-	switch s := parents[e].(type) {
+	switch s := parents.Parent(e).(type) {
 	case *ast.IfStmt:
 		return []ast.Node{e}, s.Init, true
 	case *ast.ForStmt:
 		return []ast.Node{e}, s.Init, true
 	case *ast.CaseClause:
-		if sw, isSwitch := parents[parents[s]].(*ast.SwitchStmt); isSwitch {
+		if sw, isSwitch := parents.Parent(parents.Parent(s)).(*ast.SwitchStmt); isSwitch {
 			if sw.Tag != nil {
 				return []ast.Node{e, sw.Tag}, sw.Init, true
 			}
@@ -336,7 +330,7 @@ func branchCond(parents map[ast.Node]ast.Node, b *cfg.Block) (conds []ast.Node, 
 // The walk goes on past w: round a loop, w may be reached again without a
 // read. In the block node that holds w, only what comes before w in the
 // source counts.
-func (fg *flowGraph) reachesAvoiding(parents map[ast.Node]ast.Node, w ast.Node, via []ast.Node, kill func(ast.Node) []token.Pos) bool {
+func (fg *flowGraph) reachesAvoiding(parents *astq.Tree, w ast.Node, via []ast.Node, kill func(ast.Node) []token.Pos) bool {
 	wat, ok := fg.locate(parents, w)
 	if !ok {
 		return true

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
@@ -48,7 +49,7 @@ func (c *checker) decidedHere(bodies []*lockstate.Func, body *lockstate.Func, ev
 // decidedBy reports whether a read among evs, of the field w writes,
 // decides whether node runs in body.
 func (c *checker) decidedBy(body *lockstate.Func, evs []event, w event, node ast.Node) bool {
-	parents := c.parentsOf(body.Body())
+	parents := c.syntax.Tree(body.Body())
 	for _, r := range evs {
 		if r.write || r.internal || !sameField(r, w) || r.node.Pos() >= node.Pos() {
 			continue
@@ -93,11 +94,11 @@ func enclosing(bodies []*lockstate.Func, lit *ast.FuncLit) *lockstate.Func {
 //     package stores (a flag only ever set to true, a field only ever
 //     cleared to nil once built): any write made in between stored the
 //     same value, so writing it again loses nothing (one-way).
-func (c *checker) cannotLose(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r event) bool {
+func (c *checker) cannotLose(f *lockstate.Func, parents *astq.Tree, w, r event) bool {
 	if w.helper != "" || w.sub != "" {
 		return false
 	}
-	as, ok := parents[w.node].(*ast.AssignStmt)
+	as, ok := parents.Parent(w.node).(*ast.AssignStmt)
 	if !ok || as.Tok != token.ASSIGN || len(as.Lhs) != 1 || len(as.Rhs) != 1 || as.Lhs[0] != w.node {
 		return false
 	}
@@ -115,13 +116,13 @@ func (c *checker) cannotLose(f *lockstate.Func, parents map[ast.Node]ast.Node, w
 
 // decidingBranch returns the branch of the nearest if around stmt whose
 // condition uses the read r, and that condition.
-func (c *checker) decidingBranch(f *lockstate.Func, parents map[ast.Node]ast.Node, stmt ast.Stmt, r ast.Node) (*ast.BlockStmt, ast.Expr) {
-	for n := ast.Node(stmt); n != nil; n = parents[n] {
+func (c *checker) decidingBranch(f *lockstate.Func, parents *astq.Tree, stmt ast.Stmt, r ast.Node) (*ast.BlockStmt, ast.Expr) {
+	for n, parent := range parents.Ancestry(stmt) {
 		block, ok := n.(*ast.BlockStmt)
 		if !ok {
 			continue
 		}
-		is, ok := parents[block].(*ast.IfStmt)
+		is, ok := parent.(*ast.IfStmt)
 		if !ok {
 			continue
 		}
@@ -163,8 +164,8 @@ func (c *checker) onlyActs(block *ast.BlockStmt, act ast.Stmt) bool {
 // for a field (cannotLose), had the load and store been one operation the
 // variable would end the same. A flag kept advisory on purpose (to spare
 // the cache line a CompareAndSwap takes) is the usual case.
-func (c *checker) atomicStoreIfDiffers(f *lockstate.Func, parents map[ast.Node]ast.Node, store, load atomicOp) bool {
-	stmt, ok := parents[store.call.Node].(*ast.ExprStmt)
+func (c *checker) atomicStoreIfDiffers(f *lockstate.Func, parents *astq.Tree, store, load atomicOp) bool {
+	stmt, ok := parents.Parent(store.call.Node).(*ast.ExprStmt)
 	if !ok || store.value == nil {
 		return false
 	}
@@ -177,7 +178,7 @@ func (c *checker) atomicStoreIfDiffers(f *lockstate.Func, parents map[ast.Node]a
 // decides whether w runs: a guard clause on r before it (if v == closed {
 // return }) would be acted on too, stale, and storing V could then undo
 // what the check meant to keep.
-func (c *checker) onlyDecider(f *lockstate.Func, parents map[ast.Node]ast.Node, w, r ast.Node, cond ast.Expr) bool {
+func (c *checker) onlyDecider(f *lockstate.Func, parents *astq.Tree, w, r ast.Node, cond ast.Expr) bool {
 	fg := c.flow(f)
 	if fg == nil {
 		return false

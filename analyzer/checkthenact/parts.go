@@ -65,17 +65,17 @@ func fieldType(t types.Type, name string, deref bool) types.Type {
 // used. A method of this package called on the field uses the fields of
 // its receiver it selects: l.q.isFull() reads .done and .capacity when
 // isFull looks only at those.
-func (c *checker) subPaths(parents map[ast.Node]ast.Node, n ast.Node) []string {
+func (c *checker) subPaths(parents *astq.Tree, n ast.Node) []string {
 	sub := ""
 	for {
-		if ix, ok := parents[n].(*ast.IndexExpr); ok && ix.X == n {
+		if ix, ok := parents.Parent(n).(*ast.IndexExpr); ok && ix.X == n {
 			// One entry of a map: m[k] and m[j] are different entries
 			// when k and j are different expressions.
 			if _, isMap := c.pass.TypesInfo.TypeOf(n.(ast.Expr)).Underlying().(*types.Map); isMap {
 				return []string{sub + "[" + types.ExprString(ix.Index) + "]"}
 			}
 		}
-		p, ok := parents[n].(*ast.SelectorExpr)
+		p, ok := parents.Parent(n).(*ast.SelectorExpr)
 		if !ok || p.X != n {
 			return []string{sub}
 		}
@@ -146,13 +146,13 @@ func (c *checker) recvParts(fn *types.Func) *recvParts {
 			p.fields = append(p.fields, name)
 		}
 	}
-	parents := c.parentsOf(decl.Body)
+	parents := c.syntax.Tree(decl.Body)
 	ast.Inspect(decl.Body, func(n ast.Node) bool {
 		id, ok := n.(*ast.Ident)
 		if !ok || p.whole || c.pass.TypesInfo.Uses[id] != recv {
 			return !p.whole
 		}
-		se, ok := parents[id].(*ast.SelectorExpr)
+		se, ok := parents.Parent(id).(*ast.SelectorExpr)
 		if !ok || se.X != id {
 			p.whole = true
 			return false

@@ -38,7 +38,7 @@ type taintKey struct {
 
 // carriedAt returns the locals that carry the value read at r just before
 // the block node that contains n, or nil when n is not in the graph.
-func (c *checker) carriedAt(f *lockstate.Func, parents map[ast.Node]ast.Node, n, r ast.Node) (carriers, bool) {
+func (c *checker) carriedAt(f *lockstate.Func, parents *astq.Tree, n, r ast.Node) (carriers, bool) {
 	fg := c.flow(f)
 	if fg == nil {
 		return nil, false
@@ -66,7 +66,7 @@ func (c *checker) carriedAt(f *lockstate.Func, parents map[ast.Node]ast.Node, n,
 	return s, true
 }
 
-func (c *checker) runTaint(f *lockstate.Func, fg *flowGraph, parents map[ast.Node]ast.Node, r ast.Node) *taint {
+func (c *checker) runTaint(f *lockstate.Func, fg *flowGraph, parents *astq.Tree, r ast.Node) *taint {
 	blocks := fg.g.Blocks
 	t := &taint{in: make([]carriers, len(blocks))}
 	if len(blocks) == 0 {
@@ -108,7 +108,7 @@ func (c *checker) runTaint(f *lockstate.Func, fg *flowGraph, parents map[ast.Nod
 }
 
 // taintNode applies the assignments in one block node to s.
-func (c *checker) taintNode(f *lockstate.Func, parents map[ast.Node]ast.Node, node ast.Node, r ast.Node, s carriers) {
+func (c *checker) taintNode(f *lockstate.Func, parents *astq.Tree, node ast.Node, r ast.Node, s carriers) {
 	info := f.Resolver.Info
 	local := func(e ast.Expr) *types.Var {
 		id, ok := ast.Unparen(e).(*ast.Ident)
@@ -181,7 +181,7 @@ func (c *checker) taintNode(f *lockstate.Func, parents map[ast.Node]ast.Node, no
 		// name one element each: what the loop does with each is decided
 		// on that element (a subscriber that stopped reading is removed),
 		// not on the state read, so they do not carry it.
-		if rs, ok := parents[n].(*ast.RangeStmt); ok && (rs.Key == n || rs.Value == n) {
+		if rs, ok := parents.Parent(n).(*ast.RangeStmt); ok && (rs.Key == n || rs.Value == n) {
 			set(local(n), false)
 		}
 	}

@@ -1,7 +1,6 @@
 package config
 
 import (
-	_ "embed"
 	"flag"
 	"fmt"
 	"go/types"
@@ -14,9 +13,6 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 )
-
-//go:embed doc.go
-var docFile string
 
 // Analyzer returns the options as a *Config. It reports nothing; every
 // other guardvet analyzer requires it, directly or through the engine.

@@ -49,3 +49,11 @@ Each run of the analyzer returns a Config built from the flags as they
 were parsed; the value is not changed afterwards.
 */
 package config
+
+import _ "embed" // for docFile
+
+// docFile is this file: the Analyzer's Doc is a section of its comment
+// (docs.Extract).
+//
+//go:embed doc.go
+var docFile string

@@ -1,10 +1,10 @@
 package directives
 
 import (
-	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
+	"iter"
 	"reflect"
 	"sort"
 	"strings"
@@ -22,15 +22,12 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 )
 
-//go:embed doc.go
-var docFile string
-
 // Analyzer reads //guard: directives, reports malformed ones at their own
 // position, and exports what they say as facts for every other package.
 var Analyzer = &analysis.Analyzer{
 	Name:       "directives",
 	Doc:        docs.Extract(docFile, "directives"),
-	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/directives.md",
+	URL:        docs.RuleURL("directives"),
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{(*FieldGuard)(nil), (*Contract)(nil), (*Orders)(nil), (*Aliases)(nil)},
@@ -437,6 +434,23 @@ func (c *collector) wrongTarget(d Directive, here string) {
 	c.report(d.Pos, d.Spelling+" applies to "+verbs[d.Verb].targets.String()+", not to "+here+"; move it")
 }
 
+// applying yields the directives of ds that apply to target, in order,
+// and reports each of the others (wrongTarget, with here naming the
+// target) where it comes among them.
+func (c *collector) applying(ds []Directive, target Target, here string) iter.Seq[Directive] {
+	return func(yield func(Directive) bool) {
+		for _, d := range ds {
+			if verbs[d.Verb].targets&target == 0 {
+				c.wrongTarget(d, here)
+				continue
+			}
+			if !yield(d) {
+				return
+			}
+		}
+	}
+}
+
 func (c *collector) insideBody(pos token.Pos) bool {
 	for _, decl := range c.file.Decls {
 		if fd, ok := decl.(*ast.FuncDecl); ok && fd.Body != nil && fd.Body.Pos() <= pos && pos < fd.Body.End() {
@@ -514,11 +528,7 @@ func (c *collector) funcDecl(fd *ast.FuncDecl) {
 	if contract == nil {
 		contract = &Contract{}
 	}
-	for _, d := range ds {
-		if verbs[d.Verb].targets&OnFunc == 0 {
-			c.wrongTarget(d, "a function")
-			continue
-		}
+	for d := range c.applying(ds, OnFunc, "a function") {
 		if d.Verb == "blocks" {
 			contract.Blocks = true
 			continue
@@ -538,21 +548,10 @@ func (c *collector) funcDecl(fd *ast.FuncDecl) {
 				c.report(d.Pos, d.Spelling+" "+shorten(arg)+": "+problem+"; write a path like c.mu from a receiver or parameter to a lock, or a package-level lock")
 				continue
 			}
-			switch verb {
-			case "holds":
-				contract.Holds = append(contract.Holds, ref)
-			case "rholds":
-				contract.RHolds = append(contract.RHolds, ref)
-			case "acquires":
-				contract.Acquires = append(contract.Acquires, ref)
-			case "racquires":
-				contract.RAcquires = append(contract.RAcquires, ref)
-			case "releases":
-				contract.Releases = append(contract.Releases, ref)
-			case "rreleases":
-				contract.RReleases = append(contract.RReleases, ref)
-			case "excludes":
-				contract.Excludes = append(contract.Excludes, ref)
+			for _, l := range contract.lockLists() {
+				if l.verb == verb {
+					*l.refs = append(*l.refs, ref)
+				}
 			}
 		}
 	}
@@ -575,11 +574,7 @@ func (c *collector) genDecl(gd *ast.GenDecl) {
 					c.alias(d, ts, tn)
 				}
 			}
-			for _, d := range c.take(groups...) {
-				if verbs[d.Verb].targets&OnType == 0 {
-					c.wrongTarget(d, "a type")
-					continue
-				}
+			for d := range c.applying(c.take(groups...), OnType, "a type") {
 				if d.Verb == "checklocksalias" {
 					c.alias(d, ts, tn)
 					continue
@@ -680,11 +675,7 @@ func (c *collector) fieldGuard(v *types.Var, strct *types.Struct, typeName strin
 	if g == nil {
 		g = &FieldGuard{}
 	}
-	for _, d := range ds {
-		if verbs[d.Verb].targets&OnField == 0 {
-			c.wrongTarget(d, "a field or variable")
-			continue
-		}
+	for d := range c.applying(ds, OnField, "a field or variable") {
 		switch d.Verb {
 		case "checklocksignore":
 			// The field is deliberately unchecked (and, under inference,

@@ -30,3 +30,11 @@ checked in every package that touches it. Its result is the directive view
 that the lockstate analyzer and the rules build on.
 */
 package directives
+
+import _ "embed" // for docFile
+
+// docFile is this file: the Analyzer's Doc is a section of its comment
+// (docs.Extract).
+//
+//go:embed doc.go
+var docFile string

@@ -125,21 +125,31 @@ type Contract struct {
 
 func (*Contract) AFact() {}
 
+// lockList is one of a Contract's lists of locks, with the verb that
+// fills it (a directive's) and names it (in String).
+type lockList struct {
+	verb string
+	refs *[]LockRef
+}
+
+// lockLists returns c's lists of locks, in the order String prints them.
+// Downgrades has no directive: only the engine infers it.
+func (c *Contract) lockLists() []lockList {
+	return []lockList{
+		{"holds", &c.Holds}, {"rholds", &c.RHolds},
+		{"acquires", &c.Acquires}, {"racquires", &c.RAcquires},
+		{"releases", &c.Releases}, {"rreleases", &c.RReleases},
+		{"excludes", &c.Excludes}, {"downgrades", &c.Downgrades},
+	}
+}
+
 func (c *Contract) String() string {
 	var parts []string
-	add := func(verb string, refs []LockRef) {
-		for _, r := range refs {
-			parts = append(parts, verb+" "+r.Text)
+	for _, l := range c.lockLists() {
+		for _, r := range *l.refs {
+			parts = append(parts, l.verb+" "+r.Text)
 		}
 	}
-	add("holds", c.Holds)
-	add("rholds", c.RHolds)
-	add("acquires", c.Acquires)
-	add("racquires", c.RAcquires)
-	add("releases", c.Releases)
-	add("rreleases", c.RReleases)
-	add("excludes", c.Excludes)
-	add("downgrades", c.Downgrades)
 	if c.Ignore != "" {
 		parts = append(parts, "ignore")
 	}

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 )
 
 // copyOnWrite reports whether the package never writes the backing array
@@ -19,7 +21,7 @@ import (
 // a caller appending to its copy writes the same memory.
 func (sn *snapshots) copyOnWrite(field *types.Var) bool {
 	if sn.cow == nil {
-		sn.cow = &snapshots{pass: sn.pass, dirs: sn.dirs, done: map[*types.Var]bool{}, handOut: true}
+		sn.cow = &snapshots{pass: sn.pass, dirs: sn.dirs, syntax: sn.syntax, done: map[*types.Var]bool{}, handOut: true}
 	}
 	return sn.cow.unshared(field)
 }
@@ -29,7 +31,7 @@ func (sn *snapshots) copyOnWrite(field *types.Var) bool {
 // the function when it was not (if v != nil { return v }), and since that
 // statement v is only ever given what appending to it returns. Appending
 // to it then allocates a new backing array, shared with nothing.
-func (sn *snapshots) knownEmpty(parents map[ast.Node]ast.Node, e ast.Node) bool {
+func (sn *snapshots) knownEmpty(parents *astq.Tree, e ast.Node) bool {
 	id, ok := e.(*ast.Ident)
 	if !ok {
 		return false
@@ -38,11 +40,11 @@ func (sn *snapshots) knownEmpty(parents map[ast.Node]ast.Node, e ast.Node) bool 
 	if !ok || v.IsField() || v.Pkg() == nil || v.Parent() == v.Pkg().Scope() {
 		return false
 	}
-	for n := ast.Node(id); n != nil; n = parents[n] {
+	for n, parent := range parents.Ancestry(id) {
 		if _, ok := n.(*ast.FuncDecl); ok {
 			return false
 		}
-		block, ok := parents[n].(*ast.BlockStmt)
+		block, ok := parent.(*ast.BlockStmt)
 		if !ok {
 			continue
 		}
@@ -130,10 +132,10 @@ func isNil(info *types.Info, e ast.Expr) bool {
 // value shares nothing. (An empty one may: a map with no entries is still
 // the field's map, and an empty slice may have the field's spare
 // capacity.)
-func emptyWhereReturned(info *types.Info, parents map[ast.Node]ast.Node, ret *ast.ReturnStmt, e ast.Expr) bool {
+func emptyWhereReturned(info *types.Info, parents *astq.Tree, ret *ast.ReturnStmt, e ast.Expr) bool {
 	want := types.ExprString(e)
-	for n := ast.Node(ret); n != nil; n = parents[n] {
-		is, ok := parents[n].(*ast.IfStmt)
+	for n, parent := range parents.Ancestry(ret) {
+		is, ok := parent.(*ast.IfStmt)
 		if !ok || is.Init != nil {
 			continue
 		}

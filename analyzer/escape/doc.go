@@ -32,3 +32,11 @@ a field returned where it is nil (if x.f == nil { return x.f }): nothing
 is shared.
 */
 package escape
+
+import _ "embed" // for docFile
+
+// docFile is this file: the Analyzer's Doc is a section of its comment
+// (docs.Extract).
+//
+//go:embed doc.go
+var docFile string

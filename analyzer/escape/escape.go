@@ -1,7 +1,6 @@
 package escape
 
 import (
-	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -10,33 +9,22 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
-	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/internal/rule"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
-//go:embed doc.go
-var docFile string
-
 // Analyzer is the escape rule.
-var Analyzer = &analysis.Analyzer{
-	Name:       "escape",
-	Doc:        docs.Extract(docFile, "escape"),
-	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/escape.md",
-	Run:        run,
-	Requires:   []*analysis.Analyzer{config.Analyzer, lockstate.Analyzer},
-	ResultType: report.UsedType,
-}
+var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run,
+	Requires: []*analysis.Analyzer{config.Analyzer}})
 
 // Category is the diagnostic category of this rule.
 const Category = "escape"
 
-func run(pass *analysis.Pass) (any, error) {
-	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
-	defer ls.Done()
-	rep := report.New(pass, ls.Dirs.Ignores, Category)
+func run(p *rule.Pass) {
+	pass, ls, rep := p.Pass, p.Engine, p.Report
 	if !ls.Dirs.Full() {
-		return rep.Flush(), nil // no directives here: not in this rule's scope
+		return // no directives here: not in this rule's scope
 	}
 	sn := newSnapshots(pass, ls.Dirs)
 	sn.strict = config.Of(pass).Strict()
@@ -44,13 +32,11 @@ func run(pass *analysis.Pass) (any, error) {
 		returned(pass, ls, rep, sn, f)
 		usedAfterUnlock(pass, ls, rep, sn, f)
 	}
-	return rep.Flush(), nil
 }
 
 // returned reports returns that hand out a guarded map, slice or field
 // address while releasing the lock.
 func returned(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, sn *snapshots, f *lockstate.Func) {
-	var parents map[ast.Node]ast.Node
 	for _, ret := range f.Returns {
 		if ret.Node == nil {
 			continue
@@ -79,10 +65,7 @@ func returned(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, s
 				continue
 			}
 			if !addr && !sn.strict {
-				if parents == nil {
-					parents = parentMap(f)
-				}
-				if emptyWhereReturned(pass.TypesInfo, parents, ret.Node, e) || (acc.Node == e && sn.copyOnWrite(acc.Var)) {
+				if emptyWhereReturned(pass.TypesInfo, sn.tree(f), ret.Node, e) || (acc.Node == e && sn.copyOnWrite(acc.Var)) {
 					continue // nothing handed out, or nothing its owner changes
 				}
 			}
@@ -105,7 +88,6 @@ func returned(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, s
 // used after it is released, once per variable, where the reference leaves.
 func usedAfterUnlock(pass *analysis.Pass, ls *lockstate.Result, rep *report.Reporter, sn *snapshots, f *lockstate.Func) {
 	done := map[*types.Var]bool{}
-	var parents map[ast.Node]ast.Node
 	for _, use := range f.RefUses {
 		if done[use.Var] {
 			continue
@@ -120,10 +102,7 @@ func usedAfterUnlock(pass *analysis.Pass, ls *lockstate.Result, rep *report.Repo
 				continue
 			}
 			if types.Identical(use.Var.Type(), acc.Var.Type()) { // a copy of the map or slice, not &x.f
-				if parents == nil {
-					parents = parentMap(f)
-				}
-				if takenOver(f, parents, acc, use.Var, lock) || sn.unshared(acc.Var) || (!sn.strict && sn.copyOnWrite(acc.Var)) {
+				if takenOver(f, sn.tree(f), acc, use.Var, lock) || sn.unshared(acc.Var) || (!sn.strict && sn.copyOnWrite(acc.Var)) {
 					done[use.Var] = true
 					break
 				}

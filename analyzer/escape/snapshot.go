@@ -18,19 +18,19 @@ import (
 // slice field into a local gives the field a new value before the lock is
 // released, on every path: ch := x.f; x.f = nil. The local then holds the
 // only reference to the old contents (the take-ownership swap).
-func takenOver(f *lockstate.Func, parents map[ast.Node]ast.Node, src *lockstate.Access, local *types.Var, lock lockpath.Path) bool {
+func takenOver(f *lockstate.Func, parents *astq.Tree, src *lockstate.Access, local *types.Var, lock lockpath.Path) bool {
 	site := src.State.Lock(lock).Site
-	var stmt ast.Node = src.Node
-	for stmt != nil {
-		if _, ok := parents[stmt].(*ast.BlockStmt); ok {
+	var stmt ast.Node
+	var block *ast.BlockStmt
+	for n, parent := range parents.Ancestry(src.Node) {
+		if b, ok := parent.(*ast.BlockStmt); ok {
+			stmt, block = n, b
 			break
 		}
-		stmt = parents[stmt]
 	}
-	if stmt == nil {
+	if block == nil {
 		return false
 	}
-	block := parents[stmt].(*ast.BlockStmt)
 	after := false
 	for _, s := range block.List {
 		if s == stmt {
@@ -93,12 +93,14 @@ func leaves(s ast.Stmt) bool {
 	return found
 }
 
-func parentMap(f *lockstate.Func) map[ast.Node]ast.Node {
+// tree returns the syntax of f's function: its declaration, or its
+// literal.
+func (sn *snapshots) tree(f *lockstate.Func) *astq.Tree {
 	var root ast.Node = f.Decl
 	if f.Lit != nil {
 		root = f.Lit
 	}
-	return astq.Parents(root)
+	return sn.syntax.Tree(root)
 }
 
 // snapshots decides, per guarded map or slice field, whether the package
@@ -110,7 +112,7 @@ func parentMap(f *lockstate.Func) map[ast.Node]ast.Node {
 type snapshots struct {
 	pass    *analysis.Pass
 	dirs    *directives.Result
-	files   map[*ast.File]map[ast.Node]ast.Node
+	syntax  *astq.Syntax
 	uses    map[types.Object][]*ast.Ident
 	done    map[*types.Var]bool
 	visited map[types.Object]bool
@@ -125,7 +127,7 @@ type snapshots struct {
 }
 
 func newSnapshots(pass *analysis.Pass, dirs *directives.Result) *snapshots {
-	return &snapshots{pass: pass, dirs: dirs, done: map[*types.Var]bool{}}
+	return &snapshots{pass: pass, dirs: dirs, syntax: astq.NewSyntax(pass.Files), done: map[*types.Var]bool{}}
 }
 
 // unshared reports whether the contents of field are never written in
@@ -147,16 +149,13 @@ func (sn *snapshots) unshared(field *types.Var) bool {
 	return r
 }
 
-// index builds the parent maps and the identifier uses of the package,
-// once.
+// index finds the identifier uses of the package, once.
 func (sn *snapshots) index() {
-	if sn.files != nil {
+	if sn.uses != nil {
 		return
 	}
-	sn.files = map[*ast.File]map[ast.Node]ast.Node{}
 	sn.uses = map[types.Object][]*ast.Ident{}
 	for _, file := range sn.pass.Files {
-		sn.files[file] = astq.Parents(file)
 		ast.Inspect(file, func(n ast.Node) bool {
 			if id, ok := n.(*ast.Ident); ok {
 				if obj := sn.pass.TypesInfo.Uses[id]; obj != nil {
@@ -171,13 +170,14 @@ func (sn *snapshots) index() {
 	}
 }
 
-func (sn *snapshots) parentsAt(pos token.Pos) map[ast.Node]ast.Node {
-	for file, parents := range sn.files {
+// treeAt returns the syntax of the file at pos.
+func (sn *snapshots) treeAt(pos token.Pos) (*astq.Tree, bool) {
+	for _, file := range sn.pass.Files {
 		if file.FileStart <= pos && pos <= file.FileEnd {
-			return parents
+			return sn.syntax.Tree(file), true
 		}
 	}
-	return nil
+	return nil, false
 }
 
 // readOnly reports whether every use of obj (the field, or a local holding
@@ -188,15 +188,15 @@ func (sn *snapshots) readOnly(obj types.Object) bool {
 	}
 	sn.visited[obj] = true
 	for _, id := range sn.uses[obj] {
-		parents := sn.parentsAt(id.Pos())
-		if parents == nil {
+		parents, ok := sn.treeAt(id.Pos())
+		if !ok {
 			return false
 		}
 		if sn.ignored(parents, id) {
 			continue // a function outside the lock discipline (//guard:ignore, +checklocksignore)
 		}
 		var e ast.Node = id
-		if sel, ok := parents[id].(*ast.SelectorExpr); ok && sel.Sel == id {
+		if sel, ok := parents.Parent(id).(*ast.SelectorExpr); ok && sel.Sel == id {
 			e = sel
 		}
 		if !sn.contentsKept(parents, e, obj.Type()) {
@@ -207,8 +207,8 @@ func (sn *snapshots) readOnly(obj types.Object) bool {
 }
 
 // ignored reports whether n sits in a function declared //guard:ignore.
-func (sn *snapshots) ignored(parents map[ast.Node]ast.Node, n ast.Node) bool {
-	for ; n != nil; n = parents[n] {
+func (sn *snapshots) ignored(parents *astq.Tree, n ast.Node) bool {
+	for n := range parents.Ancestry(n) {
 		if fd, ok := n.(*ast.FuncDecl); ok {
 			fn, _ := sn.pass.TypesInfo.Defs[fd.Name].(*types.Func)
 			if fn == nil {
@@ -224,8 +224,8 @@ func (sn *snapshots) ignored(parents map[ast.Node]ast.Node, n ast.Node) bool {
 // contentsKept reports whether the use e of a map or slice value of type t
 // leaves the contents unchanged: it reads them, replaces the whole value,
 // or appends and stores the result back.
-func (sn *snapshots) contentsKept(parents map[ast.Node]ast.Node, e ast.Node, t types.Type) bool {
-	p, e := astq.Up(parents, e)
+func (sn *snapshots) contentsKept(parents *astq.Tree, e ast.Node, t types.Type) bool {
+	p, e := parents.Up(e)
 	switch p := p.(type) {
 	case *ast.IndexExpr:
 		if p.X != e {
@@ -289,7 +289,7 @@ func (sn *snapshots) contentsKept(parents map[ast.Node]ast.Node, e ast.Node, t t
 
 // appendKept reports whether append(...) call p, with the map or slice
 // value e among its arguments, leaves e's contents unchanged.
-func (sn *snapshots) appendKept(parents map[ast.Node]ast.Node, p *ast.CallExpr, e ast.Node) bool {
+func (sn *snapshots) appendKept(parents *astq.Tree, p *ast.CallExpr, e ast.Node) bool {
 	if len(p.Args) > 1 && p.Args[len(p.Args)-1] == e && p.Ellipsis.IsValid() {
 		return true // append(dst, x.f...) copies
 	}
@@ -304,7 +304,7 @@ func (sn *snapshots) appendKept(parents map[ast.Node]ast.Node, p *ast.CallExpr, 
 	// x.f = append(x.f, v) writes past the length of every copy of
 	// x.f. Appending to a copy (a local, or y.f = x.f) would write
 	// inside x.f's length once x.f has grown.
-	as, ok := parents[p].(*ast.AssignStmt)
+	as, ok := parents.Parent(p).(*ast.AssignStmt)
 	if !ok || len(as.Lhs) != len(as.Rhs) {
 		return false
 	}
@@ -355,11 +355,11 @@ func (sn *snapshots) sameVar(a ast.Expr, b ast.Node) bool {
 // elementKept reports whether the use of an element x.f[i] leaves the
 // contents unchanged. A pointer element's pointee is not the field's
 // contents. A struct element with its own lock covers its fields itself.
-func (sn *snapshots) elementKept(parents map[ast.Node]ast.Node, ix *ast.IndexExpr, t types.Type) bool {
+func (sn *snapshots) elementKept(parents *astq.Tree, ix *ast.IndexExpr, t types.Type) bool {
 	if _, ok := t.Underlying().(*types.Map); ok {
 		return !written(parents, ix)
 	}
-	p, _ := astq.Up(parents, ix)
+	p, _ := parents.Up(ix)
 	if u, ok := p.(*ast.UnaryExpr); ok && u.Op == token.AND {
 		return sn.ownLock(t)
 	}
@@ -374,7 +374,7 @@ func (sn *snapshots) elementKept(parents map[ast.Node]ast.Node, ix *ast.IndexExp
 			return true
 		}
 		// x.f[i].g: the element's field, written or not.
-		q, _ := astq.Up(parents, sel)
+		q, _ := parents.Up(sel)
 		if _, ok := q.(*ast.SelectorExpr); ok {
 			return false
 		}
@@ -391,8 +391,8 @@ func (sn *snapshots) elementKept(parents map[ast.Node]ast.Node, ix *ast.IndexExp
 
 // written reports whether e is stored to: the left of an assignment, or
 // incremented.
-func written(parents map[ast.Node]ast.Node, e ast.Node) bool {
-	p, e := astq.Up(parents, e)
+func written(parents *astq.Tree, e ast.Node) bool {
+	p, e := parents.Up(e)
 	switch p := p.(type) {
 	case *ast.AssignStmt:
 		for _, lhs := range p.Lhs {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
+	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -25,7 +26,7 @@ type callerIndex struct {
 	// onlyCalled: the function is named only as the function of a call,
 	// never as a value, and never started with go.
 	onlyCalled map[*types.Func]bool
-	memo       map[heldKey]int8 // 1 held, -1 not, 0 computing
+	memo       summaries.Verdicts[heldKey] // held at every call
 }
 
 type callSite struct {
@@ -44,7 +45,7 @@ func (c *checker) callers() *callerIndex {
 	if c.callIdx != nil {
 		return c.callIdx
 	}
-	x := &callerIndex{calls: map[*types.Func][]callSite{}, record: map[*types.Func]*lockstate.Func{}, onlyCalled: map[*types.Func]bool{}, memo: map[heldKey]int8{}}
+	x := &callerIndex{calls: map[*types.Func][]callSite{}, record: map[*types.Func]*lockstate.Func{}, onlyCalled: map[*types.Func]bool{}, memo: summaries.Verdicts[heldKey]{}}
 	for _, f := range c.ls.Funcs {
 		if f.Lit == nil && f.Context == lockstate.Declared && f.Obj != nil {
 			x.record[f.Obj] = f
@@ -122,16 +123,10 @@ func (c *checker) heldByCallers(fn *lockstate.Func, lock lockpath.Path, write bo
 
 func (c *checker) heldAtCalls(fn *types.Func, k heldKey) bool {
 	x := c.callers()
-	switch x.memo[k] {
-	case 1:
-		return true
-	case -1:
-		return false
+	if held, ok := x.memo.Known(k); ok {
+		return held // no while computing: a cycle of calls, where nothing outside it holds the lock
 	}
-	if _, computing := x.memo[k]; computing {
-		return false // a cycle of calls: nothing outside it holds the lock
-	}
-	x.memo[k] = 0
+	x.memo.Start(k)
 	ok := c.dirs.Contract(fn).Empty() && x.onlyCalled[fn]
 	outside := 0 // calls from other functions: a recursion alone holds nothing
 	for _, site := range x.calls[fn] {
@@ -153,13 +148,7 @@ func (c *checker) heldAtCalls(fn *types.Func, k heldKey) bool {
 		}
 		ok = p.Valid() && v.Mode == lockstate.Unknown && c.heldByCallers(site.caller, p, k.write)
 	}
-	ok = ok && outside > 0
-	if ok {
-		x.memo[k] = 1
-	} else {
-		x.memo[k] = -1
-	}
-	return ok
+	return x.memo.Settle(k, ok && outside > 0)
 }
 
 // lockRoot returns fn's parameter i (directives.Receiver: its receiver).

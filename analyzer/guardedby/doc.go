@@ -43,3 +43,11 @@ The lock is m[k] itself, a local whose every value comes from m[k]
 map's entry for a key parameter.
 */
 package guardedby
+
+import _ "embed" // for docFile
+
+// docFile is this file: the Analyzer's Doc is a section of its comment
+// (docs.Extract).
+//
+//go:embed doc.go
+var docFile string

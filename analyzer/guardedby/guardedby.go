@@ -1,7 +1,6 @@
 package guardedby
 
 import (
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/constant"
@@ -14,26 +13,16 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
-	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/internal/rule"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
-//go:embed doc.go
-var docFile string
-
 // Analyzer is the guardedby rule.
-var Analyzer = &analysis.Analyzer{
-	Name:       "guardedby",
-	Doc:        docs.Extract(docFile, "guardedby"),
-	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/guardedby.md",
-	Run:        run,
-	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
-	ResultType: report.UsedType,
-}
+var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run})
 
 // Category is the diagnostic category of this rule.
 const Category = "guardedby"
@@ -55,10 +44,9 @@ type checker struct {
 	scopes       map[*ast.FuncDecl]*objectScope
 }
 
-func run(pass *analysis.Pass) (any, error) {
-	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
-	defer ls.Done()
-	c := &checker{pass: pass, ls: ls, dirs: ls.Dirs, rep: report.New(pass, ls.Dirs.Ignores, Category)}
+func run(pass *rule.Pass) {
+	ls := pass.Engine
+	c := &checker{pass: pass.Pass, ls: ls, dirs: ls.Dirs, rep: pass.Report}
 	if !ls.Dirs.Active() {
 		// No directives here or below: the engine ran for guard inference,
 		// and the only contracts are ...Locked names. Check their calls and
@@ -71,7 +59,7 @@ func run(pass *analysis.Pass) (any, error) {
 				c.goStmt(g)
 			}
 		}
-		return c.rep.Flush(), nil
+		return
 	}
 	// Without directives of its own (not Full), the package is checked only
 	// against what it imports: guarded fields, and the declared contracts of
@@ -114,7 +102,6 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	c.refcounts()
 	c.atomicCopies()
-	return c.rep.Flush(), nil
 }
 
 // anyHeld reports whether some lock is, or may be, held in s.
@@ -503,29 +490,28 @@ func (c *checker) lockOp(op *lockstate.LockOp, relocked map[lockpath.Path]bool) 
 	lock := types.ExprString(sel.X)
 	name := sel.Sel.Name // op.Op, or a method recognised by its effect (NestedLock)
 	b := op.Before
+	// reportf reports at the call, with where the lock was last taken
+	// or released (was: "locked", "read-locked", "released").
+	reportf := func(was, format string, args ...any) {
+		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" "+was+" here"), format, args...)
+	}
 	switch {
 	case (op.Op == locks.Lock && b.Mode.Held()) || (op.Op == locks.RLock && b.Mode == lockstate.Exclusive):
-		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" locked here"),
-			"%s.%s() while %s is already %s; sync mutexes are not reentrant, so this deadlocks: unlock %s first, or remove this %s",
+		reportf("locked", "%s.%s() while %s is already %s; sync mutexes are not reentrant, so this deadlocks: unlock %s first, or remove this %s",
 			lock, name, lock, b.Mode, lock, name)
 	case op.Op.Releases() && b.Mode == lockstate.NotHeld && !relocked[op.Lock]:
-		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" released here"),
-			"%s.%s() but %s is not held here (unlocking an unlocked mutex is a fatal error); remove this %s",
+		reportf("released", "%s.%s() but %s is not held here (unlocking an unlocked mutex is a fatal error); remove this %s",
 			lock, name, lock, name)
 	case op.Op == locks.Unlock && b.Mode == lockstate.Shared:
-		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" read-locked here"),
-			"%s.Unlock() but %s is read-locked here; use RUnlock to release a read lock", lock, lock)
+		reportf("read-locked", "%s.Unlock() but %s is read-locked here; use RUnlock to release a read lock", lock, lock)
 	case op.Op == locks.Downgrade && b.Mode == lockstate.Shared:
-		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" read-locked here"),
-			"%s.%s() but %s is only read-locked here; only a write lock can be downgraded: take it with Lock, or remove this %s",
+		reportf("read-locked", "%s.%s() but %s is only read-locked here; only a write lock can be downgraded: take it with Lock, or remove this %s",
 			lock, name, lock, name)
 	case op.Op == locks.Downgrade && b.Mode == lockstate.NotHeld:
-		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" released here"),
-			"%s.%s() but %s is not held here; only a held write lock can be downgraded: take it with Lock first, or remove this %s",
+		reportf("released", "%s.%s() but %s is not held here; only a held write lock can be downgraded: take it with Lock first, or remove this %s",
 			lock, name, lock, name)
 	case op.Op == locks.RUnlock && b.Mode == lockstate.Exclusive:
-		c.rep.Reportf(op.Node.Lparen, report.Related(b.Site, lock+" locked here"),
-			"%s.RUnlock() but %s is write-locked here; use Unlock to release a write lock", lock, lock)
+		reportf("locked", "%s.RUnlock() but %s is write-locked here; use Unlock to release a write lock", lock, lock)
 	}
 }
 

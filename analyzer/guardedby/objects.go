@@ -29,6 +29,7 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
+	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 )
 
 // objectScope is what the check knows of the declaration it is in.
@@ -36,7 +37,7 @@ type objectScope struct {
 	decl   *ast.FuncDecl
 	spawns []*goroutines.Spawn // computed on first use
 	found  bool
-	origin map[*types.Var]int8 // 1: a new object never stored away; -1: not
+	origin summaries.Verdicts[*types.Var] // a new object never stored away
 }
 
 // rootVar returns the variable e reaches its memory through: p for *p,
@@ -142,10 +143,10 @@ func spawnUses(info *types.Info, s *goroutines.Spawn, v *types.Var) bool {
 // Concurrent).
 func (c *checker) newUnstored(sc *objectScope, v *types.Var) bool {
 	if sc.origin == nil {
-		sc.origin = map[*types.Var]int8{}
+		sc.origin = summaries.Verdicts[*types.Var]{}
 	}
-	if o, ok := sc.origin[v]; ok {
-		return o > 0
+	if yes, ok := sc.origin.Known(v); ok {
+		return yes
 	}
 	info := c.pass.TypesInfo
 	assigned, ok := 0, true
@@ -206,13 +207,7 @@ func (c *checker) newUnstored(sc *objectScope, v *types.Var) bool {
 		}
 		return true
 	})
-	ok = ok && assigned > 0
-	if ok {
-		sc.origin[v] = 1
-	} else {
-		sc.origin[v] = -1
-	}
-	return ok
+	return sc.origin.Settle(v, ok && assigned > 0)
 }
 
 // handedOn reports whether a call may publish v: v (or a part of it) is

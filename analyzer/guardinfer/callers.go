@@ -7,6 +7,7 @@ import (
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
+	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
@@ -19,7 +20,7 @@ import (
 func (r *inference) indexCallers() {
 	r.callers = map[*types.Func][]callSite{}
 	r.refs = map[*types.Func]int{}
-	r.memo = map[callerKey]int8{}
+	r.memo = summaries.Verdicts[callerKey]{}
 	r.entries = map[*types.Func]map[string]lockstate.Mode{}
 	r.threads = map[*types.Func]thread{}
 	r.reached = map[*types.Func]bool{}
@@ -105,16 +106,11 @@ func (r *inference) heldByCallers(f *lockstate.Func, lock lockpath.Path, depth i
 		return false
 	}
 	key := callerKey{fn, lock.Sel, docs}
-	if v, ok := r.memo[key]; ok {
-		return v > 0 // 0: recursion, which proves nothing
+	if held, ok := r.memo.Known(key); ok {
+		return held // no while computing: recursion proves nothing
 	}
-	r.memo[key] = 0
-	held := r.callsHold(fn, param, lock, depth, docs)
-	r.memo[key] = -1
-	if held {
-		r.memo[key] = 1
-	}
-	return held
+	r.memo.Start(key)
+	return r.memo.Settle(key, r.callsHold(fn, param, lock, depth, docs))
 }
 
 // callsHold reports whether every call of fn holds lock, rooted at its

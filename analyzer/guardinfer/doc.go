@@ -83,3 +83,11 @@ the field, so that from then on guardedby checks it. With
 and contract, the directive to add, with its evidence and that fix.
 */
 package guardinfer
+
+import _ "embed" // for docFile
+
+// docFile is this file: the Analyzer's Doc is a section of its comment
+// (docs.Extract).
+//
+//go:embed doc.go
+var docFile string

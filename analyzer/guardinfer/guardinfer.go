@@ -1,7 +1,6 @@
 package guardinfer
 
 import (
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -15,40 +14,29 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
-	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/internal/rule"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
+	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
-//go:embed doc.go
-var docFile string
-
 // Analyzer is the guardinfer rule.
-var Analyzer = &analysis.Analyzer{
-	Name:       "guardinfer",
-	Doc:        docs.Extract(docFile, "guardinfer"),
-	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/guardinfer.md",
-	Run:        run,
-	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
-	ResultType: report.UsedType,
-}
+var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run})
 
 // Category is the diagnostic category of this rule.
 const Category = "guardinfer"
 
-func run(pass *analysis.Pass) (any, error) {
-	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
-	defer ls.Done()
-	rep := report.New(pass, ls.Dirs.Ignores, Category)
+func run(p *rule.Pass) {
+	pass, ls := p.Pass, p.Engine
 	cfg := ls.Dirs.Config
 	if !cfg.Infer() {
-		return rep.Flush(), nil
+		return
 	}
-	r := &inference{pass: pass, ls: ls, rep: rep, suggest: cfg.Suggest(), ctx: newContexts(pass.TypesInfo, ls.Effects), loaders: map[*types.Func]bool{}, barriers: map[*types.Func]bool{}}
+	r := &inference{pass: pass, ls: ls, rep: p.Report, suggest: cfg.Suggest(), ctx: newContexts(pass.TypesInfo, ls.Effects), loaders: map[*types.Func]bool{}, barriers: map[*types.Func]bool{}}
 	r.ctx.declOf = r.declOf
 	r.minScore, r.ratio = cfg.InferThreshold()
 	r.globals = locks.PackageLocks(pass.Pkg)
@@ -71,7 +59,6 @@ func run(pass *analysis.Pass) (any, error) {
 	if suggest {
 		r.suggestLockedContracts()
 	}
-	return rep.Flush(), nil
 }
 
 // inference is guard inference over one package.
@@ -98,8 +85,8 @@ type inference struct {
 	// every reference to it (calls and method values).
 	callers map[*types.Func][]callSite
 	refs    map[*types.Func]int
-	calls   map[*types.Func]int // distinct calls among callers
-	memo    map[callerKey]int8  // 1 held at every call, -1 not, 0 being computed
+	calls   map[*types.Func]int           // distinct calls among callers
+	memo    summaries.Verdicts[callerKey] // held at every call
 	// entries memoises entryLocks; threads, gos and lockSets memoise
 	// what races needs (races.go).
 	entries map[*types.Func]map[string]lockstate.Mode

@@ -28,3 +28,11 @@ a writer is waiting. (Locking an instance already held directly, and RLock
 while holding the write lock, are reported by guardedby.)
 */
 package lockorder
+
+import _ "embed" // for docFile
+
+// docFile is this file: the Analyzer's Doc is a section of its comment
+// (docs.Extract).
+//
+//go:embed doc.go
+var docFile string

@@ -2,7 +2,6 @@ package lockorder
 
 import (
 	"cmp"
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -15,28 +14,17 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
-	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
-	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
+	"github.com/guardvet/guardvet/analyzer/internal/rule"
 	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
-//go:embed doc.go
-var docFile string
-
 // Analyzer is the lockorder rule.
-var Analyzer = &analysis.Analyzer{
-	Name:       "lockorder",
-	Doc:        docs.Extract(docFile, "lockorder"),
-	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/lockorder.md",
-	Run:        run,
-	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
-	ResultType: report.UsedType,
-	FactTypes:  []analysis.Fact{(*Acquired)(nil), (*Edges)(nil)},
-}
+var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run,
+	Facts: []analysis.Fact{(*Acquired)(nil), (*Edges)(nil)}})
 
 // Category is the diagnostic category of this rule.
 const Category = "lockorder"
@@ -129,14 +117,13 @@ func instance(local, class string) string {
 	return " (" + local + ")"
 }
 
-func run(pass *analysis.Pass) (any, error) {
-	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
-	defer ls.Done()
-	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs.Ignores, Category),
+func run(p *rule.Pass) {
+	pass, ls := p.Pass, p.Engine
+	c := &checker{pass: pass, ls: ls, rep: p.Report,
 		funcs: map[*types.Func][]*lockstate.Func{}, decrements: map[*types.Func]bool{}}
 	c.acquired = summaries.New(pass, c.computeAcquired)
 	if !ls.Dirs.Active() && !ls.Dirs.Config.UnannotatedOrder() {
-		return c.rep.Flush(), nil
+		return
 	}
 	if !ls.Dirs.Full() && !ls.Dirs.Config.UnannotatedOrder() {
 		c.rep.Silence() // facts for annotated importers, no reports here
@@ -145,18 +132,13 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, f := range ls.Funcs {
 		c.check(f)
 	}
-	var fns []*types.Func
-	for fn := range c.funcs {
-		fns = append(fns, fn)
-	}
-	sort.Slice(fns, func(i, j int) bool { return srcpos.Less(c.pass.Fset, fns[i].Pos(), fns[j].Pos()) })
-	for _, fn := range fns {
+	summaries.Export(pass, c.funcs, func(fn *types.Func) analysis.Fact {
 		if a := c.acquiredOf(fn); a != nil && len(a.Classes)+len(a.Refs) > 0 {
-			pass.ExportObjectFact(fn, a)
+			return a
 		}
-	}
+		return nil
+	})
 	c.cycles()
-	return c.rep.Flush(), nil
 }
 
 // acquisition is one lock taken in a function body, with the state there.

@@ -38,3 +38,11 @@ The analyzer reports nothing itself. Packages that neither declare nor
 import any directive get only a syntax scan for lock helpers.
 */
 package lockstate
+
+import _ "embed" // for docFile
+
+// docFile is this file: the Analyzer's Doc is a section of its comment
+// (docs.Extract).
+//
+//go:embed doc.go
+var docFile string

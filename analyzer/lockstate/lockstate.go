@@ -1,7 +1,6 @@
 package lockstate
 
 import (
-	_ "embed"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -21,10 +20,8 @@ import (
 	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/facttable"
 	"github.com/guardvet/guardvet/analyzer/internal/locks"
+	"github.com/guardvet/guardvet/analyzer/internal/reach"
 )
-
-//go:embed doc.go
-var docFile string
 
 // Analyzer computes, for every function body, the locks held at each field
 // access, call, lock operation and return. It summarises unannotated
@@ -139,7 +136,8 @@ type Result struct {
 // is done, Funcs is dropped: the analysis framework keeps every
 // intermediate result until the whole run ends, and under inference the
 // per-function events of every package are the largest of them. Each
-// reader calls it once, deferred, after it got the result.
+// reader calls it once, deferred, after it got the result: for the rules,
+// the wrapper that internal/rule.New runs them in.
 func (r *Result) Done() {
 	if r.readers.Load() > 0 && r.readers.Add(-1) == 0 {
 		r.Funcs = nil
@@ -515,16 +513,13 @@ func (a *packageAnalysis) summariseHelpers() {
 			work = append(work, fn)
 		}
 	}
-	for len(work) > 0 {
-		fn := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, caller := range callers[fn] {
-			if !candidate[caller] {
-				candidate[caller] = true
-				work = append(work, caller)
-			}
+	reach.Spread(work, func(fn *types.Func) []*types.Func { return callers[fn] }, func(caller *types.Func) bool {
+		if candidate[caller] {
+			return false
 		}
-	}
+		candidate[caller] = true
+		return true
+	})
 	// Only exported functions can be called from other packages; the
 	// unexported helpers they call are summarised on demand.
 	for _, fd := range a.order {

@@ -236,3 +236,56 @@ func (f *Func) CFG() *cfg.CFG {
 	}
 	return flowgraph.New(f.Resolver.Info, body)
 }
+
+// AccessAt returns the recorded access whose node is e, if any.
+func (f *Func) AccessAt(e ast.Expr) *Access {
+	e = ast.Unparen(e)
+	for _, acc := range f.Accesses {
+		if acc.Node == e {
+			return acc
+		}
+	}
+	return nil
+}
+
+// Bodies groups the analysed bodies by declared function: its own body
+// and the closures that run as part of it (called in place, deferred, or
+// by a synchronous callback). Rules summarise functions over these.
+func (r *Result) Bodies() map[*types.Func][]*Func {
+	out := map[*types.Func][]*Func{}
+	for _, f := range r.Funcs {
+		if f.Context == Declared || f.Context == Inline || f.Context == Deferred {
+			out[f.Obj] = append(out[f.Obj], f)
+		}
+	}
+	return out
+}
+
+// EveryReturn reports whether the declared body among bodies (a
+// function's entry in Bodies) has one result and returns at least once,
+// and pred holds of the value every return statement returns (those of
+// closures in it aside): a constructor that returns what it allocated, a
+// function that returns a count it decremented.
+func EveryReturn(bodies []*Func, pred func(decl *Func, result ast.Expr) bool) bool {
+	var decl *Func
+	for _, b := range bodies {
+		if b.Lit == nil {
+			decl = b
+		}
+	}
+	if decl == nil || decl.Decl.Body == nil || decl.Obj.Type().(*types.Signature).Results().Len() != 1 {
+		return false
+	}
+	found, all := false, true
+	ast.Inspect(decl.Decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			found = true
+			all = all && len(n.Results) == 1 && pred(decl, n.Results[0])
+		}
+		return all
+	})
+	return found && all
+}

@@ -27,3 +27,11 @@ it, and the held lock. The usual fix is the snapshot pattern: copy what is
 needed under the lock, release it, then block.
 */
 package noblock
+
+import _ "embed" // for docFile
+
+// docFile is this file: the Analyzer's Doc is a section of its comment
+// (docs.Extract).
+//
+//go:embed doc.go
+var docFile string

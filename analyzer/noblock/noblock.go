@@ -1,38 +1,24 @@
 package noblock
 
 import (
-	_ "embed"
 	"flag"
 	"go/ast"
 	"go/token"
 	"go/types"
-	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
-	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
-	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
+	"github.com/guardvet/guardvet/analyzer/internal/rule"
 	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
-//go:embed doc.go
-var docFile string
-
 // Analyzer is the noblock rule.
-var Analyzer = &analysis.Analyzer{
-	Name:       "noblock",
-	Doc:        docs.Extract(docFile, "noblock"),
-	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/noblock.md",
-	Run:        run,
-	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
-	ResultType: report.UsedType,
-	FactTypes:  []analysis.Fact{(*Blocks)(nil)},
-	Flags:      flags(),
-}
+var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run,
+	Facts: []analysis.Fact{(*Blocks)(nil)}, Flags: flags()})
 
 // Category is the diagnostic category of this rule.
 const Category = "noblock"
@@ -61,14 +47,13 @@ type checker struct {
 	blocks *summaries.Memo[Blocks, *Blocks]
 }
 
-func run(pass *analysis.Pass) (any, error) {
-	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
-	defer ls.Done()
-	c := &checker{pass: pass, ls: ls, rep: report.New(pass, ls.Dirs.Ignores, Category),
+func run(p *rule.Pass) {
+	pass, ls := p.Pass, p.Engine
+	c := &checker{pass: pass, ls: ls, rep: p.Report,
 		funcs: map[*types.Func][]*lockstate.Func{}}
 	c.blocks = summaries.New(pass, c.computeBlocks)
 	if !ls.Dirs.Active() {
-		return c.rep.Flush(), nil
+		return
 	}
 	if !ls.Dirs.Full() {
 		c.rep.Silence() // facts for annotated importers, no reports here
@@ -87,17 +72,12 @@ func run(pass *analysis.Pass) (any, error) {
 			c.check(op.Node.Pos(), op.State, []string{chanText(op)}, false)
 		}
 	}
-	var fns []*types.Func
-	for fn := range c.funcs {
-		fns = append(fns, fn)
-	}
-	sort.Slice(fns, func(i, j int) bool { return srcpos.Less(c.pass.Fset, fns[i].Pos(), fns[j].Pos()) })
-	for _, fn := range fns {
+	summaries.Export(pass, c.funcs, func(fn *types.Func) analysis.Fact {
 		if chain := c.funcBlocks(fn); chain != nil {
-			pass.ExportObjectFact(fn, &Blocks{Chain: chain})
+			return &Blocks{Chain: chain}
 		}
-	}
-	return c.rep.Flush(), nil
+		return nil
+	})
 }
 
 func chanText(op *lockstate.ChanOp) string {

@@ -34,3 +34,11 @@ only read.
 	err is written in the goroutine started at fetch.go:12 and written in another instance of it at fetch.go:14, with no lock, atomic or join ordering the two; declare err inside the goroutine, or collect results by index or over a channel
 */
 package shared
+
+import _ "embed" // for docFile
+
+// docFile is this file: the Analyzer's Doc is a section of its comment
+// (docs.Extract).
+//
+//go:embed doc.go
+var docFile string

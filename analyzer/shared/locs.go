@@ -145,14 +145,13 @@ func fieldSteps(t types.Type, index []int) (string, bool) {
 // place from the variable, index the index of its last element step, and
 // indices the index of each element step, by the length of the path up
 // to its end.
-func (c *checker) chain(id *ast.Ident, parents map[ast.Node]ast.Node) (top ast.Expr, path string, index ast.Expr, indices map[int]ast.Expr) {
+func (c *checker) chain(id *ast.Ident, parents *astq.Tree) (top ast.Expr, path string, index ast.Expr, indices map[int]ast.Expr) {
 	info := c.pass.TypesInfo
 	var n ast.Expr = id
 	for {
-		switch p := parents[n].(type) {
-		case *ast.ParenExpr:
-			n = p
-			continue
+		p, up := parents.Up(n)
+		n = up.(ast.Expr) // n itself, or the outermost parenthesis around it
+		switch p := p.(type) {
 		case *ast.SelectorExpr:
 			if p.Sel == n { // pkg.V
 				n = p
@@ -219,11 +218,11 @@ type callUse struct {
 	keysOnly bool
 }
 
-func (c *checker) useOf(top ast.Expr, parents map[ast.Node]ast.Node) callUse {
-	p, node := astq.Up(parents, top)
+func (c *checker) useOf(top ast.Expr, parents *astq.Tree) callUse {
+	p, node := parents.Up(top)
 	addr := false
 	if u, ok := p.(*ast.UnaryExpr); ok && u.Op == token.AND {
-		p, node = astq.Up(parents, u)
+		p, node = parents.Up(u)
 		addr = true
 	}
 	switch p := p.(type) {
@@ -264,13 +263,13 @@ func (c *checker) useOf(top ast.Expr, parents map[ast.Node]ast.Node) callUse {
 // receiverUse is the use of top as the receiver of the method call
 // p(...) it is selected by: ok is false when p is not a call, here, of a
 // method declared on top's own type.
-func (c *checker) receiverUse(p *ast.SelectorExpr, top ast.Expr, node ast.Node, addr bool, parents map[ast.Node]ast.Node) (callUse, bool) {
+func (c *checker) receiverUse(p *ast.SelectorExpr, top ast.Expr, node ast.Node, addr bool, parents *astq.Tree) (callUse, bool) {
 	info := c.pass.TypesInfo
 	sel := info.Selections[p]
 	if addr || p.X != node || sel == nil || sel.Kind() != types.MethodVal {
 		return callUse{}, false
 	}
-	cp, _ := astq.Up(parents, p)
+	cp, _ := parents.Up(p)
 	call, ok := cp.(*ast.CallExpr)
 	if !ok || ast.Unparen(call.Fun) != p || goOrDefer(call, parents) {
 		return callUse{}, false
@@ -297,7 +296,7 @@ func (c *checker) receiverUse(p *ast.SelectorExpr, top ast.Expr, node ast.Node, 
 // argUse is the use of node as an argument of call p: handed to a
 // builtin, or to the parameter of a function known by name. ok is false
 // otherwise.
-func (c *checker) argUse(p *ast.CallExpr, node ast.Node, addr bool, parents map[ast.Node]ast.Node) (callUse, bool) {
+func (c *checker) argUse(p *ast.CallExpr, node ast.Node, addr bool, parents *astq.Tree) (callUse, bool) {
 	info := c.pass.TypesInfo
 	if ast.Unparen(p.Fun) == node {
 		return callUse{}, false
@@ -332,8 +331,8 @@ func (c *checker) argUse(p *ast.CallExpr, node ast.Node, addr bool, parents map[
 
 // goOrDefer reports whether call is the call of a go or defer statement:
 // its callee runs elsewhere, or later.
-func goOrDefer(call *ast.CallExpr, parents map[ast.Node]ast.Node) bool {
-	switch parents[call].(type) {
+func goOrDefer(call *ast.CallExpr, parents *astq.Tree) bool {
+	switch parents.Parent(call).(type) {
 	case *ast.GoStmt, *ast.DeferStmt:
 		return true
 	}

@@ -1,7 +1,6 @@
 package shared
 
 import (
-	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -13,27 +12,17 @@ import (
 
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/internal/astq"
-	"github.com/guardvet/guardvet/analyzer/internal/docs"
 	"github.com/guardvet/guardvet/analyzer/internal/facttable"
 	"github.com/guardvet/guardvet/analyzer/internal/goroutines"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
+	"github.com/guardvet/guardvet/analyzer/internal/rule"
 	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
 )
 
-//go:embed doc.go
-var docFile string
-
 // Analyzer is the shared rule.
-var Analyzer = &analysis.Analyzer{
-	Name:       "shared",
-	Doc:        docs.Extract(docFile, "shared"),
-	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/rules/shared.md",
-	Run:        run,
-	Requires:   []*analysis.Analyzer{lockstate.Analyzer},
-	ResultType: report.UsedType,
-	FactTypes:  []analysis.Fact{(*Table)(nil)},
-}
+var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run,
+	Facts: []analysis.Fact{(*Table)(nil)}})
 
 // Category is the diagnostic category of this rule.
 const Category = "shared"
@@ -71,7 +60,7 @@ type inlineAt struct {
 }
 
 type checker struct {
-	parents map[ast.Node]ast.Node // of the declaration being checked
+	parents *astq.Tree // of the declaration being checked
 	pass    *analysis.Pass
 	dirs    *directives.Result
 	rep     *report.Reporter
@@ -81,27 +70,26 @@ type checker struct {
 	funcsOf map[*types.Func][]*lockstate.Func
 	ctxOf   map[*ast.FuncLit]lockstate.Context
 	// Summaries: this package's, and the Tables of dependencies.
-	sums       map[*types.Func]*summaryState
-	tables     *facttable.Index[[]Use]
-	varsByKey  map[string]*types.Var
-	pkgs       map[string]*types.Package
-	parentMaps map[*ast.FuncDecl]map[ast.Node]ast.Node
+	sums      map[*types.Func]*summaryState
+	tables    *facttable.Index[[]Use]
+	varsByKey map[string]*types.Var
+	pkgs      map[string]*types.Package
+	// syntax tells what encloses a node of a declaration.
+	syntax *astq.Syntax
 }
 
-func run(pass *analysis.Pass) (any, error) {
-	ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
-	defer ls.Done()
-	rep := report.New(pass, ls.Dirs.Ignores, Category)
+func run(p *rule.Pass) {
+	pass, ls := p.Pass, p.Engine
 	if !ls.Dirs.Config.Shared() {
-		return rep.Flush(), nil
+		return
 	}
-	c := &checker{pass: pass, dirs: ls.Dirs, rep: rep, seen: map[string]bool{},
+	c := &checker{pass: pass, dirs: ls.Dirs, rep: p.Report, seen: map[string]bool{},
 		funcsOf: map[*types.Func][]*lockstate.Func{}, ctxOf: map[*ast.FuncLit]lockstate.Context{},
 		sums: map[*types.Func]*summaryState{}, tables: facttable.NewIndex(pass, func() (analysis.Fact, *facttable.Table[[]Use]) {
 			t := &Table{}
 			return t, &t.Table
 		}),
-		varsByKey: map[string]*types.Var{}, parentMaps: map[*ast.FuncDecl]map[ast.Node]ast.Node{}}
+		varsByKey: map[string]*types.Var{}, syntax: astq.NewSyntax(pass.Files)}
 	byDecl := map[*ast.FuncDecl][]*lockstate.Func{}
 	var decls []*ast.FuncDecl
 	for _, f := range ls.Funcs {
@@ -120,7 +108,6 @@ func run(pass *analysis.Pass) (any, error) {
 		c.decl(fd, byDecl[fd])
 	}
 	c.exportTable()
-	return rep.Flush(), nil
 }
 
 // declOf returns the declaration of one of the package's functions.
@@ -146,7 +133,7 @@ func (c *checker) decl(fd *ast.FuncDecl, funcs []*lockstate.Func) {
 			}
 		}
 	}
-	parents := c.parentsOf(fd)
+	parents := c.syntax.Tree(fd)
 	c.parents = parents
 	set := &accessSet{byVar: map[*types.Var][]*access{}}
 	c.bodyAccesses(fd, funcs, spawnOf, parents, set)
@@ -179,7 +166,7 @@ func (s *accessSet) add(a *access) {
 
 // bodyAccesses adds the uses of variables in the declaration's bodies, and
 // of the package-level variables its callees use.
-func (c *checker) bodyAccesses(fd *ast.FuncDecl, funcs []*lockstate.Func, spawnOf map[*ast.FuncLit]*goroutines.Spawn, parents map[ast.Node]ast.Node, set *accessSet) {
+func (c *checker) bodyAccesses(fd *ast.FuncDecl, funcs []*lockstate.Func, spawnOf map[*ast.FuncLit]*goroutines.Spawn, parents *astq.Tree, set *accessSet) {
 	outer := func(n ast.Node) *ast.FuncLit { return outerLit(n, parents) }
 	for _, f := range funcs {
 		for _, va := range f.Vars {
@@ -215,7 +202,7 @@ func (c *checker) bodyAccesses(fd *ast.FuncDecl, funcs []*lockstate.Func, spawnO
 // spawnedAccesses adds what a function started as a goroutine (go f(x),
 // g.Go(f)) does, in the goroutine, through its arguments and to
 // package-level variables.
-func (c *checker) spawnedAccesses(spawns []*goroutines.Spawn, parents map[ast.Node]ast.Node, set *accessSet) {
+func (c *checker) spawnedAccesses(spawns []*goroutines.Spawn, parents *astq.Tree, set *accessSet) {
 	for _, s := range spawns {
 		if s.Lit != nil || s.Callee == nil {
 			continue
@@ -247,7 +234,7 @@ func (c *checker) spawnedAccesses(spawns []*goroutines.Spawn, parents map[ast.No
 // arguments, and reports whether anything of it is the goroutine's: the
 // argument itself, and what is read to reach it, is evaluated by the go
 // statement, in the parent.
-func (c *checker) spawnedArg(a *access, u Use, call *ast.CallExpr, parents map[ast.Node]ast.Node) bool {
+func (c *checker) spawnedArg(a *access, u Use, call *ast.CallExpr, parents *astq.Tree) bool {
 	var arg ast.Expr
 	switch {
 	case u.Param == recvParam:
@@ -337,7 +324,7 @@ func (c *checker) useLoc(a *access, u Use, path string, index ast.Expr) {
 
 // argPlace finds the variable an argument of a go statement's call is
 // reached from, and its place from it ("&" at the end for an address).
-func (c *checker) argPlace(arg ast.Expr, parents map[ast.Node]ast.Node) (*types.Var, string, bool) {
+func (c *checker) argPlace(arg ast.Expr, parents *astq.Tree) (*types.Var, string, bool) {
 	if arg == nil {
 		return nil, "", false
 	}
@@ -395,7 +382,7 @@ func (c *checker) place(a *access, lit *ast.FuncLit, fd *ast.FuncDecl, spawnOf m
 		}
 		switch c.ctxOf[lit] {
 		case lockstate.Inline:
-			if call, ok := c.parents[lit].(*ast.CallExpr); ok {
+			if call, ok := c.parents.Parent(lit).(*ast.CallExpr); ok {
 				if fn := typeutil.StaticCallee(c.pass.TypesInfo, call); fn != nil && fn.FullName() == "(*sync.Once).Do" {
 					a.once = true
 				}
@@ -419,7 +406,7 @@ func (c *checker) place(a *access, lit *ast.FuncLit, fd *ast.FuncDecl, spawnOf m
 
 // classify says what an access does to its variable: the places it
 // reaches (its own and, through a call, its callee's); false drops it.
-func (c *checker) classify(a *access, parents map[ast.Node]ast.Node) bool {
+func (c *checker) classify(a *access, parents *astq.Tree) bool {
 	va := a.va
 	info := c.pass.TypesInfo
 	top, path, index, indices := c.chain(va.Node, parents)
@@ -476,13 +463,13 @@ func (c *checker) classify(a *access, parents map[ast.Node]ast.Node) bool {
 
 // atomicWrite reports whether &top is handed to a sync/atomic function
 // that writes (anything but Load); false when not known.
-func (c *checker) atomicWrite(top ast.Expr, parents map[ast.Node]ast.Node) bool {
-	p, _ := astq.Up(parents, top)
+func (c *checker) atomicWrite(top ast.Expr, parents *astq.Tree) bool {
+	p, _ := parents.Up(top)
 	u, ok := p.(*ast.UnaryExpr)
 	if !ok || u.Op != token.AND {
 		return false
 	}
-	p, _ = astq.Up(parents, u)
+	p, _ = parents.Up(u)
 	call, ok := p.(*ast.CallExpr)
 	if !ok || !isAtomicCall(c.pass.TypesInfo, call) {
 		return false
@@ -493,13 +480,12 @@ func (c *checker) atomicWrite(top ast.Expr, parents map[ast.Node]ast.Node) bool 
 
 // atomicOperand reports whether id is inside &x, &x.f or &x[i] handed to
 // a sync/atomic function.
-func (c *checker) atomicOperand(id *ast.Ident, parents map[ast.Node]ast.Node) bool {
+func (c *checker) atomicOperand(id *ast.Ident, parents *astq.Tree) bool {
 	var n ast.Node = id
 	for {
-		switch p := parents[n].(type) {
-		case *ast.ParenExpr:
-			n = p
-			continue
+		p, up := parents.Up(n)
+		n = up // n itself, or the outermost parenthesis around it
+		switch p := p.(type) {
 		case *ast.SelectorExpr:
 			if p.X == n {
 				n = p
@@ -514,7 +500,7 @@ func (c *checker) atomicOperand(id *ast.Ident, parents map[ast.Node]ast.Node) bo
 			n = p
 			continue
 		case *ast.UnaryExpr:
-			call, ok := parents[p].(*ast.CallExpr)
+			call, ok := parents.Parent(p).(*ast.CallExpr)
 			return p.Op == token.AND && ok && len(call.Args) > 0 && call.Args[0] == p && isAtomicCall(c.pass.TypesInfo, call)
 		}
 		return false

@@ -153,7 +153,7 @@ func (c *checker) summarise(fn *types.Func) []Use {
 		return nil
 	}
 	fd := funcs[0].Decl
-	uc := &useCollector{c: c, fd: fd, parents: c.parentsOf(fd), params: c.stableParams(fd, fn.Type().(*types.Signature)),
+	uc := &useCollector{c: c, fd: fd, parents: c.syntax.Tree(fd), params: c.stableParams(fd, fn.Type().(*types.Signature)),
 		seen: map[Use]bool{}, once: c.onceSections(fd.Body)}
 	for _, f := range funcs {
 		if !c.synchronous(f, fd, uc.parents) {
@@ -205,7 +205,7 @@ func (c *checker) stableParams(fd *ast.FuncDecl, sig *types.Signature) map[*type
 type useCollector struct {
 	c       *checker
 	fd      *ast.FuncDecl
-	parents map[ast.Node]ast.Node
+	parents *astq.Tree
 	params  map[*types.Var]int
 	once    []ast.Node // the parts that run at most once per object
 	seen    map[Use]bool
@@ -419,7 +419,7 @@ func lazyInit(body *ast.BlockStmt, pos token.Pos) bool {
 // synchronous reports whether a body runs as part of its declaration's
 // call: the declaration itself, or closures it calls in place or defers
 // (not callbacks it hands to other functions).
-func (c *checker) synchronous(f *lockstate.Func, fd *ast.FuncDecl, parents map[ast.Node]ast.Node) bool {
+func (c *checker) synchronous(f *lockstate.Func, fd *ast.FuncDecl, parents *astq.Tree) bool {
 	lit := f.Lit
 	for lit != nil {
 		if c.calledInCallback(lit, fd, parents) {
@@ -429,7 +429,7 @@ func (c *checker) synchronous(f *lockstate.Func, fd *ast.FuncDecl, parents map[a
 		if ctx != lockstate.Inline && ctx != lockstate.Deferred {
 			return false
 		}
-		if call, ok := parents[lit].(*ast.CallExpr); ok && ast.Unparen(call.Fun) != lit {
+		if call, ok := parents.Parent(lit).(*ast.CallExpr); ok && ast.Unparen(call.Fun) != lit {
 			// A callback handed to a function runs when, and under what
 			// lock, that function decides (a sync.Once.Do function runs
 			// once; controlBuf.executeAndPut runs its f under its own
@@ -444,9 +444,9 @@ func (c *checker) synchronous(f *lockstate.Func, fd *ast.FuncDecl, parents map[a
 // calledInCallback reports whether lit is a local closure (f := func()
 // {...}) called inside a callback handed to another function: it runs
 // where that callback does.
-func (c *checker) calledInCallback(lit *ast.FuncLit, fd *ast.FuncDecl, parents map[ast.Node]ast.Node) bool {
+func (c *checker) calledInCallback(lit *ast.FuncLit, fd *ast.FuncDecl, parents *astq.Tree) bool {
 	var name *ast.Ident
-	switch p := parents[lit].(type) {
+	switch p := parents.Parent(lit).(type) {
 	case *ast.AssignStmt:
 		for i, r := range p.Rhs {
 			if r == lit && i < len(p.Lhs) {
@@ -472,7 +472,7 @@ func (c *checker) calledInCallback(lit *ast.FuncLit, fd *ast.FuncDecl, parents m
 		}
 		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok && v != nil && c.pass.TypesInfo.Uses[id] == v {
 			for l := outerLit(call, parents); l != nil; l = outerLit(l, parents) {
-				if p, ok := parents[l].(*ast.CallExpr); ok && ast.Unparen(p.Fun) != l {
+				if p, ok := parents.Parent(l).(*ast.CallExpr); ok && ast.Unparen(p.Fun) != l {
 					found = true
 				}
 			}
@@ -482,8 +482,8 @@ func (c *checker) calledInCallback(lit *ast.FuncLit, fd *ast.FuncDecl, parents m
 	return found
 }
 
-func outerLit(n ast.Node, parents map[ast.Node]ast.Node) *ast.FuncLit {
-	for p := parents[n]; p != nil; p = parents[p] {
+func outerLit(n ast.Node, parents *astq.Tree) *ast.FuncLit {
+	for _, p := range parents.Ancestry(n) {
 		if l, ok := p.(*ast.FuncLit); ok {
 			return l
 		}
@@ -526,15 +526,6 @@ func (c *checker) packageByPath(path string) *types.Package {
 		walk(c.pass.Pkg)
 	}
 	return c.pkgs[path]
-}
-
-func (c *checker) parentsOf(fd *ast.FuncDecl) map[ast.Node]ast.Node {
-	p, ok := c.parentMaps[fd]
-	if !ok {
-		p = astq.Parents(fd)
-		c.parentMaps[fd] = p
-	}
-	return p
 }
 
 // exportTable exports the Uses of the package's exported functions.

@@ -11,3 +11,11 @@ was fixed or moved, and leaving it would hide the next real finding on that
 line. The suggested fix deletes the directive.
 */
 package unusedignore
+
+import _ "embed" // for docFile
+
+// docFile is this file: the Analyzer's Doc is a section of its comment
+// (docs.Extract).
+//
+//go:embed doc.go
+var docFile string

@@ -1,7 +1,6 @@
 package unusedignore
 
 import (
-	_ "embed"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -25,9 +24,6 @@ import (
 	"github.com/guardvet/guardvet/analyzer/shared"
 )
 
-//go:embed doc.go
-var docFile string
-
 // Rules are guardvet's rules, the analyzers whose diagnostics
 // //guard:ignore can suppress, in the order guardvet lists them; the
 // suite is built from this list.
@@ -37,7 +33,7 @@ var Rules = []*analysis.Analyzer{guardedby.Analyzer, lockorder.Analyzer, noblock
 var Analyzer = &analysis.Analyzer{
 	Name:     "unusedignore",
 	Doc:      docs.Extract(docFile, "unusedignore"),
-	URL:      "https://github.com/guardvet/guardvet/blob/main/docs/rules/unusedignore.md",
+	URL:      docs.RuleURL("unusedignore"),
 	Run:      run,
 	Requires: append([]*analysis.Analyzer{directives.Analyzer}, Rules...),
 }

@@ -1,6 +1,7 @@
 // Package astq holds the queries on syntax and types that the engine and
-// the rules share: a node's parent, a pointer's element, the struct a
-// selection reaches through embedded fields. Each is written once here.
+// the rules share: what encloses a node (Tree, on go/ast/inspector's
+// cursors), a pointer's element, the struct a selection reaches through
+// embedded fields. Each is written once here.
 package astq
 
 import (
@@ -8,37 +9,6 @@ import (
 	"go/token"
 	"go/types"
 )
-
-// Parents maps every node under root to its parent.
-func Parents(root ast.Node) map[ast.Node]ast.Node {
-	parents := map[ast.Node]ast.Node{}
-	var stack []ast.Node
-	ast.Inspect(root, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return true
-		}
-		if len(stack) > 0 {
-			parents[n] = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
-		return true
-	})
-	return parents
-}
-
-// Up returns the parent of n, looking through parentheses, and the child
-// under it: n itself, or the outermost parenthesis around it.
-func Up(parents map[ast.Node]ast.Node, n ast.Node) (parent, child ast.Node) {
-	p := parents[n]
-	for {
-		pe, ok := p.(*ast.ParenExpr)
-		if !ok {
-			return p, n
-		}
-		n, p = pe, parents[pe]
-	}
-}
 
 // Deref returns the element type of a pointer type, and t itself
 // otherwise.

@@ -85,9 +85,9 @@ func TestImplicitAndHolder(t *testing.T) {
 	}
 }
 
-func TestUpAndParents(t *testing.T) {
+func TestUpAndParent(t *testing.T) {
 	_, file, _ := check(t)
-	parents := Parents(file)
+	parents := NewSyntax([]*ast.File{file}).Tree(file)
 	var xn ast.Node
 	ast.Inspect(file, func(n ast.Node) bool {
 		if se, ok := n.(*ast.SelectorExpr); ok && types.ExprString(se) == "x.n" {
@@ -95,14 +95,14 @@ func TestUpAndParents(t *testing.T) {
 		}
 		return true
 	})
-	p, child := Up(parents, xn)
+	p, child := parents.Up(xn)
 	if _, ok := p.(*ast.BinaryExpr); !ok {
 		t.Fatalf("Up(x.n) = %T, want the + around ((x.n))", p)
 	}
 	if _, ok := child.(*ast.ParenExpr); !ok {
 		t.Errorf("Up(x.n) child = %T, want the outer parenthesis", child)
 	}
-	if parents[file] != nil {
+	if parents.Parent(file) != nil {
 		t.Errorf("the root has a parent")
 	}
 }

@@ -11,8 +11,8 @@ func Extract(docFile, name string) string {
 	if i := strings.Index(text, "/*"); i >= 0 {
 		text = text[i+2:]
 	}
-	if i := strings.LastIndex(text, "*/"); i >= 0 {
-		text = text[:i]
+	if i := strings.Index(text, "*/"); i >= 0 {
+		text = text[:i] // the comment ends here; doc.go's declarations follow
 	}
 	head := "# Analyzer " + name
 	i := strings.Index(text, head)
@@ -24,4 +24,10 @@ func Extract(docFile, name string) string {
 		text = text[:j]
 	}
 	return strings.TrimSpace(text)
+}
+
+// RuleURL is the Analyzer.URL of an analyzer with a page of its own among
+// the rules' (docs/rules/NAME.md).
+func RuleURL(name string) string {
+	return "https://github.com/guardvet/guardvet/blob/main/docs/rules/" + name + ".md"
 }

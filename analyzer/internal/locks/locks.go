@@ -111,9 +111,10 @@ func mayHaveLock(t types.Type, depth int) bool {
 }
 
 func classify(t types.Type) kind {
-	if _, ok := t.Underlying().(*types.Pointer); ok {
-		// A pointer to a lock is a lock too: mu *sync.Mutex.
-		t = t.Underlying().(*types.Pointer).Elem()
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		// A pointer to a lock is a lock too: mu *sync.Mutex. A defined
+		// pointer type (type P *sync.Mutex) is not: it has no methods.
+		t = p.Elem()
 	}
 	if !mayHaveLock(t, 0) {
 		return notLock

@@ -73,6 +73,13 @@ type Defined sync.Mutex
 
 type Alias = sync.Mutex
 
+// PtrDefined is a defined pointer type: it has no methods, so a value of it
+// is not a lock (p.Lock() needs a conversion to *sync.Mutex first).
+type PtrDefined *sync.Mutex
+
+// PtrAlias is only another name for *sync.Mutex.
+type PtrAlias = *sync.Mutex
+
 type RWLocker interface {
 	sync.Locker
 	RLock()
@@ -220,6 +227,9 @@ func TestIsLock(t *testing.T) {
 		{"OnlyLock", f.typ(t, "OnlyLock"), false, false},
 		{"BadSig", f.typ(t, "BadSig"), false, false},
 		{"Defined", f.typ(t, "Defined"), false, false},
+		{"PtrDefined", f.typ(t, "PtrDefined"), false, false},
+		{"*PtrDefined", types.NewPointer(f.typ(t, "PtrDefined")), false, false},
+		{"PtrAlias", f.typ(t, "PtrAlias"), true, false},
 		{"WithLock", f.typ(t, "WithLock"), false, false}, // a named lock field is not a promoted method
 		{"error", types.Universe.Lookup("error").Type(), false, false},
 		{"nil", nil, false, false},

@@ -1,11 +1,16 @@
 // Package summaries memoises a rule's per-function summary: computed from
-// the package's own bodies, read from facts for other packages' functions.
+// the package's own bodies, read from facts for other packages' functions,
+// and exported in source order. Verdicts memoises yes-or-no answers that
+// may ask themselves again.
 package summaries
 
 import (
 	"go/types"
+	"sort"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/analyzer/internal/srcpos"
 )
 
 // Memo memoises a rule's per-function summary: computed from this
@@ -56,4 +61,46 @@ func (s *Memo[F, PF]) Of(fn *types.Func) PF {
 	delete(s.active, fn)
 	s.memo[fn] = v
 	return v
+}
+
+// Export exports a fact for each of the package's functions in fns (the
+// keys: those it has bodies for), the one fact returns for it, or none
+// where it returns nil. It visits them in source order, so that the
+// summaries computed on the way cut recursion the same way every run.
+func Export[B any](pass *analysis.Pass, fns map[*types.Func]B, fact func(*types.Func) analysis.Fact) {
+	var order []*types.Func
+	for fn := range fns {
+		order = append(order, fn)
+	}
+	sort.Slice(order, func(i, j int) bool { return srcpos.Less(pass.Fset, order[i].Pos(), order[j].Pos()) })
+	for _, fn := range order {
+		if f := fact(fn); f != nil {
+			pass.ExportObjectFact(fn, f)
+		}
+	}
+}
+
+// Verdicts memoises yes-or-no answers, by key: 1 yes, -1 no, and 0 while
+// the answer is being computed, so that the question asked again in the
+// meantime (by recursion) gets no.
+type Verdicts[K comparable] map[K]int8
+
+// Known returns the verdict on k if it has one, or no while it is being
+// computed; ok is false when k was never asked.
+func (v Verdicts[K]) Known(k K) (yes, ok bool) {
+	x, ok := v[k]
+	return x > 0, ok
+}
+
+// Start marks k as being computed.
+func (v Verdicts[K]) Start(k K) { v[k] = 0 }
+
+// Settle records the verdict yes on k and returns it.
+func (v Verdicts[K]) Settle(k K, yes bool) bool {
+	if yes {
+		v[k] = 1
+	} else {
+		v[k] = -1
+	}
+	return yes
 }

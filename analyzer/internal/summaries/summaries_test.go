@@ -215,3 +215,56 @@ var (
 		t.Errorf("compute saw %v, want only the generic method", seen)
 	}
 }
+
+// TestExportInSourceOrder: Export visits the functions by file name and
+// offset, whatever order the files were added to the FileSet in, and
+// exports the facts that fact returns, none where it returns nil.
+func TestExportInSourceOrder(t *testing.T) {
+	fset := token.NewFileSet()
+	b := fset.AddFile("b.go", -1, 100) // added first, but after a.go by name
+	a := fset.AddFile("a.go", -1, 100)
+	pkg := types.NewPackage("example.com/p", "p")
+	at := func(f *token.File, off int, name string) *types.Func {
+		return types.NewFunc(f.Pos(off), pkg, name, types.NewSignatureType(nil, nil, nil, nil, nil, false))
+	}
+	fns := map[*types.Func]bool{at(b, 10, "b10"): true, at(a, 50, "a50"): true, at(a, 5, "a5"): true, at(b, 2, "b2"): true}
+	var visited, exported []string
+	pass := &analysis.Pass{Fset: fset, Pkg: pkg, ExportObjectFact: func(obj types.Object, fact analysis.Fact) {
+		exported = append(exported, fact.(*summary).Name)
+	}}
+	summaries.Export(pass, fns, func(fn *types.Func) analysis.Fact {
+		visited = append(visited, fn.Name())
+		if fn.Name() == "a50" {
+			return nil
+		}
+		return &summary{Name: fn.Name()}
+	})
+	if got := fmt.Sprint(visited); got != "[a5 a50 b2 b10]" {
+		t.Errorf("visited %s, want [a5 a50 b2 b10]", got)
+	}
+	if got := fmt.Sprint(exported); got != "[a5 b2 b10]" {
+		t.Errorf("exported %s, want [a5 b2 b10]", got)
+	}
+}
+
+// TestVerdicts: a key never asked is unknown, one being computed is no
+// until it is settled, and a settled one keeps its verdict.
+func TestVerdicts(t *testing.T) {
+	v := summaries.Verdicts[string]{}
+	if _, ok := v.Known("a"); ok {
+		t.Error("a never asked is known")
+	}
+	v.Start("a")
+	if yes, ok := v.Known("a"); !ok || yes {
+		t.Errorf("a being computed: Known = %v, %v; want no, true", yes, ok)
+	}
+	if !v.Settle("a", true) || v.Settle("b", false) {
+		t.Error("Settle does not return the verdict")
+	}
+	if yes, ok := v.Known("a"); !ok || !yes {
+		t.Errorf("a settled yes: Known = %v, %v", yes, ok)
+	}
+	if yes, ok := v.Known("b"); !ok || yes {
+		t.Errorf("b settled no: Known = %v, %v", yes, ok)
+	}
+}
