@@ -406,6 +406,20 @@ func Annotates(c *ast.Comment) bool {
 	return ok && (problem != "" || !suppressionOnly(d))
 }
 
+// FileAnnotated reports whether a comment of f makes its package
+// annotated (Annotates): what the standalone driver asks of the files it
+// loads, checks or caches.
+func FileAnnotated(f *ast.File) bool {
+	for _, g := range f.Comments {
+		for _, c := range g.List {
+			if Annotates(c) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // misspelledCandidate is a cheap test for comments that may be a
 // misspelled //guard: prefix (see misspelledPrefix): //word: near the start.
 func misspelledCandidate(text string) bool {

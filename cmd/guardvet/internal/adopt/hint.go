@@ -3,7 +3,6 @@ package adopt
 import (
 	"bytes"
 	"fmt"
-	"go/ast"
 	"go/parser"
 	"go/token"
 	"io"
@@ -57,21 +56,8 @@ func filesAnnotated(files []string) bool {
 			continue
 		}
 		_ = err // a file with syntax errors failed the run before this
-		if FileAnnotated(f) {
+		if directives.FileAnnotated(f) {
 			return true
-		}
-	}
-	return false
-}
-
-// FileAnnotated reports whether a comment of f is a directive
-// (directives.Annotates).
-func FileAnnotated(f *ast.File) bool {
-	for _, g := range f.Comments {
-		for _, c := range g.List {
-			if directives.Annotates(c) {
-				return true
-			}
 		}
 	}
 	return false

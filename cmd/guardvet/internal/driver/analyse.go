@@ -13,8 +13,8 @@ import (
 	"golang.org/x/tools/go/packages"
 
 	"github.com/guardvet/guardvet/analyzer/config"
+	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
-	"github.com/guardvet/guardvet/cmd/guardvet/internal/adopt"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/progress"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/runcache"
@@ -184,7 +184,7 @@ func annotated(pkgs []*packages.Package) bool {
 	found := false
 	packages.Visit(pkgs, func(p *packages.Package) bool { return !found }, func(p *packages.Package) {
 		for _, f := range p.Syntax {
-			found = found || adopt.FileAnnotated(f)
+			found = found || directives.FileAnnotated(f)
 		}
 	})
 	return found

@@ -106,12 +106,8 @@ func decodeFacts(data []byte) (*factsEntry, error) {
 // ownAnnotated reports whether a package's own files have a directive.
 func ownAnnotated(p *packages.Package) bool {
 	for _, f := range p.Syntax {
-		for _, g := range f.Comments {
-			for _, c := range g.List {
-				if directives.Annotates(c) {
-					return true
-				}
-			}
+		if directives.FileAnnotated(f) {
+			return true
 		}
 	}
 	return false
