@@ -34,6 +34,7 @@ func run(p *rule.Pass) {
 	pass, ls := p.Pass, p.Engine
 	cfg := ls.Dirs.Config
 	if !cfg.Infer() {
+		reserveIgnores(pass, ls.Dirs, p.Report)
 		return
 	}
 	r := &inference{pass: pass, ls: ls, rep: p.Report, suggest: cfg.Suggest(), ctx: newContexts(pass.TypesInfo, ls.Effects), loaders: map[*types.Func]bool{}, barriers: map[*types.Func]bool{}}

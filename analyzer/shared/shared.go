@@ -81,6 +81,7 @@ type checker struct {
 func run(p *rule.Pass) {
 	pass, ls := p.Pass, p.Engine
 	if !ls.Dirs.Config.Shared() {
+		reserveIgnores(pass, ls.Dirs, p.Report)
 		return
 	}
 	c := &checker{pass: pass, dirs: ls.Dirs, rep: p.Report, seen: map[string]bool{},

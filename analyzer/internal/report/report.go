@@ -69,6 +69,12 @@ func (r *Reporter) Ignored(pos token.Pos) bool {
 	return false
 }
 
+// Reserve marks ig used without a finding: for a rule that is off in this
+// run, an ignore written for the findings it would have (as they advise)
+// is not unused. The rule that owns the findings decides it, so that
+// unusedignore asks each rule and knows no rule's logic.
+func (r *Reporter) Reserve(ig *ignore.Ignore) { r.used[ig.Pos] = true }
+
 // Flush reports the collected diagnostics in source order, so output does
 // not depend on the order the engine visited functions and blocks in. It
 // returns the rule's result.
