@@ -40,6 +40,5 @@ func TestLossless(t *testing.T) {
 // TestStrict: under -config.strict the check-then-acts that cannot lose an
 // update are reported too (ctastrict is ctalossless with their wants).
 func TestStrict(t *testing.T) {
-	testconfig.Set(t, "strict", "true")
-	analysistest.Run(t, testdir.Path(t), checkthenact.Analyzer, "ctastrict")
+	analysistest.Run(t, testdir.Path(t), testconfig.With(t, checkthenact.Analyzer, "strict", "true"), "ctastrict")
 }

@@ -2,7 +2,6 @@ package config
 
 import (
 	"flag"
-	"fmt"
 	"go/types"
 	"maps"
 	"reflect"
@@ -22,40 +21,51 @@ var Analyzer = &analysis.Analyzer{
 	URL:        "https://github.com/guardvet/guardvet/blob/main/docs/output.md#flags",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Config](),
-	Flags:      flags(),
+	Flags:      *flagsFor(&options),
 }
 
-// options is what the flags set. Only this package's flags write it; run
-// copies it into the Config every other analyzer reads.
-var options = Config{locked: true, prose: true, summaries: true, minScore: 5, ratio: 0.9}
+// options is what the flags set, at start-up: a driver parses its command
+// line into Analyzer.Flags before any package is analysed, and nothing
+// writes them after. A run reads them as a Config (FromFlags), and a
+// driver that needs other options for a run makes a changed copy (With)
+// and binds the analyzers to it (Bind), never writing options.
+var options = Default()
 
-func flags() flag.FlagSet {
+// Default is the configuration with every option at its default.
+func Default() Config {
+	return Config{locked: true, prose: true, summaries: true, minScore: 5, ratio: 0.9}
+}
+
+// flagsFor is the option flags, bound to the fields of c.
+// Each flag's default is c's value: registering a flag writes its default
+// into the field, which must leave c as it is.
+func flagsFor(c *Config) *flag.FlagSet {
+	options := c
 	fs := flag.NewFlagSet("config", flag.ContinueOnError)
-	fs.BoolVar(&options.infer, "infer", false, "infer guards for fields without directives (guardvet -infer)")
-	fs.BoolVar(&options.suggest, "infer.suggest", false, "under inference, report the directives to add (with evidence and a fix), not the accesses; implies -config.infer (guardvet -suggest)")
+	fs.BoolVar(&options.infer, "infer", options.infer, "infer guards for fields without directives (guardvet -infer)")
+	fs.BoolVar(&options.suggest, "infer.suggest", options.suggest, "under inference, report the directives to add (with evidence and a fix), not the accesses; implies -config.infer (guardvet -suggest)")
 	fs.IntVar(&options.minScore, "infer.score", options.minScore, "under inference, the evidence a field's guard needs: one point per write made with the lock held and per function holding it at an access (at most 3 of each)")
 	fs.Float64Var(&options.ratio, "infer.ratio", options.ratio, "under inference, share of a field's accesses that must hold the lock")
-	fs.BoolVar(&options.locked, "infer.locked", true, "under inference, read a method named ...Locked as holding its receiver's lock")
-	fs.BoolVar(&options.prose, "infer.prose", true, "under inference, check fields whose comments say which lock guards them")
-	fs.BoolVar(&options.explain, "infer.explain", false, "under inference, end each finding with the evidence behind it: writes made with the lock held, the functions that hold it, and where the reported access runs")
-	fs.BoolVar(&options.unannotated, "unannotated", false, "lockorder: also infer lock order (and find self-deadlocks) in packages without guardvet directives")
-	fs.BoolVar(&options.shared, "shared", false, "run the shared rule: variables shared with goroutines, written and accessed with nothing ordering them (guardvet -shared)")
-	fs.BoolVar(&options.strict, "strict", false, "checkthenact and escape also report what they leave out by default because nothing can be lost there: an act a callee decides from its own read, a store-if-differs or one-way store, a copy-on-write or nil map or slice handed out (guardvet -strict)")
-	fs.BoolVar(&options.allrules, "allrules", false, "in packages with no directives of their own that import annotated ones, run every rule (lock balance, self-deadlock, lock order, noblock, escape, check-then-act), not only the checks of the imported contracts")
-	fs.IntVar(&options.readers, "readers", 0, "internal, set by the standalone guardvet: how many analyzers of the run read the engine's per-function results in each package it checks, so that the engine drops them once the last is done (0, the default: keep them)")
-	fs.IntVar(&options.depReaders, "readers.deps", 0, "internal, set by the standalone guardvet with -config.readers: how many of those analyzers also run in the dependencies of the packages checked (the rules with facts), where the others do not run")
+	fs.BoolVar(&options.locked, "infer.locked", options.locked, "under inference, read a method named ...Locked as holding its receiver's lock")
+	fs.BoolVar(&options.prose, "infer.prose", options.prose, "under inference, check fields whose comments say which lock guards them")
+	fs.BoolVar(&options.explain, "infer.explain", options.explain, "under inference, end each finding with the evidence behind it: writes made with the lock held, the functions that hold it, and where the reported access runs")
+	fs.BoolVar(&options.unannotated, "unannotated", options.unannotated, "lockorder: also infer lock order (and find self-deadlocks) in packages without guardvet directives")
+	fs.BoolVar(&options.shared, "shared", options.shared, "run the shared rule: variables shared with goroutines, written and accessed with nothing ordering them (guardvet -shared)")
+	fs.BoolVar(&options.strict, "strict", options.strict, "checkthenact and escape also report what they leave out by default because nothing can be lost there: an act a callee decides from its own read, a store-if-differs or one-way store, a copy-on-write or nil map or slice handed out (guardvet -strict)")
+	fs.BoolVar(&options.allrules, "allrules", options.allrules, "in packages with no directives of their own that import annotated ones, run every rule (lock balance, self-deadlock, lock order, noblock, escape, check-then-act), not only the checks of the imported contracts")
+	fs.IntVar(&options.readers, "readers", options.readers, "internal, set by the standalone guardvet: how many analyzers of the run read the engine's per-function results in each package it checks, so that the engine drops them once the last is done (0, the default: keep them)")
+	fs.IntVar(&options.depReaders, "readers.deps", options.depReaders, "internal, set by the standalone guardvet with -config.readers: how many of those analyzers also run in the dependencies of the packages checked (the rules with facts), where the others do not run")
 	fs.Var(&options.roots, "roots", "internal, set by the standalone guardvet with -config.readers: the import paths of the packages the run checks, comma-separated; the others are dependencies, where only the -config.readers.deps readers run (empty, the default: every package counts as checked)")
-	fs.BoolVar(&options.summaries, "summaries", true, "in packages without directives, compute the lock summaries that annotated importers read (lock helpers' effects, what exported methods do through their receiver); guardvet turns this off when no package it loads has a directive, since then nothing reads them")
-	return *fs
+	fs.BoolVar(&options.summaries, "summaries", options.summaries, "in packages without directives, compute the lock summaries that annotated importers read (lock helpers' effects, what exported methods do through their receiver); guardvet turns this off when no package it loads has a directive, since then nothing reads them")
+	return fs
 }
 
 func run(*analysis.Pass) (any, error) {
-	return Current(), nil
+	return FromFlags(), nil
 }
 
-// Current returns the options as they are now, as the next run's
-// analyzers will get them: the standalone driver reads them before a run.
-func Current() *Config {
+// FromFlags is the configuration the flags set.
+func FromFlags() *Config {
 	c := options
 	return &c
 }
@@ -142,24 +152,15 @@ func (c *Config) Strict() bool { return c.strict }
 // directives.
 func (c *Config) AllRules() bool { return c.allrules }
 
-// Of returns the Config of a pass whose analyzer requires Analyzer.
-func Of(pass *analysis.Pass) *Config { return pass.ResultOf[Analyzer].(*Config) }
-
-// Set sets one option by its flag name, as the command line would, and
-// returns a function that restores its previous value. The standalone
-// driver sets the options a run derives from what it loaded this way (see
-// lockstate.ReleaseEarly); tests use it to run analyzers under a
-// configuration and leave the default behind.
-func Set(name, value string) (restore func(), err error) {
-	f := Analyzer.Flags.Lookup(name)
-	if f == nil {
-		return nil, fmt.Errorf("config: no option %q", name)
+// Of returns the Config of a pass whose analyzer requires Analyzer, or
+// the analyzer Bind put in its place.
+func Of(pass *analysis.Pass) *Config {
+	for _, v := range pass.ResultOf {
+		if c, ok := v.(*Config); ok {
+			return c
+		}
 	}
-	old := f.Value.String()
-	if err := f.Value.Set(value); err != nil {
-		return nil, err
-	}
-	return func() { _ = f.Value.Set(old) }, nil // old is this flag's own value: setting it back cannot fail
+	panic("config.Of: the analyzer " + pass.Analyzer.Name + " does not require config.Analyzer")
 }
 
 // pathSet is a set of import paths, written as a comma-separated list.

@@ -3,14 +3,17 @@ package config_test
 import (
 	"go/types"
 	"reflect"
+	"strings"
 	"testing"
+
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/guardvet/guardvet/analyzer/config"
 )
 
-// TestDefaultsAndSet checks the defaults a user gets, what each option
-// implies, and that Set restores the previous value.
-func TestDefaultsAndSet(t *testing.T) {
+// TestDefaultsAndWith checks the defaults a user gets, what each option
+// implies, and that With changes a copy only.
+func TestDefaultsAndWith(t *testing.T) {
 	c := run(t)
 	if c.Infer() || c.Suggest() || c.LockedConvention() || c.ProseGuards() || c.AnalyseUnannotated() || c.UnannotatedOrder() || c.AllRules() {
 		t.Fatalf("default configuration turns something on: %+v", *c)
@@ -29,40 +32,26 @@ func TestDefaultsAndSet(t *testing.T) {
 		{"unannotated", func(c *config.Config) bool { return c.UnannotatedOrder() && c.AnalyseUnannotated() && !c.Infer() }},
 		{"allrules", func(c *config.Config) bool { return c.AllRules() && !c.AnalyseUnannotated() }},
 	} {
-		restore, err := config.Set(tc.flag, "true")
+		w, err := c.With(tc.flag, "true")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c := run(t); !tc.check(c) {
-			t.Errorf("-config.%s: got %+v", tc.flag, *c)
+		if !tc.check(w) {
+			t.Errorf("-config.%s: got %+v", tc.flag, *w)
 		}
-		restore()
 	}
 	// The conventions are read under inference only.
-	restore, _ := config.Set("infer.prose", "false")
-	if c := run(t); c.ProseGuards() {
+	if w := c.MustWith("infer.prose", "false"); w.ProseGuards() {
 		t.Error("prose guards on without inference")
 	}
-	restore()
-	if c := run(t); !reflect.DeepEqual(c, run(t)) || c.Infer() {
-		t.Errorf("restore left a change behind: %+v", *c)
+	if !reflect.DeepEqual(c, run(t)) || c.Infer() {
+		t.Errorf("With changed the configuration it copied: %+v", *c)
 	}
-	if _, err := config.Set("nosuch", "true"); err == nil {
-		t.Error("Set of an unknown option succeeded")
+	if _, err := c.With("nosuch", "true"); err == nil {
+		t.Error("With of an unknown option succeeded")
 	}
-}
-
-// TestResultIsACopy checks that a Config handed out is not changed by
-// flags set later.
-func TestResultIsACopy(t *testing.T) {
-	before := run(t)
-	restore, err := config.Set("infer", "true")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer restore()
-	if before.Infer() {
-		t.Error("a Config returned earlier changed when a flag was set")
+	if c.String() == c.MustWith("strict", "true").String() {
+		t.Error("String does not tell two configurations apart")
 	}
 }
 
@@ -71,29 +60,44 @@ func TestResultIsACopy(t *testing.T) {
 // and after the roots are forgotten, every package counts as checked.
 func TestReadersByPackage(t *testing.T) {
 	root, dep := types.NewPackage("a", "a"), types.NewPackage("b", "b")
-	for name, v := range map[string]string{"readers": "7", "readers.deps": "4"} {
-		restore, err := config.Set(name, v)
+	c := run(t).MustWith("readers", "7").MustWith("readers.deps", "4")
+	if c.Readers(root) != 7 || c.Readers(dep) != 7 {
+		t.Errorf("no roots named: readers %d, %d; want 7 in both", c.Readers(root), c.Readers(dep))
+	}
+	named := c.MustWith("roots", "x, a")
+	if named.Readers(root) != 7 || named.Readers(dep) != 4 {
+		t.Errorf("roots x and a: readers %d in a, %d in b; want 7, 4", named.Readers(root), named.Readers(dep))
+	}
+	if !strings.Contains(named.String(), "roots=a,x") {
+		t.Errorf("the roots read %q, want the sorted paths a,x", named.String())
+	}
+	if c.Readers(dep) != 7 {
+		t.Errorf("the copy the roots were set on changed: readers in b %d, want 7", c.Readers(dep))
+	}
+}
+
+// TestBind: the bound copies get the configuration given, and the
+// originals, and the flags, keep theirs.
+func TestBind(t *testing.T) {
+	var got []*config.Config
+	probe := &analysis.Analyzer{Name: "probe", Doc: "probe", Requires: []*analysis.Analyzer{config.Analyzer},
+		Run: func(pass *analysis.Pass) (any, error) { got = append(got, config.Of(pass)); return nil, nil }}
+	strict := run(t).MustWith("strict", "true")
+	bound := config.Bind([]*analysis.Analyzer{probe}, strict)[0]
+	for _, a := range []*analysis.Analyzer{bound, probe} {
+		res, err := a.Requires[0].Run(nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer restore()
+		if _, err := a.Run(&analysis.Pass{Analyzer: a, ResultOf: map[*analysis.Analyzer]any{a.Requires[0]: res}}); err != nil {
+			t.Fatal(err)
+		}
 	}
-	if c := run(t); c.Readers(root) != 7 || c.Readers(dep) != 7 {
-		t.Errorf("no roots named: readers %d, %d; want 7 in both", c.Readers(root), c.Readers(dep))
+	if len(got) != 2 || !got[0].Strict() || got[1].Strict() {
+		t.Errorf("bound then original: strict %v, want true then false", got)
 	}
-	forget, err := config.Set("roots", "x, a")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c := run(t); c.Readers(root) != 7 || c.Readers(dep) != 4 {
-		t.Errorf("roots x and a: readers %d in a, %d in b; want 7, 4", c.Readers(root), c.Readers(dep))
-	}
-	if got := config.Analyzer.Flags.Lookup("roots").Value.String(); got != "a,x" {
-		t.Errorf("-config.roots reads %q, want the sorted paths a,x", got)
-	}
-	forget()
-	if c := run(t); c.Readers(dep) != 7 {
-		t.Errorf("roots forgotten: readers in b %d, want 7", c.Readers(dep))
+	if bound.Name != probe.Name || bound.Requires[0].Name != "config" {
+		t.Errorf("the copies keep their names: %s, %s", bound.Name, bound.Requires[0].Name)
 	}
 }
 

@@ -406,6 +406,17 @@ func Annotates(c *ast.Comment) bool {
 	return ok && (problem != "" || !suppressionOnly(d))
 }
 
+// Of returns the directives' result in a pass whose analyzer requires
+// Analyzer (or its copy, config.Bind).
+func Of(pass *analysis.Pass) *Result {
+	for _, v := range pass.ResultOf {
+		if r, ok := v.(*Result); ok {
+			return r
+		}
+	}
+	panic("directives.Of: the analyzer " + pass.Analyzer.Name + " does not require directives.Analyzer")
+}
+
 // FileAnnotated reports whether a comment of f makes its package
 // annotated (Annotates): what the standalone driver asks of the files it
 // loads, checks or caches.

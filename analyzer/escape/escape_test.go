@@ -18,6 +18,5 @@ func TestEscape(t *testing.T) {
 // TestStrict: under -config.strict the copy-on-write and empty values
 // handed out are reported too.
 func TestStrict(t *testing.T) {
-	testconfig.Set(t, "strict", "true")
-	analysistest.Run(t, testdir.Path(t), escape.Analyzer, "escapestrict")
+	analysistest.Run(t, testdir.Path(t), testconfig.With(t, escape.Analyzer, "strict", "true"), "escapestrict")
 }

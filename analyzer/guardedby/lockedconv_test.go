@@ -12,10 +12,9 @@ import (
 
 // TestLockedConvention checks, with guard inference on, the calls of
 // methods named ...Locked and of functions whose doc says their caller
-// holds a lock. Inference is a package-global flag: it is switched off
-// again so the other tests see guardedby's defaults. Not parallel.
+// holds a lock, under a configuration of its own (testconfig.With).
 func TestLockedConvention(t *testing.T) {
-	testconfig.Set(t, "infer", "true")
+	t.Parallel()
 	testdata := testdir.Path(t)
-	analysistest.Run(t, testdata, guardedby.Analyzer, "lockedconv")
+	analysistest.Run(t, testdata, testconfig.With(t, guardedby.Analyzer, "infer", "true"), "lockedconv")
 }

@@ -144,40 +144,39 @@ func (r *Result) Done() {
 	}
 }
 
-// ReleaseEarly prepares the next run of analyzers on the packages roots
-// (and their dependencies) to drop the engine's per-function records of
-// each package as soon as the last rule that reads them is done
-// (Result.Done), instead of keeping them until the run ends: it sets the
-// options that count those rules (-config.readers, -config.readers.deps)
-// and names the packages checked (-config.roots). It returns the
-// function that restores the options. A driver that does not call it
-// (go vet, golangci-lint, nogo) keeps every record to the end.
-func ReleaseEarly(analyzers []*analysis.Analyzer, roots []*types.Package) (restore func(), err error) {
+// ReleaseEarly returns c set so that a run of analyzers on the packages
+// roots (and their dependencies) drops the engine's per-function records
+// of each package as soon as the last rule that reads them is done
+// (Result.Done), instead of keeping them until the run ends: the options
+// that count those rules (-config.readers, -config.readers.deps) and the
+// packages checked (-config.roots). analyzers are the run's, before
+// config.Bind. A driver that does not call it (go vet, golangci-lint,
+// nogo) keeps every record to the end.
+func ReleaseEarly(c *config.Config, analyzers []*analysis.Analyzer, roots []*types.Package) (*config.Config, error) {
 	inPkgs, inDeps := Readers(analyzers)
-	undoReaders, err := config.Set("readers", strconv.Itoa(inPkgs))
-	if err != nil {
-		return nil, err
-	}
-	undoDeps, err := config.Set("readers.deps", strconv.Itoa(inDeps))
-	if err != nil {
-		undoReaders()
-		return nil, err
-	}
 	paths := make([]string, len(roots))
 	for i, p := range roots {
 		paths[i] = p.Path()
 	}
-	undoRoots, err := config.Set("roots", strings.Join(paths, ","))
-	if err != nil {
-		undoDeps()
-		undoReaders()
-		return nil, err
+	c, err := c.With("readers", strconv.Itoa(inPkgs))
+	if err == nil {
+		c, err = c.With("readers.deps", strconv.Itoa(inDeps))
 	}
-	return func() {
-		undoRoots()
-		undoDeps()
-		undoReaders()
-	}, nil
+	if err == nil {
+		c, err = c.With("roots", strings.Join(paths, ","))
+	}
+	return c, err
+}
+
+// Of returns the engine's result in a pass whose analyzer requires
+// Analyzer (or its copy, config.Bind).
+func Of(pass *analysis.Pass) *Result {
+	for _, v := range pass.ResultOf {
+		if r, ok := v.(*Result); ok {
+			return r
+		}
+	}
+	panic("lockstate.Of: the analyzer " + pass.Analyzer.Name + " does not require lockstate.Analyzer")
 }
 
 // Readers counts the analyzers that a run of analyzers (and of what they
@@ -223,7 +222,7 @@ func Readers(analyzers []*analysis.Analyzer) (inPkgs, inDeps int) {
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	dirs := pass.ResultOf[directives.Analyzer].(*directives.Result)
+	dirs := directives.Of(pass)
 	a := newPackageAnalysis(pass, dirs)
 	a.fresh = dirs.Active() || dirs.Config.Infer() // inference needs fresh objects too
 	a.vars = dirs.Config.RecordVars()

@@ -11,9 +11,8 @@ import (
 )
 
 func TestShared(t *testing.T) {
-	testconfig.Set(t, "shared", "true")
 	testdata := testdir.Path(t)
-	analysistest.Run(t, testdata, shared.Analyzer, "shared")
+	analysistest.Run(t, testdata, testconfig.With(t, shared.Analyzer, "shared", "true"), "shared")
 }
 
 // TestOffByDefault: without -config.shared the rule reports nothing. The

@@ -39,8 +39,7 @@ func TestFixturesWithEveryRule(t *testing.T) {
 // TestInferenceFixturesWithEveryRule does the same for the fixtures
 // written for guard inference, with inference on (-config.infer).
 func TestInferenceFixturesWithEveryRule(t *testing.T) {
-	testconfig.Set(t, "infer", "true")
-	checkWithEveryRule(t, []string{"guardinfer/...", "guardinfertests/...", "lockedconv/..."})
+	checkWithEveryRule(t, []string{"guardinfer/...", "guardinfertests/...", "lockedconv/..."}, "infer", "true")
 }
 
 // TestSharedFixturesWithEveryRule checks every fixture of
@@ -48,8 +47,7 @@ func TestInferenceFixturesWithEveryRule(t *testing.T) {
 // (-config.shared) as well: the other fixtures must not gain findings from
 // it, and its fixture must not gain findings from the other rules.
 func TestSharedFixturesWithEveryRule(t *testing.T) {
-	testconfig.Set(t, "shared", "true")
-	checkWithEveryRule(t, append(slices.Clone(fixturesWithEveryRule), "shared/..."))
+	checkWithEveryRule(t, append(slices.Clone(fixturesWithEveryRule), "shared/..."), "shared", "true")
 }
 
 // TestStrictFixturesWithEveryRule checks the fixtures written for
@@ -58,16 +56,17 @@ func TestSharedFixturesWithEveryRule(t *testing.T) {
 // show those shapes silent, escapecow and ctalossless, are not rerun here:
 // under -config.strict their silent shapes are reported.)
 func TestStrictFixturesWithEveryRule(t *testing.T) {
-	testconfig.Set(t, "strict", "true")
-	checkWithEveryRule(t, strictFixtures)
+	checkWithEveryRule(t, strictFixtures, "strict", "true")
 }
 
 var strictFixtures = []string{"ctastrict/...", "escapestrict/..."}
 
-func checkWithEveryRule(t *testing.T, fixtures []string) {
+// checkWithEveryRule checks fixtures with every rule, under the default
+// configuration with opts (name, value, ...) set.
+func checkWithEveryRule(t *testing.T, fixtures []string, opts ...string) {
 	t.Helper()
 	testdata := testdir.Path(t)
-	pkgs, res := analyzeFixtures(t, testdata, fixtures)
+	pkgs, res := analyzeFixtures(t, testdata, fixtures, opts...)
 	type key struct {
 		file string
 		line int
@@ -157,10 +156,10 @@ func checkWithEveryRule(t *testing.T, fixtures []string) {
 // analyzeFixtures loads fixture packages from the GOPATH-style tree gopath
 // (gopath/src/<pkg>) and runs every rule of the suite on them. Load and
 // type errors fail the test.
-func analyzeFixtures(t *testing.T, gopath string, patterns []string) ([]*packages.Package, *checker.Graph) {
+func analyzeFixtures(t *testing.T, gopath string, patterns []string, opts ...string) ([]*packages.Package, *checker.Graph) {
 	t.Helper()
 	pkgs := loadFixtures(t, gopath, patterns)
-	res, err := checker.Analyze(suite.Analyzers(), pkgs, nil)
+	res, err := checker.Analyze(testconfig.Bind(t, suite.Analyzers(), opts...), pkgs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/checker"
 
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/internal/testconfig"
 	"github.com/guardvet/guardvet/analyzer/internal/testdir"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
@@ -26,9 +27,7 @@ import (
 // and the shared rule on so that every reader runs, gets the same
 // diagnostics as with the results kept.
 func TestEngineResultsReleased(t *testing.T) {
-	for _, opt := range []string{"infer", "shared"} {
-		testconfig.Set(t, opt, "true")
-	}
+	base := testconfig.Config(t, "infer", "true", "shared", "true")
 	if n, deps := lockstate.Readers(suite.Analyzers()); n != 7 || deps != 4 {
 		t.Errorf("lockstate.Readers(suite.Analyzers()) = %d, %d; want the 7 rules that read the engine, 4 of them with facts", n, deps)
 	}
@@ -51,7 +50,7 @@ func TestEngineResultsReleased(t *testing.T) {
 		Requires:  []*analysis.Analyzer{lockstate.Analyzer},
 		FactTypes: []analysis.Fact{(*observed)(nil)},
 		Run: func(pass *analysis.Pass) (any, error) {
-			r := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
+			r := lockstate.Of(pass)
 			defer r.Done()
 			mu.Lock()
 			results = append(results, r)
@@ -62,14 +61,14 @@ func TestEngineResultsReleased(t *testing.T) {
 	analyzers := append(suite.Analyzers(), observer)
 	run := func(release bool) (diags []string, kept, all int) {
 		results = nil
+		conf := base
 		if release {
-			restore, err := lockstate.ReleaseEarly(analyzers, roots)
-			if err != nil {
+			var err error
+			if conf, err = lockstate.ReleaseEarly(base, analyzers, roots); err != nil {
 				t.Fatal(err)
 			}
-			defer restore()
 		}
-		g, err := checker.Analyze(analyzers, pkgs, nil)
+		g, err := checker.Analyze(config.Bind(analyzers, conf), pkgs, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -60,7 +60,6 @@ func TestImportersScope(t *testing.T) {
 // TestImportersAllRules: -config.allrules brings every rule back in
 // those packages.
 func TestImportersAllRules(t *testing.T) {
-	testconfig.Set(t, "allrules", "true")
 	for _, c := range []struct {
 		a    *analysis.Analyzer
 		want []string
@@ -86,7 +85,7 @@ func TestImportersAllRules(t *testing.T) {
 		{noblock.Analyzer, []string{"use.go:104: channel send can block while c.Mu is held"}},
 		{escape.Analyzer, []string{"use.go:111: returns c.Cache, the guarded map itself"}},
 	} {
-		got := messages(t, c.a)
+		got := messages(t, testconfig.With(t, c.a, "allrules", "true"))
 		for _, w := range c.want {
 			found := false
 			for _, m := range got {

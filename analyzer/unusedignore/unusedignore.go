@@ -37,14 +37,14 @@ var Analyzer = &analysis.Analyzer{
 const Category = "unusedignore"
 
 func run(pass *analysis.Pass) (any, error) {
-	dirs := pass.ResultOf[directives.Analyzer].(*directives.Result)
+	dirs := directives.Of(pass)
 	for _, ig := range dirs.Ignores {
 		if ig.Dialect {
 			continue // checklocks code carries many; not reporting them keeps the switch a one-line change
 		}
 		used := false
-		for _, rule := range Rules {
-			if pass.ResultOf[rule].(report.Used)[ig.Pos] {
+		for _, res := range pass.ResultOf { // the rules' (Rules, or their copies: config.Bind)
+			if u, ok := res.(report.Used); ok && u[ig.Pos] {
 				used = true
 			}
 		}

@@ -22,6 +22,5 @@ func TestUnusedIgnore(t *testing.T) {
 func TestIgnoreForInference(t *testing.T) {
 	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, unusedignore.Analyzer, "ignoresinfer")
-	testconfig.Set(t, "infer", "true")
-	analysistest.Run(t, testdata, unusedignore.Analyzer, "ignoresinfer")
+	analysistest.Run(t, testdata, testconfig.With(t, unusedignore.Analyzer, "infer", "true"), "ignoresinfer")
 }

@@ -51,7 +51,7 @@ type Pass struct {
 // New returns the Analyzer of the rule s.
 func New(s Spec) *analysis.Analyzer {
 	run := func(pass *analysis.Pass) (any, error) {
-		ls := pass.ResultOf[lockstate.Analyzer].(*lockstate.Result)
+		ls := lockstate.Of(pass)
 		defer ls.Done()
 		p := &Pass{Pass: pass, Engine: ls, Report: report.New(pass, ls.Dirs.Ignores, s.Name)}
 		s.Run(p)

@@ -74,12 +74,12 @@ func TestNewRuns(t *testing.T) {
 	if err != nil || len(pkgs) != 1 || len(pkgs[0].Errors) > 0 {
 		t.Fatalf("loading the fixture basic: %v %v", err, pkgs)
 	}
-	restore, err := lockstate.ReleaseEarly([]*analysis.Analyzer{probe}, []*types.Package{pkgs[0].Types})
+	c := config.Default()
+	release, err := lockstate.ReleaseEarly(&c, []*analysis.Analyzer{probe}, []*types.Package{pkgs[0].Types})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer restore()
-	g, err := checker.Analyze([]*analysis.Analyzer{probe}, pkgs, nil)
+	g, err := checker.Analyze(config.Bind([]*analysis.Analyzer{probe}, release), pkgs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

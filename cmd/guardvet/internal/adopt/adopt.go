@@ -53,6 +53,7 @@ type Adoption struct {
 	base    *baseline.File   // the baseline read; nil without one, or when writing it anew
 	path    string           // the baseline file's path
 	write   bool             // -write-baseline
+	cfg     *config.Config   // the run's configuration, fixed once the flags and the file are read
 }
 
 // offByDefault are the rules that run only when asked for.
@@ -72,6 +73,8 @@ func Prepare(opts Options, analyzers []*analysis.Analyzer) (*Adoption, error) {
 			return nil, err
 		}
 	}
+	ad.cfg = config.FromFlags() // the flags and the file are all read: fixed from here on
+	ad.top = modeOf(ad.cfg)
 	ad.path = opts.Baseline
 	if ad.path == "" && conf != nil {
 		ad.path = conf.Baseline
@@ -228,7 +231,6 @@ func (ad *Adoption) apply(conf *configfile.File, opts Options) error {
 			}
 		}
 	}
-	ad.top = currentMode()
 	return nil
 }
 
@@ -236,21 +238,12 @@ func (ad *Adoption) apply(conf *configfile.File, opts Options) error {
 // inference, and the shared rule's recording of variables.
 type mode struct{ infer, shared bool }
 
-func currentMode() mode {
-	c := config.Analyzer.Flags
-	return mode{infer: c.Lookup("infer").Value.String() == "true", shared: c.Lookup("shared").Value.String() == "true"}
-}
+func modeOf(c *config.Config) mode { return mode{infer: c.Infer(), shared: c.Shared()} }
 
-// setMode sets the mode, and returns the function that restores it.
-func setMode(m mode) (restore func()) {
-	before := currentMode()
-	configflag.MustSet("infer", fmt.Sprint(m.infer))
-	configflag.MustSet("shared", fmt.Sprint(m.shared))
-	return func() {
-		configflag.MustSet("infer", fmt.Sprint(before.infer))
-		configflag.MustSet("shared", fmt.Sprint(before.shared))
-	}
-}
+// Config is the configuration of the run's first pass: the command line's
+// and the configuration file's, fixed once both are read. Modes makes the
+// other passes' from it.
+func (ad *Adoption) Config() *config.Config { return ad.cfg }
 
 // modeOf is a file's mode: the top level's, changed where the
 // configuration file's overrides change inference or the shared rule
@@ -269,8 +262,9 @@ func (ad *Adoption) modeOf(file string) mode {
 // Modes re-analyses, in the mode the configuration file gives them, the
 // packages with files whose mode is not the top level's, one pass per
 // mode, and keeps each file's findings from the pass in its mode. pass
-// analyses patterns in the mode set.
-func (ad *Adoption) Modes(res output.Result, pass func(patterns []string) (output.Result, bool)) (output.Result, bool) {
+// analyses patterns under the configuration given, the run's with the
+// mode's inference and shared rule.
+func (ad *Adoption) Modes(res output.Result, pass func(patterns []string, c *config.Config) (output.Result, bool)) (output.Result, bool) {
 	if !ad.modal {
 		return res, true
 	}
@@ -288,9 +282,8 @@ func (ad *Adoption) Modes(res output.Result, pass func(patterns []string) (outpu
 		if byMode[m] == nil {
 			continue
 		}
-		restore := setMode(m)
-		other, ok := pass(dirPatterns(byMode[m]))
-		restore()
+		c := ad.cfg.MustWith("infer", fmt.Sprint(m.infer)).MustWith("shared", fmt.Sprint(m.shared))
+		other, ok := pass(dirPatterns(byMode[m]), c)
 		if !ok {
 			return other, false
 		}

@@ -65,7 +65,7 @@ func (ad *Adoption) inScope(res output.Result, enabled []*analysis.Analyzer) fun
 		if _, err := os.Stat(abs); errors.Is(err, fs.ErrNotExist) {
 			return true
 		}
-		m := currentMode()
+		m := ad.top
 		if ad.conf != nil {
 			m = ad.modeOf(abs)
 		}

@@ -9,7 +9,6 @@ import (
 	"os"
 	"sort"
 
-	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/directives"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
@@ -24,10 +23,8 @@ func (ad *Adoption) HintUnannotated(res output.Result, stderr io.Writer) {
 	if (ad.conf != nil && ad.conf.NoHints) || ad.modal || len(res.Findings) > 0 || res.Code != output.ExitClean || len(res.Checked) == 0 {
 		return
 	}
-	for _, name := range []string{"infer", "infer.suggest", "shared", "unannotated"} {
-		if f := config.Analyzer.Flags.Lookup(name); f != nil && f.Value.String() == "true" {
-			return
-		}
+	if c := ad.cfg; c != nil && (c.Infer() || c.Shared() || c.UnannotatedOrder()) {
+		return
 	}
 	files := make([]string, 0, len(res.Checked))
 	for f := range res.Checked {

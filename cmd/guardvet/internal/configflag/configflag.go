@@ -6,6 +6,7 @@
 package configflag
 
 import (
+	"flag"
 	"fmt"
 
 	"github.com/guardvet/guardvet/analyzer/config"
@@ -19,8 +20,13 @@ const StrictUsage = "checkthenact and escape also report what cannot lose an upd
 
 // MustSet sets a boolean option of the config analyzer that exists:
 // a failure is a bug in guardvet, not a user's mistake.
-func MustSet(name, value string) {
-	if err := config.Analyzer.Flags.Set(name, value); err != nil {
+// It is for start-up only: the command line and the configuration file
+// are read into the flags before any package is analysed, and a run's
+// configuration is fixed from them (config.FromFlags).
+func MustSet(name, value string) { mustSet(&config.Analyzer.Flags, name, value) }
+
+func mustSet(fs *flag.FlagSet, name, value string) {
+	if err := fs.Set(name, value); err != nil {
 		panic(fmt.Sprintf("guardvet: setting -config.%s=%s: %v", name, value, err))
 	}
 }

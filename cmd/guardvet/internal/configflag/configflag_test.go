@@ -1,31 +1,32 @@
 package configflag
 
 import (
+	"flag"
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/guardvet/guardvet/analyzer/config"
 )
 
-// TestMustSet: MustSet sets the config analyzer's option, which the
-// analysis then reads; an option that does not exist, or a value of the
-// wrong type, is guardvet's bug: a panic naming the flag.
+// TestMustSet: mustSet sets the option; an option that does not exist, or
+// a value of the wrong type, is guardvet's bug: a panic naming the flag.
+// It runs on a flag set of its own, not the config analyzer's flags,
+// which other tests read.
 func TestMustSet(t *testing.T) {
-	before := config.Analyzer.Flags.Lookup("strict").Value.String()
-	defer MustSet("strict", before)
-	MustSet("strict", fmt.Sprint(before != "true"))
-	if got := config.Analyzer.Flags.Lookup("strict").Value.String(); got == before || config.Current().Strict() != (got == "true") {
-		t.Errorf("-config.strict is %s after MustSet, Current().Strict() %v; want it changed from %s", got, config.Current().Strict(), before)
+	t.Parallel()
+	fs := flag.NewFlagSet("config", flag.ContinueOnError)
+	strict := fs.Bool("strict", false, "")
+	mustSet(fs, "strict", "true")
+	if !*strict {
+		t.Error("-config.strict is still false after mustSet")
 	}
 	for _, c := range [][2]string{{"nosuch", "true"}, {"strict", "maybe"}} {
 		func() {
 			defer func() {
 				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "-config."+c[0]+"="+c[1]) {
-					t.Errorf("MustSet(%q, %q): recovered %v; want a panic naming -config.%s=%s", c[0], c[1], r, c[0], c[1])
+					t.Errorf("mustSet(%q, %q): recovered %v; want a panic naming -config.%s=%s", c[0], c[1], r, c[0], c[1])
 				}
 			}()
-			MustSet(c[0], c[1])
+			mustSet(fs, c[0], c[1])
 		}()
 	}
 }

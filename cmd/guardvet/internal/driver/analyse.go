@@ -31,8 +31,9 @@ import (
 //
 // With the result cache on (runcache), a module's packages whose results
 // are cached are replayed, and only the others are loaded and analysed.
-func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string, prog *progress.Line, log *errorLog) (out output.Result, ok bool) {
-	rc := runcache.Open(opts.cache, opts.flags, enabled, all)
+// conf is the run's configuration (adopt.Adoption.Config, or a mode's).
+func analyse(opts *options, conf *config.Config, enabled, all []*analysis.Analyzer, patterns []string, prog *progress.Line, log *errorLog) (out output.Result, ok bool) {
+	rc := runcache.Open(opts.cache, opts.flags, conf, enabled, all)
 	cfg := &packages.Config{ // Dir is set per module below
 		Mode:      packages.LoadAllSyntax | packages.NeedModule,
 		Tests:     opts.tests,
@@ -43,7 +44,7 @@ func analyse(opts *options, enabled, all []*analysis.Analyzer, patterns []string
 	}
 	keep := keepOpts{json: opts.json || rc != nil, facts: rc != nil}
 	cold := func(cfg *packages.Config, patterns []string) (runcache.LoadResult, bool) {
-		return analyseLoad(cfg, patterns, enabled, keep, prog, log)
+		return analyseLoad(cfg, conf, patterns, enabled, keep, prog, log)
 	}
 	out = output.Result{Code: output.ExitClean, Checked: map[string]bool{}, Dirs: map[string]bool{}}
 	loaded := 0
@@ -76,7 +77,7 @@ type keepOpts struct{ json, facts bool }
 // keep says what the result keeps besides the findings: the -json tree,
 // and the facts of every package analysed with the packages (for the
 // cache).
-func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.Analyzer, keep keepOpts, prog *progress.Line, log *errorLog) (res runcache.LoadResult, fatal bool) {
+func analyseLoad(cfg *packages.Config, conf *config.Config, patterns []string, enabled []*analysis.Analyzer, keep keepOpts, prog *progress.Line, log *errorLog) (res runcache.LoadResult, fatal bool) {
 	res = runcache.LoadResult{Findings: map[string][]output.Finding{}, Tree: output.JSONTree{}, Code: output.ExitClean}
 	pkgs, err := packages.Load(cfg, patterns...)
 	if err != nil {
@@ -90,20 +91,19 @@ func analyseLoad(cfg *packages.Config, patterns []string, enabled []*analysis.An
 	if printErrors(log, pkgs) > 0 { // load and type errors, to stderr
 		res.Code = output.ExitError
 	}
-	restore, err := runOptions(enabled, pkgs)
+	conf, err = runConfig(conf, enabled, pkgs)
 	if err != nil {
 		log.printf("guardvet: %v", err)
 		return res, true
 	}
-	if config.Current().AnalyseUnannotated() {
+	if conf.AnalyseUnannotated() {
 		heapCeiling() // every body is analysed: much garbage (memory.go)
 	}
 	all := 0
 	packages.Visit(pkgs, nil, func(*packages.Package) { all++ })
 	prog.SetPhase("analysing %d packages, %d of them checked", all, len(pkgs))
-	summaries := config.Analyzer.Flags.Lookup("summaries").Value.String() == "true"
-	graph, err := checker.Analyze(enabled, pkgs, &checker.Options{})
-	restore()
+	summaries := conf.Summaries()
+	graph, err := checker.Analyze(config.Bind(enabled, conf), pkgs, &checker.Options{})
 	if err != nil {
 		log.printf("guardvet: %v", err)
 		return res, true
@@ -190,29 +190,17 @@ func annotated(pkgs []*packages.Package) bool {
 	return found
 }
 
-// runOptions sets the options a run derives from what it loaded, and
-// returns the function that restores them: no summaries for annotated
-// importers when nothing loaded has a directive (they would be computed
-// for nobody), and the engine's early release of its records
-// (lockstate.ReleaseEarly).
-func runOptions(enabled []*analysis.Analyzer, pkgs []*packages.Package) (restore func(), err error) {
-	undoSummaries := func() {}
+// runConfig is conf with the options a run derives from what it loaded:
+// no summaries for annotated importers when nothing loaded has a
+// directive (they would be computed for nobody), and the engine's early
+// release of its records (lockstate.ReleaseEarly).
+func runConfig(conf *config.Config, enabled []*analysis.Analyzer, pkgs []*packages.Package) (*config.Config, error) {
 	if !annotated(pkgs) {
-		if undoSummaries, err = config.Set("summaries", "false"); err != nil {
-			return nil, err
-		}
+		conf = conf.MustWith("summaries", "false")
 	}
 	var roots []*types.Package
 	for _, p := range pkgs {
 		roots = append(roots, p.Types)
 	}
-	undoRelease, err := lockstate.ReleaseEarly(enabled, roots)
-	if err != nil {
-		undoSummaries()
-		return nil, err
-	}
-	return func() {
-		undoRelease()
-		undoSummaries()
-	}, nil
+	return lockstate.ReleaseEarly(conf, enabled, roots)
 }

@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/configfile"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/progress"
@@ -78,10 +79,10 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 	defer stop()
 	prog := progress.Start(stderr, opts.json || opts.sarif)
 	log := &errorLog{w: prog.Writer(stderr)}
-	res, ok := analyse(opts, enabled, analyzers, patterns, prog, log)
+	res, ok := analyse(opts, ad.Config(), enabled, analyzers, patterns, prog, log)
 	if ok {
-		res, ok = ad.Modes(res, func(patterns []string) (output.Result, bool) {
-			return analyse(opts, enabled, analyzers, patterns, prog, log)
+		res, ok = ad.Modes(res, func(patterns []string, conf *config.Config) (output.Result, bool) {
+			return analyse(opts, conf, enabled, analyzers, patterns, prog, log)
 		})
 	}
 	prog.Stop() // the line is erased before the output

@@ -25,6 +25,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
 	"github.com/guardvet/guardvet/internal/resultcache"
 )
@@ -57,7 +58,8 @@ func Dir(flagValue string) (string, bool) {
 // Analyse analyses as without one, and the other methods do nothing.
 type Cache struct {
 	cache   *resultcache.Cache
-	flags   *flag.FlagSet // the run's flags, for its key (runKey)
+	flags   *flag.FlagSet  // the run's flags, for its key (runKey)
+	conf    *config.Config // the run's configuration: in the key too, and the incremental analysis runs under it
 	enabled []*analysis.Analyzer
 	rep     *replayer
 	runKeys map[string]resultcache.Key   // by module directory
@@ -74,9 +76,9 @@ const envCacheTrace = "GUARDVET_CACHE_TRACE"
 // Open returns the run's cache in the directory dirFlag (-cache) or the
 // environment selects, or nil when it is off or its directory cannot be
 // made: the run then goes without, as it would with a cold cache. flags
-// are the run's (every one that can change a finding is in the key), and
-// enabled the analyzers it runs, of all.
-func Open(dirFlag string, flags *flag.FlagSet, enabled, all []*analysis.Analyzer) *Cache {
+// are the run's (every one that can change a finding is in the key), conf
+// its configuration, and enabled the analyzers it runs, of all.
+func Open(dirFlag string, flags *flag.FlagSet, conf *config.Config, enabled, all []*analysis.Analyzer) *Cache {
 	dir, on := Dir(dirFlag)
 	if !on {
 		return nil
@@ -86,7 +88,7 @@ func Open(dirFlag string, flags *flag.FlagSet, enabled, all []*analysis.Analyzer
 		return nil
 	}
 	registerFacts(all)
-	return &Cache{cache: c, flags: flags, enabled: enabled, rep: newReplayer(all), runKeys: map[string]resultcache.Key{},
+	return &Cache{cache: c, flags: flags, conf: conf, enabled: enabled, rep: newReplayer(all), runKeys: map[string]resultcache.Key{},
 		trace: os.Getenv(envCacheTrace) != "", sums: &fileSums{m: map[string][sha256.Size]byte{}}}
 }
 
@@ -114,7 +116,7 @@ func (rc *Cache) runKey(dir string) (resultcache.Key, error) {
 	if k, ok := rc.runKeys[dir]; ok {
 		return k, nil
 	}
-	k, err := runKey(rc.flags, rc.enabled, dir)
+	k, err := runKey(rc.flags, rc.conf, rc.enabled, dir)
 	if err == nil {
 		rc.runKeys[dir] = k
 	}

@@ -15,6 +15,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/packages"
 
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/internal/resultcache"
 )
 
@@ -57,7 +58,7 @@ var outputOnly = map[string]bool{
 // besides the package: guardvet, the toolchain, the configuration and the
 // flags. It fails when guardvet's executable or the go command's
 // environment cannot be read; the run then goes without the cache.
-func runKey(fs *flag.FlagSet, enabled []*analysis.Analyzer, dir string) (resultcache.Key, error) {
+func runKey(fs *flag.FlagSet, conf *config.Config, enabled []*analysis.Analyzer, dir string) (resultcache.Key, error) {
 	h := sha256.New()
 	fmt.Fprintf(h, "guardvet result cache 1\n%s\n", runtime.Version())
 	exe, err := os.Executable()
@@ -91,6 +92,7 @@ func runKey(fs *flag.FlagSet, enabled []*analysis.Analyzer, dir string) (resultc
 	})
 	sort.Strings(flags)
 	fmt.Fprintf(h, "flags %q\n", flags)
+	fmt.Fprintf(h, "config %q\n", conf.String()) // a mode's pass differs from the flags (adopt.Modes)
 	var k resultcache.Key
 	h.Sum(k[:0])
 	return k, nil

@@ -88,11 +88,9 @@ func (rc *Cache) analyseIncrementally(cfg *packages.Config, plan *cachePlan, ena
 			return res, errors.New(step.name)
 		}
 	}
-	undo, err := config.Set("summaries", fmt.Sprint(inc.summaries))
-	if err != nil {
-		return res, err
-	}
-	defer undo()
+	// The analyzers run under the run's configuration with the summaries
+	// decided: copies bound to it (config.Bind), not the options changed.
+	inc.enabled = config.Bind(inc.enabled, rc.conf.MustWith("summaries", fmt.Sprint(inc.summaries)))
 	for _, p := range inc.order {
 		if !inc.check(p) {
 			return res, fmt.Errorf("type errors in %s", p.ID)
@@ -271,7 +269,7 @@ func (inc *incremental) decideSummaries() bool {
 	for _, e := range inc.cached {
 		any = any || e.Annotated
 	}
-	inc.summaries = any && config.Analyzer.Flags.Lookup("summaries").Value.String() == "true"
+	inc.summaries = any && inc.rc.conf.Summaries()
 	for _, p := range inc.order {
 		for _, d := range p.Imports {
 			if e := inc.cached[d.ID]; e != nil && e.Summaries != inc.summaries {
