@@ -41,12 +41,14 @@ one another:
     driver turns it off when nothing it loaded has a directive).
   - -config.readers, -config.readers.deps and -config.roots (the import
     paths of the packages a run checks): internal, set by the standalone
-    driver through
-    lockstate.ReleaseEarly, so that the engine drops each package's
-    per-function records when the last rule reading them is done.
+    driver on its run's copy (lockstate.ReleaseEarly), so that the engine
+    drops each package's per-function records when the last rule reading
+    them is done.
 
-Each run of the analyzer returns a Config built from the flags as they
-were parsed; the value is not changed afterwards.
+The flags are set at start-up only. Each run of the analyzer returns a
+Config built from them (FromFlags), not changed afterwards; a driver
+that needs other options for a run binds the analyzers to a changed copy
+(Config.With, Bind) instead of setting the flags.
 */
 package config
 
