@@ -237,11 +237,22 @@ type plugin struct {
 
 // BuildAnalyzers applies the configured analyzer flags and returns the
 // enabled rules, in the order of suite.Analyzers, as copies that fold each
-// diagnostic's related positions into its message (see foldRelated).
-// Analyzer flags live in the analyzers' (package-level) flag sets, as with
-// the command; the copies share them.
+// diagnostic's related positions into its message (see foldRelated). The
+// config analyzer's options (config.*) go into a configuration of the
+// plugin's own, which the copies are bound to (config.Bind): the flags
+// other users of the package read are left alone. A rule's own flags
+// (noblock.all) live in its package-level flag set, as with the command,
+// and are set here, when the plugin is built.
 func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
+	cfg := config.FromFlags()
 	for _, f := range p.flags {
+		if f.analyzer == config.Analyzer {
+			var err error
+			if cfg, err = cfg.With(f.name, f.value); err != nil {
+				return nil, fmt.Errorf("%s settings: flags: %s.%s: %w", Name, f.analyzer.Name, f.name, err)
+			}
+			continue
+		}
 		fs := &f.analyzer.Flags
 		old := fs.Lookup(f.name).Value.String()
 		if err := fs.Set(f.name, f.value); err != nil {
@@ -249,7 +260,7 @@ func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 			return nil, fmt.Errorf("%s settings: flags: %s.%s: %w", Name, f.analyzer.Name, f.name, err)
 		}
 	}
-	return foldRelated(p.analyzers), nil
+	return foldRelated(config.Bind(p.analyzers, cfg)), nil
 }
 
 // GetLoadMode asks golangci-lint for syntax and type information.

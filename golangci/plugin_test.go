@@ -235,15 +235,43 @@ func TestRealFlags(t *testing.T) {
 	if _, err := build(t, map[string]any{"flags": map[string]any{"noblock": map[string]any{"all": true}}}); err != nil {
 		t.Fatalf("noblock.all: %v", err)
 	}
-	if _, err := build(t, map[string]any{"flags": map[string]any{"config.infer.score": "6"}}); err != nil {
+	// config.* settings go into the plugin's own configuration, which its
+	// analyzers are bound to; the package's flags keep their values.
+	p, err := newPlugin(map[string]any{"flags": map[string]any{"config.infer.score": "6"}}, suite.Analyzers())
+	if err != nil {
 		t.Fatalf("config.infer.score: %v", err)
 	}
-	got := config.Analyzer.Flags.Lookup("infer.score").Value.String()
-	config.Analyzer.Flags.Set("infer.score", "5") // leave the default as the other tests expect
-	if got != "6" {
-		t.Errorf("config.infer.score = %s after settings, want 6", got)
+	as, err := p.BuildAnalyzers()
+	if err != nil {
+		t.Fatalf("config.infer.score: %v", err)
 	}
-	_, err := build(t, map[string]any{"flags": map[string]any{"guardedby": map[string]any{"nosuch": 1}}})
+	var bound *analysis.Analyzer
+	var find func(a *analysis.Analyzer)
+	find = func(a *analysis.Analyzer) {
+		if a.Name == "config" {
+			bound = a
+		}
+		for _, r := range a.Requires {
+			find(r)
+		}
+	}
+	for _, a := range as {
+		find(a)
+	}
+	if bound == nil {
+		t.Fatal("no config analyzer among the plugin's analyzers' requirements")
+	}
+	res, err := bound.Run(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, _ := res.(*config.Config).InferThreshold(); n != 6 {
+		t.Errorf("the plugin's config.infer.score = %d after settings, want 6", n)
+	}
+	if n, _ := config.FromFlags().InferThreshold(); n != 5 {
+		t.Errorf("the settings changed the package's -config.infer.score to %d", n)
+	}
+	_, err = build(t, map[string]any{"flags": map[string]any{"guardedby": map[string]any{"nosuch": 1}}})
 	if err == nil || !strings.Contains(err.Error(), "noblock.all") {
 		t.Errorf("unknown flag error should list the valid flags, got %v", err)
 	}
