@@ -40,5 +40,6 @@ func TestLossless(t *testing.T) {
 // TestStrict: under -config.strict the check-then-acts that cannot lose an
 // update are reported too (ctastrict is ctalossless with their wants).
 func TestStrict(t *testing.T) {
+	t.Parallel() // its own configuration (testconfig.With): nothing shared
 	analysistest.Run(t, testdir.Path(t), testconfig.With(t, checkthenact.Analyzer, "strict", "true"), "ctastrict")
 }

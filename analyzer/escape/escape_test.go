@@ -18,5 +18,6 @@ func TestEscape(t *testing.T) {
 // TestStrict: under -config.strict the copy-on-write and empty values
 // handed out are reported too.
 func TestStrict(t *testing.T) {
+	t.Parallel() // its own configuration (testconfig.With): nothing shared
 	analysistest.Run(t, testdir.Path(t), testconfig.With(t, escape.Analyzer, "strict", "true"), "escapestrict")
 }

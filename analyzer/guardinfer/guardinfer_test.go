@@ -11,6 +11,7 @@ import (
 )
 
 func TestGuardInfer(t *testing.T) {
+	t.Parallel() // its own configuration (testconfig.With): nothing shared
 	testdata := testdir.Path(t)
 	analysistest.RunWithSuggestedFixes(t, testdata, testconfig.With(t, guardinfer.Analyzer, "infer", "true"), "guardinfer")
 }
@@ -18,6 +19,7 @@ func TestGuardInfer(t *testing.T) {
 // TestGuardInferTestFiles: a test file's accesses are reported only while
 // a goroutine the test started with the object runs.
 func TestGuardInferTestFiles(t *testing.T) {
+	t.Parallel() // its own configuration (testconfig.With): nothing shared
 	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, testconfig.With(t, guardinfer.Analyzer, "infer", "true"), "guardinfertests")
 }
@@ -27,6 +29,7 @@ func TestGuardInferTestFiles(t *testing.T) {
 // (//guard:holds, rholds), each with a fix; the golden file is the package
 // with every directive inserted.
 func TestSuggest(t *testing.T) {
+	t.Parallel() // its own configuration (testconfig.With): nothing shared
 	testdata := testdir.Path(t)
 	analysistest.RunWithSuggestedFixes(t, testdata, testconfig.With(t, guardinfer.Analyzer, "infer.suggest", "true"), "guardinfersuggest")
 }
@@ -34,6 +37,7 @@ func TestSuggest(t *testing.T) {
 // TestExplain runs inference with -config.infer.explain: every finding
 // ends with its evidence.
 func TestExplain(t *testing.T) {
+	t.Parallel() // its own configuration (testconfig.With): nothing shared
 	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, testconfig.With(t, guardinfer.Analyzer, "infer", "true", "infer.explain", "true"), "guardinferexplain")
 }

@@ -11,6 +11,7 @@ import (
 )
 
 func TestShared(t *testing.T) {
+	t.Parallel() // its own configuration (testconfig.With): nothing shared
 	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, testconfig.With(t, shared.Analyzer, "shared", "true"), "shared")
 }

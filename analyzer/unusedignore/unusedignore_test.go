@@ -20,6 +20,7 @@ func TestUnusedIgnore(t *testing.T) {
 // under -config.infer (it suppresses inference's findings). In both runs
 // the ignore no rule could use is reported, by the same want.
 func TestIgnoreForInference(t *testing.T) {
+	t.Parallel() // its own configuration (testconfig.With): nothing shared
 	testdata := testdir.Path(t)
 	analysistest.Run(t, testdata, unusedignore.Analyzer, "ignoresinfer")
 	analysistest.Run(t, testdata, testconfig.With(t, unusedignore.Analyzer, "infer", "true"), "ignoresinfer")
