@@ -237,26 +237,29 @@ type plugin struct {
 
 // BuildAnalyzers applies the configured analyzer flags and returns the
 // enabled rules, in the order of suite.Analyzers, as copies that fold each
-// diagnostic's related positions into its message (see foldRelated). The
-// config analyzer's options (config.*) go into a configuration of the
-// plugin's own, which the copies are bound to (config.Bind): the flags
-// other users of the package read are left alone. A rule's own flags
-// (noblock.all) live in its package-level flag set, as with the command,
-// and are set here, when the plugin is built.
+// diagnostic's related positions into its message (see foldRelated).
+// guardvet's flags are options of its configuration: the config
+// analyzer's (config.*) and the rules' own (noblock.all) go into a
+// configuration of the plugin's own, which the copies are bound to
+// (config.Bind), so the flags other users of the package read are left
+// alone. A flag of any other analyzer is set on it.
 func (p *plugin) BuildAnalyzers() ([]*analysis.Analyzer, error) {
 	cfg := config.FromFlags()
 	for _, f := range p.flags {
-		if f.analyzer == config.Analyzer {
-			var err error
-			if cfg, err = cfg.With(f.name, f.value); err != nil {
-				return nil, fmt.Errorf("%s settings: flags: %s.%s: %w", Name, f.analyzer.Name, f.name, err)
+		var err error
+		switch {
+		case f.analyzer == config.Analyzer:
+			cfg, err = cfg.With(f.name, f.value)
+		case config.IsRuleOption(f.analyzer.Name, f.name):
+			cfg, err = cfg.With(f.analyzer.Name+"."+f.name, f.value)
+		default:
+			fs := &f.analyzer.Flags
+			old := fs.Lookup(f.name).Value.String()
+			if err = fs.Set(f.name, f.value); err != nil {
+				_ = fs.Set(f.name, old) // a failed Set may have stored a zero value
 			}
-			continue
 		}
-		fs := &f.analyzer.Flags
-		old := fs.Lookup(f.name).Value.String()
-		if err := fs.Set(f.name, f.value); err != nil {
-			_ = fs.Set(f.name, old) // a failed Set may have stored a zero value
+		if err != nil {
 			return nil, fmt.Errorf("%s settings: flags: %s.%s: %w", Name, f.analyzer.Name, f.name, err)
 		}
 	}

@@ -230,20 +230,47 @@ func without(names []string, drop ...string) []string {
 	return out
 }
 
-// The suite's real analyzer flags pass through settings, in both spellings.
+// The suite's real analyzer flags pass through settings, in both spellings,
+// into the plugin's own configuration, which its analyzers are bound to;
+// the package's flags keep their values.
 func TestRealFlags(t *testing.T) {
-	if _, err := build(t, map[string]any{"flags": map[string]any{"noblock": map[string]any{"all": true}}}); err != nil {
-		t.Fatalf("noblock.all: %v", err)
+	t.Parallel()
+	for _, flags := range []map[string]any{
+		{"noblock": map[string]any{"all": true}},
+		{"noblock.all": "true"},
+	} {
+		if cfg := boundConfig(t, flags); !cfg.NoblockAll() {
+			t.Errorf("flags %v: the plugin's noblock.all is off", flags)
+		}
 	}
-	// config.* settings go into the plugin's own configuration, which its
-	// analyzers are bound to; the package's flags keep their values.
-	p, err := newPlugin(map[string]any{"flags": map[string]any{"config.infer.score": "6"}}, suite.Analyzers())
+	if n, _ := boundConfig(t, map[string]any{"config.infer.score": "6"}).InferThreshold(); n != 6 {
+		t.Errorf("the plugin's config.infer.score = %d after settings, want 6", n)
+	}
+	if n, _ := boundConfig(t, map[string]any{"config": map[string]any{"infer.score": 7}}).InferThreshold(); n != 7 {
+		t.Errorf("the plugin's config.infer.score = %d after nested settings, want 7", n)
+	}
+	if cfg := config.FromFlags(); cfg.NoblockAll() {
+		t.Errorf("the settings changed the package's -noblock.all")
+	} else if n, _ := cfg.InferThreshold(); n != 5 {
+		t.Errorf("the settings changed the package's -config.infer.score to %d", n)
+	}
+	_, err := build(t, map[string]any{"flags": map[string]any{"guardedby": map[string]any{"nosuch": 1}}})
+	if err == nil || !strings.Contains(err.Error(), "noblock.all") {
+		t.Errorf("unknown flag error should list the valid flags, got %v", err)
+	}
+}
+
+// boundConfig builds the plugin with flags as its settings and returns
+// the configuration its analyzers are bound to.
+func boundConfig(t *testing.T, flags map[string]any) *config.Config {
+	t.Helper()
+	p, err := newPlugin(map[string]any{"flags": flags}, suite.Analyzers())
 	if err != nil {
-		t.Fatalf("config.infer.score: %v", err)
+		t.Fatalf("%v: %v", flags, err)
 	}
 	as, err := p.BuildAnalyzers()
 	if err != nil {
-		t.Fatalf("config.infer.score: %v", err)
+		t.Fatalf("%v: %v", flags, err)
 	}
 	var bound *analysis.Analyzer
 	var find func(a *analysis.Analyzer)
@@ -265,16 +292,7 @@ func TestRealFlags(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n, _ := res.(*config.Config).InferThreshold(); n != 6 {
-		t.Errorf("the plugin's config.infer.score = %d after settings, want 6", n)
-	}
-	if n, _ := config.FromFlags().InferThreshold(); n != 5 {
-		t.Errorf("the settings changed the package's -config.infer.score to %d", n)
-	}
-	_, err = build(t, map[string]any{"flags": map[string]any{"guardedby": map[string]any{"nosuch": 1}}})
-	if err == nil || !strings.Contains(err.Error(), "noblock.all") {
-		t.Errorf("unknown flag error should list the valid flags, got %v", err)
-	}
+	return res.(*config.Config)
 }
 
 // analyze runs analyzers on the GOPATH-style fixture package

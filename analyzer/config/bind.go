@@ -3,6 +3,7 @@ package config
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -10,11 +11,15 @@ import (
 )
 
 // With returns a copy of c with one option, named as its flag is (without
-// -config.), set to value, as the command line would set it. c is not
+// -config.; a rule's own option as RULE.NAME, e.g. noblock.all), set to value, as the command line would set it. c is not
 // changed.
 func (c *Config) With(name, value string) (*Config, error) {
 	cp := *c
-	if err := flagsFor(&cp).Set(name, value); err != nil {
+	fs, opt := flagsFor(&cp), name
+	if rule, o, ok := strings.Cut(name, "."); ok && slices.Contains(ruleOptions, rule) {
+		fs, opt = ruleFlagsFor(&cp, rule), o
+	}
+	if err := fs.Set(opt, value); err != nil {
 		return nil, fmt.Errorf("config: %s: %v", name, err)
 	}
 	return &cp, nil
@@ -35,6 +40,9 @@ func (c *Config) MustWith(name, value string) *Config {
 func (c *Config) String() string {
 	var opts []string
 	flagsFor(c).VisitAll(func(f *flag.Flag) { opts = append(opts, f.Name+"="+f.Value.String()) })
+	for _, rule := range ruleOptions {
+		ruleFlagsFor(c, rule).VisitAll(func(f *flag.Flag) { opts = append(opts, rule+"."+f.Name+"="+f.Value.String()) })
+	}
 	sort.Strings(opts)
 	return strings.Join(opts, " ")
 }

@@ -60,6 +60,35 @@ func flagsFor(c *Config) *flag.FlagSet {
 	return fs
 }
 
+// ruleOptions names the rules that have options of their own. Their
+// flags are -RULE.NAME, registered on the rule's analyzer (RuleFlags) so
+// that go vet and golangci-lint find them there, but what they set is
+// part of the Config, fixed for a run like every other option.
+var ruleOptions = []string{"noblock"}
+
+// RuleFlags is the flag set of rule's own options, bound to the options
+// the flags set at start-up, for the rule's analysis.Analyzer.Flags.
+func RuleFlags(rule string) flag.FlagSet { return *ruleFlagsFor(&options, rule) }
+
+// IsRuleOption reports whether -RULE.NAME is one of the rules' own
+// options, part of the Config (With takes it as RULE.NAME).
+func IsRuleOption(rule, name string) bool {
+	return slices.Contains(ruleOptions, rule) && ruleFlagsFor(new(Config), rule).Lookup(name) != nil
+}
+
+// ruleFlagsFor is rule's own option flags, bound to the fields of c, with
+// c's values as their defaults (see flagsFor).
+func ruleFlagsFor(c *Config, rule string) *flag.FlagSet {
+	fs := flag.NewFlagSet(rule, flag.ContinueOnError)
+	switch rule {
+	case "noblock":
+		fs.BoolVar(&c.noblockAll, "all", c.noblockAll, "treat every lock as //guard:noblock")
+	default:
+		panic("config: no options for rule " + rule)
+	}
+	return fs
+}
+
 func run(*analysis.Pass) (any, error) {
 	return FromFlags(), nil
 }
@@ -75,6 +104,7 @@ func FromFlags() *Config {
 type Config struct {
 	infer, suggest, locked, prose, unannotated, allrules, summaries bool
 	shared, explain, strict                                         bool
+	noblockAll                                                      bool // a rule's own option: -noblock.all
 	minScore, readers, depReaders                                   int
 	ratio                                                           float64
 	roots                                                           pathSet
@@ -151,6 +181,10 @@ func (c *Config) Strict() bool { return c.strict }
 // AllRules reports whether every rule runs in packages that only import
 // directives.
 func (c *Config) AllRules() bool { return c.allrules }
+
+// NoblockAll reports whether noblock treats every lock as
+// //guard:noblock (-noblock.all).
+func (c *Config) NoblockAll() bool { return c.noblockAll }
 
 // Of returns the Config of a pass whose analyzer requires Analyzer, or
 // the analyzer Bind put in its place.

@@ -109,3 +109,30 @@ func run(t *testing.T) *config.Config {
 	}
 	return res.(*config.Config)
 }
+
+// A rule's own option (-noblock.all) is part of the configuration: With
+// sets it on a copy, String keys it, and a bad value or unknown name is an
+// error.
+func TestRuleOptions(t *testing.T) {
+	t.Parallel()
+	def := config.Default()
+	on, err := def.With("noblock.all", "true")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !on.NoblockAll() || def.NoblockAll() {
+		t.Errorf("With(noblock.all): copy %v, original %v; want true, false", on.NoblockAll(), def.NoblockAll())
+	}
+	if !strings.Contains(on.String(), "noblock.all=true") || !strings.Contains(def.String(), "noblock.all=false") {
+		t.Errorf("String does not key noblock.all: %q / %q", on.String(), def.String())
+	}
+	if _, err := def.With("noblock.all", "maybe"); err == nil || !strings.Contains(err.Error(), "noblock.all") {
+		t.Errorf("With(noblock.all, maybe) = %v, want an error naming it", err)
+	}
+	if _, err := def.With("noblock.nosuch", "1"); err == nil {
+		t.Error("With(noblock.nosuch) succeeded")
+	}
+	if !config.IsRuleOption("noblock", "all") || config.IsRuleOption("noblock", "nosuch") || config.IsRuleOption("guardedby", "all") {
+		t.Error("IsRuleOption does not know noblock.all alone")
+	}
+}

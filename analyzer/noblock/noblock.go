@@ -1,7 +1,6 @@
 package noblock
 
 import (
-	"flag"
 	"go/ast"
 	"go/token"
 	"go/types"
@@ -9,6 +8,7 @@ import (
 
 	"golang.org/x/tools/go/analysis"
 
+	"github.com/guardvet/guardvet/analyzer/config"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/report"
 	"github.com/guardvet/guardvet/analyzer/internal/rule"
@@ -18,18 +18,11 @@ import (
 
 // Analyzer is the noblock rule.
 var Analyzer = rule.New(rule.Spec{Name: Category, DocFile: docFile, Run: run,
-	Facts: []analysis.Fact{(*Blocks)(nil)}, Flags: flags()})
+	Requires: []*analysis.Analyzer{config.Analyzer},
+	Facts:    []analysis.Fact{(*Blocks)(nil)}, Flags: config.RuleFlags(Category)})
 
 // Category is the diagnostic category of this rule.
 const Category = "noblock"
-
-var all bool
-
-func flags() flag.FlagSet {
-	fs := flag.NewFlagSet("noblock", flag.ContinueOnError)
-	fs.BoolVar(&all, "all", false, "treat every lock as //guard:noblock")
-	return *fs
-}
 
 // Blocks says that calling a function can block, and how: the chain of
 // calls from it to a blocking operation.
@@ -45,12 +38,13 @@ type checker struct {
 	rep    *report.Reporter
 	funcs  map[*types.Func][]*lockstate.Func
 	blocks *summaries.Memo[Blocks, *Blocks]
+	all    bool // -noblock.all: every lock counts as //guard:noblock
 }
 
 func run(p *rule.Pass) {
 	pass, ls := p.Pass, p.Engine
 	c := &checker{pass: pass, ls: ls, rep: p.Report,
-		funcs: map[*types.Func][]*lockstate.Func{}}
+		funcs: map[*types.Func][]*lockstate.Func{}, all: config.Of(pass).NoblockAll()}
 	c.blocks = summaries.New(pass, c.computeBlocks)
 	if !ls.Dirs.Active() {
 		return
@@ -99,7 +93,7 @@ func (c *checker) check(pos token.Pos, state *lockstate.State, chain []string, c
 		return // Cond.Wait releases its own lock while it waits
 	}
 	for _, p := range held {
-		if !c.marked(p) && !all {
+		if !c.marked(p) && !c.all {
 			continue
 		}
 		why := "//guard:noblock"

@@ -59,6 +59,12 @@ func TestStrictFixturesWithEveryRule(t *testing.T) {
 	checkWithEveryRule(t, strictFixtures, "strict", "true")
 }
 
+// TestNoblockAllFixturesWithEveryRule checks the fixture written for
+// -noblock.all with every rule on and it on.
+func TestNoblockAllFixturesWithEveryRule(t *testing.T) {
+	checkWithEveryRule(t, []string{"noblockall/..."}, "noblock.all", "true")
+}
+
 var strictFixtures = []string{"ctastrict/...", "escapestrict/..."}
 
 // checkWithEveryRule checks fixtures with every rule, under the default
