@@ -172,13 +172,8 @@ func storedBefore(n ast.Node, pos token.Pos, want string) bool {
 // storesVisited reports whether lhs names a field or variable whose uses
 // are being checked already.
 func (sn *snapshots) storesVisited(lhs ast.Expr) bool {
-	var id *ast.Ident
-	switch x := ast.Unparen(lhs).(type) {
-	case *ast.Ident:
-		id = x
-	case *ast.SelectorExpr:
-		id = x.Sel
-	default:
+	id := astq.Name(lhs)
+	if id == nil {
 		return false
 	}
 	obj := sn.pass.TypesInfo.ObjectOf(id)

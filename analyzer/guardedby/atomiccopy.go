@@ -215,16 +215,7 @@ func (c *checker) shared(e ast.Expr) bool {
 // atomicField reports whether e is itself a //guard:atomic field or
 // variable, whose plain accesses the access check reports.
 func (c *checker) atomicField(e ast.Expr) bool {
-	var id *ast.Ident
-	switch e := e.(type) {
-	case *ast.Ident:
-		id = e
-	case *ast.SelectorExpr:
-		id = e.Sel
-	default:
-		return false
-	}
-	v, _ := c.pass.TypesInfo.Uses[id].(*types.Var)
+	v, _ := c.pass.TypesInfo.Uses[astq.Name(e)].(*types.Var)
 	g := c.dirs.Guard(v)
 	return g != nil && g.Atomic
 }

@@ -14,6 +14,7 @@ import (
 	"go/types"
 
 	"github.com/guardvet/guardvet/analyzer/directives"
+	"github.com/guardvet/guardvet/analyzer/internal/astq"
 	"github.com/guardvet/guardvet/analyzer/internal/lockpath"
 	"github.com/guardvet/guardvet/analyzer/internal/summaries"
 	"github.com/guardvet/guardvet/analyzer/lockstate"
@@ -72,18 +73,7 @@ func (c *checker) callers() *callerIndex {
 			default:
 				return true
 			}
-			var id *ast.Ident
-			switch fun := ast.Unparen(call.Fun).(type) {
-			case *ast.Ident:
-				id = fun
-			case *ast.SelectorExpr:
-				id = fun.Sel
-			case *ast.IndexExpr: // f[T](x)
-				if i, ok := ast.Unparen(fun.X).(*ast.Ident); ok {
-					id = i
-				}
-			}
-			if id != nil {
+			if id := astq.CalleeName(call); id != nil {
 				if inGo {
 					started[id] = true
 				} else if !started[id] {

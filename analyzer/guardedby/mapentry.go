@@ -417,16 +417,7 @@ func (mc *mapEntryChecker) valueEntry(res *lockpath.Resolver, val ast.Expr) (ent
 }
 
 func calleeFunc(info *types.Info, call *ast.CallExpr) (*types.Func, bool) {
-	var id *ast.Ident
-	switch f := ast.Unparen(call.Fun).(type) {
-	case *ast.Ident:
-		id = f
-	case *ast.SelectorExpr:
-		id = f.Sel
-	default:
-		return nil, false
-	}
-	fn, ok := info.Uses[id].(*types.Func)
+	fn, ok := info.Uses[astq.CalleeName(call)].(*types.Func)
 	return fn, ok
 }
 

@@ -688,6 +688,8 @@ func (fa *funcAnalysis) walkStmts(list []ast.Stmt, s *State) {
 	}
 }
 
+// walkStmt walks st in source order; a nil st (an absent Init, Post,
+// Else or Comm) matches no case.
 func (fa *funcAnalysis) walkStmt(st ast.Stmt, s *State) {
 	switch st := st.(type) {
 	case *ast.BlockStmt:
@@ -705,61 +707,42 @@ func (fa *funcAnalysis) walkStmt(st ast.Stmt, s *State) {
 	case *ast.LabeledStmt:
 		fa.walkStmt(st.Stmt, s)
 	case *ast.IfStmt:
-		if st.Init != nil {
-			fa.walkStmt(st.Init, s)
-		}
-		fa.expr(st.Cond, s, useBase)
-		fa.walkStmt(st.Body, s)
-		if st.Else != nil {
-			fa.walkStmt(st.Else, s)
-		}
+		fa.walkStmt(st.Init, s)
+		fa.exprs(s, useBase, st.Cond)
+		fa.walkStmts([]ast.Stmt{st.Body, st.Else}, s)
 	case *ast.ForStmt:
-		if st.Init != nil {
-			fa.walkStmt(st.Init, s)
-		}
-		if st.Cond != nil {
-			fa.expr(st.Cond, s, useBase)
-		}
-		if st.Post != nil {
-			fa.walkStmt(st.Post, s)
-		}
-		fa.walkStmt(st.Body, s)
+		fa.walkStmt(st.Init, s)
+		fa.exprs(s, useBase, st.Cond)
+		fa.walkStmts([]ast.Stmt{st.Post, st.Body}, s)
 	case *ast.RangeStmt:
-		fa.expr(st.X, s, useBase)
+		fa.exprs(s, useBase, st.X)
 		if st.Tok == token.ASSIGN {
-			for _, e := range []ast.Expr{st.Key, st.Value} {
-				if e != nil {
-					fa.expr(e, s, useWrite)
-				}
-			}
+			fa.exprs(s, useWrite, st.Key, st.Value)
 		}
 		fa.walkStmt(st.Body, s)
 	case *ast.SwitchStmt:
-		if st.Init != nil {
-			fa.walkStmt(st.Init, s)
-		}
-		if st.Tag != nil {
-			fa.expr(st.Tag, s, useBase)
-		}
+		fa.walkStmt(st.Init, s)
+		fa.exprs(s, useBase, st.Tag)
 		fa.walkStmt(st.Body, s)
 	case *ast.TypeSwitchStmt:
-		if st.Init != nil {
-			fa.walkStmt(st.Init, s)
-		}
-		fa.walkStmt(st.Assign, s)
-		fa.walkStmt(st.Body, s)
+		fa.walkStmts([]ast.Stmt{st.Init, st.Assign, st.Body}, s)
 	case *ast.CaseClause:
-		for _, e := range st.List {
-			fa.expr(e, s, useBase)
-		}
+		fa.exprs(s, useBase, st.List...)
 		fa.walkStmts(st.Body, s)
 	case *ast.SelectStmt:
 		fa.walkStmt(st.Body, s)
 	case *ast.CommClause:
-		if st.Comm != nil {
-			fa.walkStmt(st.Comm, s)
-		}
+		fa.walkStmt(st.Comm, s)
 		fa.walkStmts(st.Body, s)
+	}
+}
+
+// exprs walks each expression of list that is present (not nil), used as u says.
+func (fa *funcAnalysis) exprs(s *State, u exprUse, list ...ast.Expr) {
+	for _, e := range list {
+		if e != nil {
+			fa.expr(e, s, u)
+		}
 	}
 }
 

@@ -289,3 +289,28 @@ func ReturnedLit(e ast.Expr) (*ast.CallExpr, *ast.FuncLit) {
 	}
 	return call, lit
 }
+
+// Name returns the identifier that names e, parentheses aside: e itself
+// or a selector's Sel (x.f, pkg.F); nil for any other expression.
+func Name(e ast.Expr) *ast.Ident {
+	switch x := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return x
+	case *ast.SelectorExpr:
+		return x.Sel
+	}
+	return nil
+}
+
+// CalleeName is Name of a call's function, which may also be an
+// instantiation (f[T](x), pkg.F[T, U](x)): then the instantiated
+// function's name. It is nil for a call of any other expression.
+func CalleeName(call *ast.CallExpr) *ast.Ident {
+	switch x := ast.Unparen(call.Fun).(type) {
+	case *ast.IndexExpr:
+		return Name(x.X)
+	case *ast.IndexListExpr:
+		return Name(x.X)
+	}
+	return Name(call.Fun)
+}

@@ -2,6 +2,7 @@ package astq
 
 import (
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"go/types"
 	"testing"
@@ -185,4 +186,35 @@ func f(x int, c chan int) {
 	if _, ok := StmtList(body.List[0]); ok {
 		t.Error("StmtList(switch statement) ok = true, want false")
 	}
+}
+
+func TestNameAndCalleeName(t *testing.T) {
+	for _, tc := range []struct{ expr, name, callee string }{
+		{"f(x)", "f", "f"},
+		{"(x.f)(y)", "f", "f"},
+		{"pkg.F(x)", "F", "F"},
+		{"f[int](x)", "", "f"},
+		{"pkg.F[int, string](x)", "", "F"},
+		{"fs[0](x)", "", "fs"}, // syntax cannot tell an index from an instantiation: Uses[fs] is a *types.Var
+		{"func() {}()", "", ""},
+	} {
+		e, err := parser.ParseExpr(tc.expr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		call := e.(*ast.CallExpr)
+		if got := identName(Name(call.Fun)); got != tc.name {
+			t.Errorf("Name(%s) = %q, want %q", tc.expr, got, tc.name)
+		}
+		if got := identName(CalleeName(call)); got != tc.callee {
+			t.Errorf("CalleeName(%s) = %q, want %q", tc.expr, got, tc.callee)
+		}
+	}
+}
+
+func identName(id *ast.Ident) string {
+	if id == nil {
+		return ""
+	}
+	return id.Name
 }
