@@ -310,7 +310,11 @@ func TestSubscribersMatchOutput(t *testing.T) {
 
 	out := s.Output()
 	if !bytes.Contains(out, []byte("line 299\r\n")) {
-		t.Fatalf("output incomplete: %q", out[max(0, len(out)-40):])
+		// Say enough to tell a child that stopped early (its exit status)
+		// from output lost on the way (the subscribers' share).
+		status, _ := s.Wait(context.Background())
+		t.Fatalf("output incomplete: %d bytes ending %q; child %v; early subscriber %d bytes, late %d",
+			len(out), out[max(0, len(out)-40):], status, len(earlyBytes), len(lateOut))
 	}
 	if !bytes.Equal(earlyBytes, out) {
 		t.Errorf("early subscriber saw %d bytes, Output has %d", len(earlyBytes), len(out))
