@@ -2,7 +2,8 @@
 // (flags.go), -help (help.go), guardvet cache (cachecmd.go), and the
 // orchestration of a run: the packages loaded through go/packages
 // (load.go) and analysed through golang.org/x/tools/go/analysis/checker
-// (analyse.go), with the result cache (runcache), adoption (adopt), the
+// (analyse.go), guardvet races (racescmd.go, the whole-program mode of
+// package races), with the result cache (runcache), adoption (adopt), the
 // progress line (progress) and the outputs (output). The go vet protocol
 // is vetproto's and unitchecker's.
 package driver
@@ -32,6 +33,9 @@ func Main(args []string, analyzers []*analysis.Analyzer, stdout, stderr io.Write
 	}
 	if len(args) > 0 && args[0] == "cache" {
 		return cacheCommand(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "races" {
+		return racesCommand(args[1:], stdout, stderr)
 	}
 	opts, patterns, err := parseFlags(args, analyzers, stderr)
 	if err == flag.ErrHelp {

@@ -1,0 +1,130 @@
+package driver
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/output"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/progress"
+	"github.com/guardvet/guardvet/cmd/guardvet/internal/version"
+	"github.com/guardvet/guardvet/races"
+)
+
+const racesUsage = `usage: guardvet races [flags] packages...
+
+Finds data races in code with no annotations, across the whole program the
+packages make: fields and package variables accessed from goroutines that
+can run at the same time (main and the goroutines it starts, net/http
+handlers, time.AfterFunc callbacks; for a library, the exported methods of
+types that lock their own fields), at least one access a write, with no
+lock held at both and nothing ordering them. Each finding names both
+accesses and the call path to each. See docs/rules/races.md.
+
+Flags:
+`
+
+// racesCommand runs guardvet races.
+func racesCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("guardvet races", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	tests := fs.Bool("tests", false, "load the packages' tests and make each test function a root (run once, alone)")
+	jsonOut := fs.Bool("json", false, "print the findings as JSON (the x/tools tree: package → races → diagnostics, each with the other side as related)")
+	sarifOut := fs.Bool("sarif", false, "print the findings as SARIF 2.1.0, the other side as a related location")
+	dir := fs.String("C", "", "run in `dir`")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), racesUsage)
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return output.ExitClean
+		}
+		return output.ExitError
+	}
+	if *jsonOut && *sarifOut {
+		fmt.Fprintln(stderr, "guardvet races: -json and -sarif are exclusive; pick one output format")
+		return output.ExitError
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "guardvet races: no packages given; try guardvet races ./...")
+		return output.ExitError
+	}
+	if *dir != "" {
+		if err := os.Chdir(*dir); err != nil {
+			fmt.Fprintf(stderr, "guardvet races: -C: %v\n", err)
+			return output.ExitError
+		}
+	}
+	prog := progress.Start(stderr, *jsonOut || *sarifOut)
+	res, err := races.Analyze(fs.Args(), races.Options{Tests: *tests, Progress: func(stage string) { prog.SetPhase("%s", stage) }})
+	prog.Stop()
+	rule := races.Describe()
+	if err != nil {
+		line := "guardvet races: " + err.Error()
+		fmt.Fprintln(stderr, line)
+		if *sarifOut {
+			_ = output.WriteSARIF(stdout, nil, []*analysis.Analyzer{rule}, version.Module(), []string{line})
+		}
+		return output.ExitError
+	}
+	return printRaces(res, rule, *jsonOut, *sarifOut, stdout, stderr)
+}
+
+// printRaces writes a run's findings in the format asked for and returns
+// the exit code.
+func printRaces(res *races.Result, rule *analysis.Analyzer, jsonOut, sarifOut bool, stdout, stderr io.Writer) int {
+	findings := make([]output.Finding, len(res.Diagnostics))
+	for i, d := range res.Diagnostics {
+		findings[i] = output.Finding{Analyzer: rule, Diag: d, Fset: res.Fset, Posn: res.Fset.Position(d.Pos)}
+	}
+	var err error
+	switch {
+	case jsonOut:
+		err = output.PrintJSON(stdout, []output.JSONTree{racesTree(res, rule)})
+	case sarifOut:
+		err = output.WriteSARIF(stdout, findings, []*analysis.Analyzer{rule}, version.Module(), nil)
+	default:
+		output.PrintText(stdout, findings)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "guardvet races: %v\n", err)
+		return output.ExitError
+	}
+	if !jsonOut && !sarifOut {
+		fmt.Fprintf(stderr, "guardvet races: %s in %s, reached from %s\n",
+			output.Plural(res.Functions, "function", "functions"), output.Plural(res.Packages, "package", "packages"), output.Plural(res.Roots, "goroutine root", "goroutine roots"))
+	}
+	if res.Truncated {
+		fmt.Fprintf(stderr, "guardvet races: the program has more goroutine roots than a run follows; the first %d were analysed\n", res.Roots)
+	}
+	if len(findings) > 0 {
+		return output.ExitFindings
+	}
+	return output.ExitClean
+}
+
+// racesTree is the -json tree: each finding under the package of its
+// write.
+func racesTree(res *races.Result, rule *analysis.Analyzer) output.JSONTree {
+	byPkg := map[string][]analysis.Diagnostic{}
+	for i, d := range res.Diagnostics {
+		byPkg[res.PackageOf[i]] = append(byPkg[res.PackageOf[i]], d)
+	}
+	tree := output.JSONTree{}
+	for pkg, diags := range byPkg {
+		data, err := output.JSONDiagnostics(res.Fset, diags)
+		if err != nil {
+			continue // a diagnostic always marshals
+		}
+		tree[pkg] = map[string]json.RawMessage{rule.Name: data}
+	}
+	return tree
+}

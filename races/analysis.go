@@ -1,0 +1,292 @@
+package races
+
+import (
+	"golang.org/x/tools/go/ssa"
+)
+
+// run is one analysis of one program.
+type run struct {
+	p       *program
+	opts    Options
+	locks   map[*ssa.Function]*bodyLocks
+	roots   []*root
+	spawns  map[spawnKey]*root // the roots started at a site, by top root
+	aliases aliases            // pointer-to-lock fields and the locks they point at
+	// escaping memoises whether a parameter's callee can publish it.
+	escaping map[*ssa.Parameter]bool
+}
+
+type spawnKey struct {
+	top  *root
+	site ssa.Instruction
+}
+
+// maxRoots bounds the roots a run follows; a program with more is
+// analysed for the first ones, and the run says so.
+const maxRoots = 5000
+
+// Analyze runs the analysis on the packages patterns name.
+func Analyze(patterns []string, opts Options) (*Result, error) {
+	p, err := load(patterns, opts)
+	if err != nil {
+		return nil, err
+	}
+	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]bool{}}
+	a.aliases = findAliases(p.ownFuncs())
+	progress(opts, "following goroutine roots")
+	work := a.topRoots()
+	for len(work) > 0 && len(a.roots) < maxRoots {
+		r := work[0]
+		work = work[1:]
+		a.roots = append(a.roots, r)
+		work = append(work, a.traverse(r)...)
+	}
+	progress(opts, "pairing accesses")
+	return a.report(), nil
+}
+
+// bodyLocksOf is fn's lock dataflow, computed once.
+func (a *run) bodyLocksOf(fn *ssa.Function) *bodyLocks {
+	bl := a.locks[fn]
+	if bl == nil {
+		bl = analyseLocks(fn, a.aliases)
+		a.locks[fn] = bl
+	}
+	return bl
+}
+
+// follows reports whether a root's traversal enters fn: a body of the
+// packages named, or a wrapper (a bound method, an interface method's
+// pointer wrapper) that calls one.
+func (a *run) follows(fn *ssa.Function) bool {
+	return a.p.ownFunc(fn) || fn.Synthetic != "" && fn.Blocks != nil
+}
+
+// traverse computes r's entry lock sets (the intersection, over the calls
+// that reach each function, of the locks held at the call) and returns
+// the roots r's code starts.
+func (a *run) traverse(r *root) []*root {
+	r.entry = map[*ssa.Function]lockSet{}
+	r.via = map[*ssa.Function]callEdge{}
+	r.origins = map[*ssa.Function][]bool{}
+	var work []*ssa.Function
+	queued := map[*ssa.Function]bool{}
+	enter := func(fn *ssa.Function, held lockSet, origins []bool, from callEdge) {
+		if !a.follows(fn) {
+			return
+		}
+		old, seen := r.entry[fn]
+		if seen {
+			next := intersect(old, held)
+			changed := meetOrigins(r.origins[fn], origins)
+			if next.equal(old) && !changed {
+				return
+			}
+			r.entry[fn] = next
+		} else {
+			r.entry[fn] = held.clone()
+			r.via[fn] = from
+			r.origins[fn] = origins
+		}
+		if !queued[fn] {
+			queued[fn] = true
+			work = append(work, fn)
+		}
+	}
+	for _, fn := range r.fns {
+		enter(fn, nil, nil, callEdge{})
+	}
+	var started []*root
+	for len(work) > 0 {
+		fn := work[0]
+		work = work[1:]
+		queued[fn] = false
+		bl := a.bodyLocksOf(fn)
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if sp, ok := a.spawnAt(fn, instr); ok {
+					if child := a.started(r, fn, instr, sp); child != nil {
+						started = append(started, child)
+					}
+					continue
+				}
+				site, ok := instr.(ssa.CallInstruction)
+				if !ok {
+					continue
+				}
+				if call, ok := instr.(*ssa.Call); ok {
+					if _, ok := asLockOp(call); ok {
+						continue
+					}
+				}
+				held := bl.held(instr, r.entry[fn])
+				for _, callee := range a.p.callees(fn, site) {
+					enter(callee, held, r.argOrigins(fn, site, callee), callEdge{caller: fn, site: instr})
+				}
+			}
+		}
+	}
+	return started
+}
+
+// argOrigins is, for each parameter of callee at a static call from fn,
+// whether its argument points into an object r's own code allocated (an
+// own object, of one instance of r).
+func (r *root) argOrigins(fn *ssa.Function, site ssa.CallInstruction, callee *ssa.Function) []bool {
+	c := site.Common()
+	if c.IsInvoke() || len(c.Args) != len(callee.Params) {
+		return nil
+	}
+	var out []bool
+	for i, arg := range c.Args {
+		if r.own(fn, arg) {
+			if out == nil {
+				out = make([]bool, len(c.Args))
+			}
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// meetOrigins keeps in old only the own parameters new agrees on, and
+// reports whether old changed.
+func meetOrigins(old, new []bool) bool {
+	changed := false
+	for i := range old {
+		if old[i] && (i >= len(new) || !new[i]) {
+			old[i] = false
+			changed = true
+		}
+	}
+	return changed
+}
+
+// own reports whether v, in fn, points into an object r's own code
+// allocated: an allocation of fn, a field of one, or a parameter every
+// call in r passes one to. One instance of r made it, so another
+// instance of r cannot reach it except through a copy published
+// elsewhere, whose accesses are not own.
+func (r *root) own(fn *ssa.Function, v ssa.Value) bool {
+	for i := 0; i < 16; i++ {
+		switch x := v.(type) {
+		case *ssa.Alloc:
+			return true
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.Parameter:
+			for j, p := range fn.Params {
+				if p == x {
+					return j < len(r.origins[fn]) && r.origins[fn][j]
+				}
+			}
+			return false
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// started makes the root sp starts at instr in fn, reached from r, once
+// per top root; nil if it was made already or starts nothing followed.
+func (a *run) started(r *root, fn *ssa.Function, instr ssa.Instruction, sp spawn) *root {
+	k := spawnKey{r.top, instr}
+	if a.spawns[k] != nil {
+		return nil
+	}
+	var fns []*ssa.Function
+	for _, f := range sp.fns {
+		if a.follows(f) {
+			fns = append(fns, f)
+		}
+	}
+	if len(fns) == 0 {
+		return nil
+	}
+	child := &root{
+		label: sp.label, fns: fns, top: r.top, parent: r, site: instr, siteFn: fn,
+		multi: sp.multi || r.multi || inLoop(instr),
+		joins: sp.joins,
+	}
+	if child.joins == nil {
+		child.joins = map[string]bool{}
+	}
+	a.spawns[k] = child
+	return child
+}
+
+// inLoop reports whether instr's block can reach itself: the
+// instruction may run many times in one call of its function.
+func inLoop(instr ssa.Instruction) bool {
+	b := instr.Block()
+	seen := map[*ssa.BasicBlock]bool{}
+	work := append([]*ssa.BasicBlock(nil), b.Succs...)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x == b {
+			return true
+		}
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		work = append(work, x.Succs...)
+	}
+	return false
+}
+
+// reaches reports whether, in one call of a function, to can run after
+// from: to follows from in its block, or its block is reachable from
+// from's.
+func reaches(from, to ssa.Instruction) bool {
+	fb, tb := from.Block(), to.Block()
+	if fb == tb && index(from) < index(to) {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	work := append([]*ssa.BasicBlock(nil), fb.Succs...)
+	for len(work) > 0 {
+		x := work[len(work)-1]
+		work = work[:len(work)-1]
+		if x == tb {
+			return true
+		}
+		if seen[x] {
+			continue
+		}
+		seen[x] = true
+		work = append(work, x.Succs...)
+	}
+	return false
+}
+
+func index(instr ssa.Instruction) int {
+	for i, x := range instr.Block().Instrs {
+		if x == instr {
+			return i
+		}
+	}
+	return -1
+}
+
+// path is the witness call path from r's start to fn: the functions and
+// the calls between them, r's first function first.
+func (r *root) path(fn *ssa.Function) []callEdge {
+	var rev []callEdge
+	seen := map[*ssa.Function]bool{}
+	for fn != nil && !seen[fn] {
+		seen[fn] = true
+		e := r.via[fn]
+		rev = append(rev, callEdge{caller: fn, site: e.site})
+		fn = e.caller
+	}
+	out := make([]callEdge, len(rev))
+	for i, e := range rev {
+		out[len(rev)-1-i] = e
+	}
+	return out
+}

@@ -1,0 +1,403 @@
+package races
+
+import (
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// lockSet is a set of locks by key (Session.mu, pkg.mu).
+type lockSet map[string]bool
+
+// clone copies s; an empty set is nil, which reads as empty, so that the
+// many points that hold no lock cost nothing.
+func (s lockSet) clone() lockSet {
+	if len(s) == 0 {
+		return nil
+	}
+	c := make(lockSet, len(s))
+	for k := range s {
+		c[k] = true
+	}
+	return c
+}
+
+// intersect keeps what s and t both hold.
+func intersect(s, t lockSet) lockSet {
+	out := lockSet{}
+	for k := range s {
+		if t[k] {
+			out[k] = true
+		}
+	}
+	return out
+}
+
+func (s lockSet) equal(t lockSet) bool {
+	if len(s) != len(t) {
+		return false
+	}
+	for k := range s {
+		if !t[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func (s lockSet) sorted() []string {
+	out := make([]string, 0, len(s))
+	for k := range s {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// lockOp is a call that takes or releases a lock.
+type lockOp struct {
+	key     string
+	acquire bool
+}
+
+// asLockOp recognises (*sync.Mutex).Lock, (*sync.RWMutex).RLock and their
+// releases, on a lock the analysis can name.
+func asLockOp(call *ssa.Call) (lockOp, bool) {
+	callee := call.Common().StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" || len(call.Common().Args) == 0 {
+		return lockOp{}, false
+	}
+	recv := callee.Signature.Recv()
+	if recv == nil {
+		return lockOp{}, false
+	}
+	t := recv.Type().String()
+	if t != "*sync.Mutex" && t != "*sync.RWMutex" {
+		return lockOp{}, false
+	}
+	var acquire bool
+	switch callee.Name() {
+	case "Lock", "RLock":
+		acquire = true
+	case "Unlock", "RUnlock":
+	default:
+		return lockOp{}, false
+	}
+	key := lockKey(call.Common().Args[0])
+	if key == "" {
+		return lockOp{}, false
+	}
+	return lockOp{key: key, acquire: acquire}, true
+}
+
+// lockKey names the lock a *sync.Mutex value points to: T.f for a field
+// of a T (through any number of loads of a pointer field), pkg.v for a
+// package variable, F.v for a local variable of F (closures included).
+func lockKey(v ssa.Value) string {
+	for {
+		switch x := v.(type) {
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return ""
+			}
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.FieldAddr:
+			return fieldKey(x.X.Type(), x.Field)
+		case *ssa.Global:
+			return x.Pkg.Pkg.Path() + "." + x.Name()
+		case *ssa.Alloc:
+			return outermost(x.Parent()).String() + "." + x.Comment
+		case *ssa.FreeVar:
+			return outermost(x.Parent()).String() + "." + x.Name()
+		default:
+			return ""
+		}
+	}
+}
+
+func outermost(fn *ssa.Function) *ssa.Function {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	return fn
+}
+
+// fieldKey names field i of the struct a pointer of type ptr points to:
+// Session.ptmx; "" if the struct has no name.
+func fieldKey(ptr types.Type, i int) string {
+	p, ok := types.Unalias(ptr).Underlying().(*types.Pointer)
+	if !ok {
+		return ""
+	}
+	named, ok := types.Unalias(p.Elem()).(*types.Named)
+	if !ok {
+		return ""
+	}
+	st, ok := named.Underlying().(*types.Struct)
+	if !ok || i >= st.NumFields() {
+		return ""
+	}
+	return qualifiedName(named) + "." + st.Field(i).Name()
+}
+
+// qualifiedName is a named type's name as keys hold it, with its
+// package's path (two packages may each have a Session); shown drops the
+// path.
+func qualifiedName(named *types.Named) string {
+	name := named.Obj().Name()
+	if pkg := named.Obj().Pkg(); pkg != nil {
+		name = pkg.Path() + "." + name
+	}
+	return name
+}
+
+// shownType is a qualified type name as findings show it: Session for
+// example.com/term.Session.
+func shownType(name string) string {
+	if i := strings.LastIndex(name, "/"); i >= 0 {
+		name = name[i+1:]
+	}
+	if i := strings.Index(name, "."); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
+}
+
+// shown is a key as findings show it: Session.ptmx for
+// example.com/term.Session.ptmx, pkg.v for a package variable.
+func shown(key string) string {
+	if i := strings.LastIndex(key, "/"); i >= 0 {
+		key = key[i+1:]
+	}
+	if strings.Count(key, ".") >= 2 { // pkg.Type.field: drop pkg
+		key = key[strings.Index(key, ".")+1:]
+	}
+	return key
+}
+
+// bodyLocks is what a function body does with locks: at each
+// instruction, how many times since entry it has surely taken each lock,
+// net of releases (a release of a lock held at entry counts -1). Counting
+// keeps two instances of one type apart where a set cannot: with
+// first.mu and other.mu both taken, releasing other.mu leaves one held.
+type bodyLocks struct {
+	delta map[ssa.Instruction]counts
+}
+
+// counts is net acquisitions by lock, between -1 and 2 (a loop that
+// takes a lock on every turn stops counting there). A missing key is 0.
+type counts map[string]int
+
+// state is the dataflow's value at a point.
+type state struct {
+	c     counts
+	known bool
+}
+
+// join is what holds on both paths: the smaller count of each lock.
+func (s state) join(t state) state {
+	if !s.known {
+		return t.copy()
+	}
+	if !t.known {
+		return s.copy()
+	}
+	out := counts{}
+	for k, v := range s.c {
+		if w := t.c[k]; w < v {
+			v = w
+		}
+		if v != 0 {
+			out[k] = v
+		}
+	}
+	for k, w := range t.c {
+		if _, ok := s.c[k]; !ok && w < 0 {
+			out[k] = w
+		}
+	}
+	return state{c: out, known: true}
+}
+
+func (s state) copy() state {
+	return state{c: s.c.clone(), known: s.known}
+}
+
+func (c counts) clone() counts {
+	if len(c) == 0 {
+		return nil
+	}
+	out := make(counts, len(c))
+	for k, v := range c {
+		out[k] = v
+	}
+	return out
+}
+
+func (s state) equal(t state) bool {
+	if s.known != t.known || len(s.c) != len(t.c) {
+		return false
+	}
+	for k, v := range s.c {
+		if t.c[k] != v {
+			return false
+		}
+	}
+	return true
+}
+
+// step applies one instruction, naming locks by canon. Deferred
+// releases run at return, so a defer changes nothing here.
+func (s *state) step(instr ssa.Instruction, canon aliases) {
+	call, ok := instr.(*ssa.Call)
+	if !ok {
+		return
+	}
+	op, ok := asLockOp(call)
+	if !ok {
+		return
+	}
+	if s.c == nil {
+		s.c = counts{}
+	}
+	op.key = canon.of(op.key)
+	v := s.c[op.key]
+	if op.acquire {
+		v = min(v+1, 2)
+	} else {
+		v = max(v-1, -1)
+	}
+	if v == 0 {
+		delete(s.c, op.key)
+	} else {
+		s.c[op.key] = v
+	}
+}
+
+// analyseLocks runs the dataflow over fn's blocks.
+func analyseLocks(fn *ssa.Function, canon aliases) *bodyLocks {
+	bl := &bodyLocks{delta: map[ssa.Instruction]counts{}}
+	if len(fn.Blocks) == 0 {
+		return bl
+	}
+	in := make([]state, len(fn.Blocks))
+	in[0] = state{known: true}
+	work := []*ssa.BasicBlock{fn.Blocks[0]}
+	queued := map[*ssa.BasicBlock]bool{fn.Blocks[0]: true}
+	for len(work) > 0 {
+		b := work[0]
+		work = work[1:]
+		queued[b] = false
+		s := in[b.Index].copy()
+		for _, instr := range b.Instrs {
+			s.step(instr, canon)
+		}
+		for _, succ := range b.Succs {
+			next := in[succ.Index].join(s)
+			if !next.equal(in[succ.Index]) {
+				in[succ.Index] = next
+				if !queued[succ] {
+					queued[succ] = true
+					work = append(work, succ)
+				}
+			}
+		}
+	}
+	for _, b := range fn.Blocks {
+		s := in[b.Index].copy()
+		if !s.known {
+			continue // unreachable
+		}
+		for _, instr := range b.Instrs {
+			if d := s.c.clone(); d != nil {
+				bl.delta[instr] = d
+			}
+			s.step(instr, canon)
+		}
+	}
+	return bl
+}
+
+// held is the locks held at instr when fn is entered holding entry.
+func (bl *bodyLocks) held(instr ssa.Instruction, entry lockSet) lockSet {
+	d := bl.delta[instr]
+	var out lockSet
+	add := func(k string) {
+		if out == nil {
+			out = lockSet{}
+		}
+		out[k] = true
+	}
+	for k := range entry {
+		if d[k] >= 0 {
+			add(k)
+		}
+	}
+	for k, v := range d {
+		if v > 0 {
+			add(k)
+		}
+	}
+	return out
+}
+
+// describe is a lock set as a finding says it: "Session.mu", or "none".
+func describe(s lockSet) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	var out []string
+	for _, k := range s.sorted() {
+		out = append(out, shown(k))
+	}
+	return strings.Join(out, ", ")
+}
+
+// aliases maps a pointer-to-lock field to the lock it is set to point
+// at: with keeper.mu = &tokens.mu (a *sync.Mutex field set to the address
+// of another struct's mutex), keeper.mu.Lock() takes tokens.mu. Only a
+// field every store in the program sets to one lock is an alias.
+type aliases map[string]string
+
+func (al aliases) of(key string) string {
+	if k, ok := al[key]; ok && k != "" {
+		return k
+	}
+	return key
+}
+
+// findAliases scans fns for stores of a lock's address into a field or
+// package variable of pointer-to-lock type.
+func findAliases(fns []*ssa.Function) aliases {
+	al := aliases{}
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				st, ok := instr.(*ssa.Store)
+				if !ok || !isLockPtr(st.Val.Type()) {
+					continue
+				}
+				dst, src := lockKey(st.Addr), lockKey(st.Val)
+				if dst == "" || src == "" || dst == src {
+					continue
+				}
+				if old, seen := al[dst]; seen && old != src {
+					al[dst] = "" // set to different locks: not an alias
+					continue
+				}
+				al[dst] = src
+			}
+		}
+	}
+	return al
+}
+
+func isLockPtr(t types.Type) bool {
+	s := t.String()
+	return s == "*sync.Mutex" || s == "*sync.RWMutex"
+}

@@ -1,0 +1,233 @@
+package races
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// site is an access as one root reaches it.
+type site struct {
+	root *root
+	fn   *ssa.Function
+	acc  access
+	held lockSet
+	// own: the accessed object is one the root's own code allocated,
+	// in the instance that accesses it.
+	own bool
+}
+
+// ordered reports whether x and y cannot run at the same time because of
+// how their roots were started: one root ran its access before starting
+// the other (or the root that started it), or after waiting for it.
+// distinct reports whether x and y are on objects of one instance of
+// their root each: the same instance runs them in sequence, and two
+// instances allocate two objects.
+func distinct(x, y site) bool {
+	return x.root == y.root && x.own && y.own
+}
+
+func (a *run) ordered(x, y site) bool {
+	return a.spawnOrders(x, y) || a.spawnOrders(y, x) || chanOrders(x, y) || chanOrders(y, x)
+}
+
+// chanOrders reports whether x happens before y through a channel held in
+// a field or package variable: after x, x's function closes it or sends
+// on it (and cannot do so before x), and y's function reaches y only
+// through a receive from it (a receive, a select with a receive case on
+// it, a range over it). A close that publishes what was written before
+// it, read by whoever it wakes, is the common shape.
+func chanOrders(x, y site) bool {
+	signals := map[string]bool{}
+	for _, b := range x.fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c := signalled(instr); c != "" && reaches(x.acc.instr, instr) && !reaches(instr, x.acc.instr) {
+				signals[c] = true
+			}
+		}
+	}
+	if len(signals) == 0 {
+		return false
+	}
+	for _, b := range y.fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c := received(instr, signals); c && dominates(instr, y.acc.instr) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// signalled is the channel instr closes or sends on, as a location
+// (T.done, pkg.ready); "" for anything else.
+func signalled(instr ssa.Instruction) string {
+	switch x := instr.(type) {
+	case *ssa.Send:
+		return chanLocation(x.Chan)
+	case *ssa.Call:
+		if b, ok := x.Common().Value.(*ssa.Builtin); ok && b.Name() == "close" {
+			return chanLocation(x.Common().Args[0])
+		}
+	}
+	return ""
+}
+
+// received reports whether instr receives from one of the channels in
+// locs: a receive, or a select with a receive case on one.
+func received(instr ssa.Instruction, locs map[string]bool) bool {
+	switch x := instr.(type) {
+	case *ssa.UnOp:
+		return x.Op == token.ARROW && locs[chanLocation(x.X)]
+	case *ssa.Select:
+		for _, st := range x.States {
+			if st.Dir == types.RecvOnly && locs[chanLocation(st.Chan)] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// chanLocation names a channel loaded from a field or package variable.
+func chanLocation(v ssa.Value) string {
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		loc, _ := location(load.X)
+		return loc
+	}
+	return ""
+}
+
+// spawnOrders reports whether x's root started (an ancestor of) y's root
+// after x, or joined it before x.
+func (a *run) spawnOrders(x, y site) bool {
+	for c := y.root; c != nil; c = c.parent {
+		if c.parent == x.root {
+			return a.before(x.root, x.fn, x.acc.instr, c.siteFn, c.site) || a.after(x.root, x.fn, x.acc.instr, c)
+		}
+	}
+	return false
+}
+
+// diverge follows r's witness paths to fx (ending at ix) and to fs
+// (ending at is) to the function where they part, and returns the
+// instructions there that lead on to each; ok is false when the paths do
+// not part at two different instructions of one function.
+func diverge(r *root, fx *ssa.Function, ix ssa.Instruction, fs *ssa.Function, is ssa.Instruction) (nx, ns ssa.Instruction, ok bool) {
+	px, ps := r.path(fx), r.path(fs)
+	next := func(p []callEdge, d int, end ssa.Instruction) ssa.Instruction {
+		if d+1 < len(p) {
+			return p[d+1].site
+		}
+		return end
+	}
+	for d := 0; d < len(px) && d < len(ps) && px[d].caller == ps[d].caller; d++ {
+		nx, ns = next(px, d, ix), next(ps, d, is)
+		if nx != ns {
+			return nx, ns, nx != nil && ns != nil
+		}
+	}
+	return nil, nil, false
+}
+
+// before reports whether, in root r, the access ix in fx runs only before
+// the instruction is in fs: where their call paths part, the first cannot
+// run after the second. A root that starts with several functions (init,
+// then main) runs them in order.
+func (a *run) before(r *root, fx *ssa.Function, ix ssa.Instruction, fs *ssa.Function, is ssa.Instruction) bool {
+	if sx, ss := startIndex(r, fx), startIndex(r, fs); !r.multi && sx >= 0 && ss >= 0 && sx != ss {
+		return sx < ss // init, then main
+	}
+	nx, ns, ok := diverge(r, fx, ix, fs, is)
+	return ok && !reaches(ns, nx)
+}
+
+// startIndex is the index in r.fns of the function r's path to fn starts
+// from, or -1.
+func startIndex(r *root, fn *ssa.Function) int {
+	p := r.path(fn)
+	if len(p) == 0 {
+		return -1
+	}
+	for i, f := range r.fns {
+		if f == p[0].caller {
+			return i
+		}
+	}
+	return -1
+}
+
+// after reports whether, in root r, the access ix in fx runs only after r
+// has waited for c: where their paths part, a wait that c signals (a
+// WaitGroup's Wait, a channel receive) follows c's start and comes before
+// the access on every path, and c is not started again after it.
+func (a *run) after(r *root, fx *ssa.Function, ix ssa.Instruction, c *root) bool {
+	nx, ns, ok := diverge(r, fx, ix, c.siteFn, c.site)
+	if !ok {
+		return false
+	}
+	joins := a.joinsOf(c)
+	for _, b := range nx.Parent().Blocks {
+		for _, j := range b.Instrs {
+			if !waitsFor(j, joins) {
+				continue
+			}
+			if reaches(ns, j) && dominates(j, nx) && !reaches(j, ns) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// waitsFor reports whether instr waits in one of the ways joins lists.
+func waitsFor(instr ssa.Instruction, joins map[string]bool) bool {
+	switch x := instr.(type) {
+	case *ssa.Call:
+		callee := x.Common().StaticCallee()
+		if callee == nil {
+			return false
+		}
+		n := calleeName(callee)
+		return joins["wg"] && (n == "(*sync.WaitGroup).Wait" || n == "(*golang.org/x/sync/errgroup.Group).Wait")
+	case *ssa.UnOp:
+		return joins["chan"] && x.Op == token.ARROW
+	}
+	return false
+}
+
+func dominates(j, x ssa.Instruction) bool {
+	if j.Block() == x.Block() {
+		return index(j) < index(x)
+	}
+	return j.Block().Dominates(x.Block())
+}
+
+// joinsOf is how c's spawner can wait for it: "wg" if code c runs calls
+// WaitGroup.Done (or c was started by a Go method that waits), "chan" if
+// it sends on or closes a channel.
+func (a *run) joinsOf(c *root) map[string]bool {
+	if c.joins["scanned"] {
+		return c.joins
+	}
+	c.joins["scanned"] = true
+	for fn := range c.entry {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				switch x := instr.(type) {
+				case *ssa.Send:
+					c.joins["chan"] = true
+				case ssa.CallInstruction:
+					if callee := x.Common().StaticCallee(); callee != nil && calleeName(callee) == "(*sync.WaitGroup).Done" {
+						c.joins["wg"] = true
+					}
+					if b, ok := x.Common().Value.(*ssa.Builtin); ok && b.Name() == "close" {
+						c.joins["chan"] = true
+					}
+				}
+			}
+		}
+	}
+	return c.joins
+}

@@ -1,0 +1,166 @@
+package races
+
+import (
+	"fmt"
+	"go/token"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/callgraph"
+	"golang.org/x/tools/go/callgraph/cha"
+	"golang.org/x/tools/go/callgraph/vta"
+	"golang.org/x/tools/go/packages"
+	"golang.org/x/tools/go/ssa"
+	"golang.org/x/tools/go/ssa/ssautil"
+)
+
+// Options are what a run of the analysis takes.
+type Options struct {
+	// Tests makes test functions (TestX(*testing.T)) roots, each run
+	// once, and loads the packages' tests.
+	Tests bool
+	// Dir is the directory the patterns are resolved in ("" for the
+	// current one); Env, if not nil, the go command's environment.
+	Dir string
+	Env []string
+	// Progress, if not nil, is told what the run is doing.
+	Progress func(stage string)
+}
+
+// program is the SSA of the packages named and the call graph over it.
+type program struct {
+	fset  *token.FileSet
+	prog  *ssa.Program
+	cg    *callgraph.Graph
+	own   map[*ssa.Package]bool // the packages named: the only ones with bodies
+	pkgs  []*ssa.Package        // the same, in load order
+	names map[*ssa.Function]string
+}
+
+// LoadError is a package that failed to load or type-check.
+type LoadError struct{ Msgs []string }
+
+func (e *LoadError) Error() string { return strings.Join(e.Msgs, "\n") }
+
+// load loads patterns and builds the program. Dependencies are typed from
+// export data and have no bodies: calls into them are leaves, recognised
+// by what they are (sync.Mutex.Lock, http.HandleFunc, go statements'
+// targets in the packages named).
+func load(patterns []string, opts Options) (*program, error) {
+	progress(opts, "loading packages")
+	cfg := &packages.Config{
+		Mode:  packages.LoadSyntax,
+		Tests: opts.Tests,
+		Dir:   opts.Dir,
+		Env:   opts.Env,
+	}
+	pkgs, err := packages.Load(cfg, patterns...)
+	if err != nil {
+		return nil, err
+	}
+	var msgs []string
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		for _, e := range p.Errors {
+			msgs = append(msgs, e.Error())
+		}
+	})
+	if len(msgs) > 0 {
+		return nil, &LoadError{Msgs: msgs}
+	}
+	if len(pkgs) == 0 {
+		return nil, fmt.Errorf("no packages matched %s", strings.Join(patterns, " "))
+	}
+	progress(opts, "building SSA")
+	prog, spkgs := ssautil.Packages(pkgs, ssa.InstantiateGenerics)
+	p := &program{fset: prog.Fset, prog: prog, own: map[*ssa.Package]bool{}, names: map[*ssa.Function]string{}}
+	seen := map[*ssa.Package]bool{}
+	for _, sp := range spkgs {
+		if sp == nil || seen[sp] {
+			continue
+		}
+		seen[sp] = true
+		p.own[sp] = true
+		p.pkgs = append(p.pkgs, sp)
+	}
+	prog.Build()
+	progress(opts, "building the call graph")
+	funcs := ssautil.AllFunctions(prog)
+	p.cg = vta.CallGraph(funcs, cha.CallGraph(prog))
+	p.cg.DeleteSyntheticNodes()
+	return p, nil
+}
+
+func progress(opts Options, stage string) {
+	if opts.Progress != nil {
+		opts.Progress(stage)
+	}
+}
+
+// ownFunc reports whether fn has a body in one of the packages named.
+func (p *program) ownFunc(fn *ssa.Function) bool {
+	if fn == nil || fn.Blocks == nil {
+		return false
+	}
+	pkg := fn.Pkg
+	if pkg == nil && fn.Origin() != nil {
+		pkg = fn.Origin().Pkg
+	}
+	return pkg != nil && p.own[pkg]
+}
+
+// callees returns the functions a call site can call, by the call graph,
+// in a stable order.
+func (p *program) callees(fn *ssa.Function, site ssa.CallInstruction) []*ssa.Function {
+	if c := site.Common(); c.StaticCallee() != nil {
+		return []*ssa.Function{c.StaticCallee()}
+	}
+	node := p.cg.Nodes[fn]
+	if node == nil {
+		return nil
+	}
+	var out []*ssa.Function
+	for _, e := range node.Out {
+		if e.Site == site && e.Callee.Func != nil {
+			out = append(out, e.Callee.Func)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}
+
+// name is how a finding names a function: Session.Detach, handle,
+// Server.start$1 for a closure (as func literal 1 in Server.start).
+func (p *program) name(fn *ssa.Function) string {
+	if n, ok := p.names[fn]; ok {
+		return n
+	}
+	n := fn.Name()
+	if recv := fn.Signature.Recv(); recv != nil {
+		t := recv.Type()
+		if ptr, ok := t.(*types.Pointer); ok {
+			t = ptr.Elem()
+		}
+		if named, ok := types.Unalias(t).(*types.Named); ok {
+			n = named.Obj().Name() + "." + n
+		}
+	}
+	if parent := fn.Parent(); parent != nil {
+		n = p.name(parent) + "." + strings.TrimPrefix(fn.Name(), parent.Name())
+		n = strings.Replace(n, ".$", " func literal ", 1)
+	}
+	p.names[fn] = n
+	return n
+}
+
+// ownFuncs is every function with a body in the packages named, sorted.
+func (p *program) ownFuncs() []*ssa.Function {
+	var out []*ssa.Function
+	for fn := range ssautil.AllFunctions(p.prog) {
+		if p.ownFunc(fn) {
+			out = append(out, fn)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	return out
+}

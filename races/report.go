@@ -1,0 +1,249 @@
+package races
+
+import (
+	"fmt"
+	"go/token"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/ssa"
+)
+
+// Result is what a run found: one diagnostic per racy write site, naming
+// the access it races with as its related position, in source order.
+type Result struct {
+	Fset        *token.FileSet
+	Diagnostics []analysis.Diagnostic
+	// PackageOf is, for each diagnostic, the import path of the package
+	// of its write.
+	PackageOf []string
+	// Roots and Functions say how much was analysed: the goroutine
+	// roots followed and the function bodies they reach.
+	Roots, Functions, Packages int
+	// Truncated is set when the program had more roots than a run
+	// follows (maxRoots).
+	Truncated bool
+}
+
+// maxSites bounds the accesses of one location that are paired; beyond
+// it, the first ones in source order are.
+const maxSites = 400
+
+// report pairs the accesses of each location.
+func (a *run) report() *Result {
+	byLoc := map[string][]site{}
+	bodies := map[*ssa.Function][]access{}
+	fns := map[*ssa.Function]bool{}
+	for _, r := range a.roots {
+		for fn, entry := range r.entry {
+			fns[fn] = true
+			accs, ok := bodies[fn]
+			if !ok {
+				accs = a.accessesOf(fn)
+				bodies[fn] = accs
+			}
+			bl := a.bodyLocksOf(fn)
+			for _, acc := range accs {
+				byLoc[acc.loc] = append(byLoc[acc.loc], site{root: r, fn: fn, acc: acc, held: bl.held(acc.instr, entry), own: acc.base != nil && r.own(fn, acc.base)})
+			}
+		}
+	}
+	res := &Result{Fset: a.p.fset, Roots: len(a.roots), Functions: len(fns), Packages: len(a.p.pkgs), Truncated: len(a.roots) >= maxRoots}
+	locs := make([]string, 0, len(byLoc))
+	for loc := range byLoc {
+		locs = append(locs, loc)
+	}
+	sort.Strings(locs)
+	reported := map[[2]token.Position]bool{}
+	var found []finding
+	for _, loc := range locs {
+		sites := byLoc[loc]
+		a.sortSites(sites)
+		if len(sites) > maxSites {
+			sites = sites[:maxSites]
+		}
+		found = append(found, a.pairs(loc, sites, reported)...)
+	}
+	sort.SliceStable(found, func(i, j int) bool {
+		pi, pj := a.p.fset.Position(found[i].diag.Pos), a.p.fset.Position(found[j].diag.Pos)
+		if pi.Filename != pj.Filename {
+			return pi.Filename < pj.Filename
+		}
+		return pi.Offset < pj.Offset
+	})
+	for _, f := range found {
+		res.Diagnostics = append(res.Diagnostics, f.diag)
+		res.PackageOf = append(res.PackageOf, f.pkg)
+	}
+	return res
+}
+
+func (a *run) sortSites(sites []site) {
+	sort.SliceStable(sites, func(i, j int) bool {
+		pi, pj := a.p.fset.Position(sites[i].acc.pos), a.p.fset.Position(sites[j].acc.pos)
+		if pi.Filename != pj.Filename {
+			return pi.Filename < pj.Filename
+		}
+		if pi.Offset != pj.Offset {
+			return pi.Offset < pj.Offset
+		}
+		if sites[i].acc.write != sites[j].acc.write {
+			return sites[i].acc.write
+		}
+		return sites[i].root.label < sites[j].root.label
+	})
+}
+
+// pairs reports, for each write site of loc (by source line), the first
+// access it races with, and how many more there are.
+func (a *run) pairs(loc string, sites []site, reported map[[2]token.Position]bool) []finding {
+	var out []finding
+	doneLine := map[token.Position]bool{}
+	for i, w := range sites {
+		if !w.acc.write {
+			continue
+		}
+		wl := a.line(w.acc.pos)
+		if doneLine[wl] {
+			continue
+		}
+		var partner *site
+		more := map[token.Position]bool{}
+		for j := range sites {
+			o := sites[j]
+			if i == j && !w.root.multi {
+				continue
+			}
+			if !a.races(w, o) {
+				continue
+			}
+			ol := a.line(o.acc.pos)
+			if reported[[2]token.Position{ol, wl}] {
+				continue // reported from the other side already
+			}
+			// The partner shown is the first on another line; the
+			// write racing with itself only if there is none.
+			if partner == nil || a.line(partner.acc.pos) == wl && ol != wl {
+				partner = &sites[j]
+			}
+			more[ol] = true
+		}
+		if partner == nil {
+			continue
+		}
+		doneLine[wl] = true
+		pl := a.line(partner.acc.pos)
+		reported[[2]token.Position{wl, pl}] = true
+		delete(more, pl)
+		out = append(out, finding{a.diagnostic(loc, w, *partner, len(more)), pkgPath(w.fn)})
+	}
+	return out
+}
+
+// races reports whether x and y can run at the same time with nothing
+// between them: roots that can run at once, no lock held at both, and
+// no order from how the roots were started.
+func (a *run) races(x, y site) bool {
+	if !x.acc.write && !y.acc.write {
+		return false
+	}
+	if !concurrent(x.root, y.root) {
+		return false
+	}
+	for k := range x.held {
+		if y.held[k] {
+			return false
+		}
+	}
+	return !distinct(x, y) && !a.ordered(x, y)
+}
+
+// concurrent reports whether code of roots x and y can run at the same
+// time.
+func concurrent(x, y *root) bool {
+	if x.top != y.top {
+		return x.top.concurrent && y.top.concurrent
+	}
+	if x == y {
+		return x.multi
+	}
+	return true
+}
+
+// line is a position's file and line, the unit findings are reported in.
+func (a *run) line(pos token.Pos) token.Position {
+	p := a.p.fset.Position(pos)
+	return token.Position{Filename: p.Filename, Line: p.Line}
+}
+
+func (a *run) diagnostic(loc string, w, o site, more int) analysis.Diagnostic {
+	kind := "read"
+	if o.acc.write {
+		kind = "write"
+	}
+	also := ""
+	if more > 0 {
+		also = fmt.Sprintf(" (and %d more %s)", more, plural(more, "access", "accesses"))
+	}
+	msg := fmt.Sprintf("%s written in %s races with its %s in %s%s; %s: guard both with one lock, or order them (start the goroutine after the write, or wait for it before)",
+		shown(loc), a.where(w), kind, a.where(o), also, a.lockText(w, o))
+	return analysis.Diagnostic{
+		Pos:      w.acc.pos,
+		Category: Rule,
+		Message:  msg,
+		Related:  []analysis.RelatedInformation{{Pos: o.acc.pos, Message: "the " + kind + " of " + shown(loc) + " in " + a.p.name(o.fn)}},
+	}
+}
+
+// where names an access's function and how its root reaches it:
+// Session.Detach (handler /detach: Server.detach → Session.Detach).
+func (a *run) where(s site) string {
+	var names []string
+	for _, e := range s.root.path(s.fn) {
+		names = append(names, a.p.name(e.caller))
+	}
+	return fmt.Sprintf("%s (%s: %s)", a.p.name(s.fn), s.root.label, strings.Join(names, " → "))
+}
+
+func (a *run) lockText(w, o site) string {
+	if len(w.held) == 0 && len(o.held) == 0 {
+		return "no lock is held at either"
+	}
+	return fmt.Sprintf("no lock is held at both (the write holds %s, the other %s)", describe(w.held), describe(o.held))
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// finding is a diagnostic and the package of its write.
+type finding struct {
+	diag analysis.Diagnostic
+	pkg  string
+}
+
+func pkgPath(fn *ssa.Function) string {
+	for fn.Parent() != nil {
+		fn = fn.Parent()
+	}
+	if fn.Pkg != nil {
+		return fn.Pkg.Pkg.Path()
+	}
+	return ""
+}
+
+// Describe is the races rule as the outputs name rules: its name, its
+// documentation's first line and its page. It is not a pass: guardvet
+// races runs the analysis on a whole program (Analyze).
+func Describe() *analysis.Analyzer {
+	return &analysis.Analyzer{
+		Name: Rule,
+		Doc:  Doc,
+		URL:  "https://github.com/guardvet/guardvet/blob/main/docs/rules/races.md",
+		Run:  func(*analysis.Pass) (any, error) { return nil, nil },
+	}
+}

@@ -1,0 +1,293 @@
+package races
+
+import (
+	"fmt"
+	"go/constant"
+	"go/types"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// root is a goroutine root: code that runs in a goroutine of its own.
+type root struct {
+	label string          // how findings name it: main, TestX, handler /detach, goroutine started in Server.start
+	fns   []*ssa.Function // where it starts
+	// multi: several instances may run at once (a handler, a go
+	// statement in a loop or in code that itself runs many times).
+	multi bool
+	// top is the root it was started from, transitively (itself for a
+	// top root); concurrent tells whether top roots run at the same time
+	// as other top roots (a library's exported methods, ServeHTTP
+	// methods) or alone (main, a test).
+	top        *root
+	concurrent bool
+	// parent is the root whose code started this one, at site in siteFn
+	// (a go statement, a handler's registration); nil for a top root.
+	parent *root
+	site   ssa.Instruction
+	siteFn *ssa.Function
+	// joinKind is how the spawner can wait for it: "wg" if it calls
+	// WaitGroup.Done or was started by WaitGroup.Go or errgroup's Go,
+	// "chan" if it sends on or closes a channel; both may hold.
+	joins map[string]bool
+
+	// The traversal's results: the entry lock set of each function it
+	// reaches, and the first call that reached it, for the witness path.
+	entry map[*ssa.Function]lockSet
+	via   map[*ssa.Function]callEdge
+	// origins is, for each function reached, whether each parameter
+	// points into an object r's own code allocated, at every call.
+	origins map[*ssa.Function][]bool
+}
+
+type callEdge struct {
+	caller *ssa.Function
+	site   ssa.Instruction
+}
+
+// topRoots finds the roots the program starts with: main.main (with the
+// packages' init functions) when a main package is named; test functions
+// with -tests; otherwise, a library's entry points: the exported methods
+// of types whose methods take one of the type's own locks, and the
+// ServeHTTP methods of the packages named, each of which may run many
+// times at once.
+func (a *run) topRoots() []*root {
+	var roots []*root
+	for _, pkg := range a.p.pkgs {
+		if pkg.Pkg.Name() == "main" {
+			if fn := pkg.Func("main"); fn != nil {
+				r := &root{label: "main", fns: []*ssa.Function{fn}}
+				if init := pkg.Func("init"); init != nil {
+					r.fns = append([]*ssa.Function{init}, r.fns...)
+				}
+				roots = append(roots, r)
+			}
+		}
+	}
+	if a.opts.Tests {
+		for _, pkg := range a.p.pkgs {
+			for _, fn := range members(pkg) {
+				if isTest(fn) {
+					roots = append(roots, &root{label: fn.Name(), fns: []*ssa.Function{fn}})
+				}
+			}
+		}
+	}
+	if len(roots) == 0 {
+		roots = a.libraryRoots()
+	}
+	for _, r := range roots {
+		r.top = r
+	}
+	return roots
+}
+
+// members is pkg's functions and methods with bodies, sorted by name.
+func members(pkg *ssa.Package) []*ssa.Function {
+	var out []*ssa.Function
+	for _, m := range pkg.Members {
+		switch m := m.(type) {
+		case *ssa.Function:
+			out = append(out, m)
+		case *ssa.Type:
+			for _, t := range []types.Type{m.Type(), types.NewPointer(m.Type())} {
+				mset := pkg.Prog.MethodSets.MethodSet(t)
+				for i := 0; i < mset.Len(); i++ {
+					if fn := pkg.Prog.MethodValue(mset.At(i)); fn != nil && fn.Pkg == pkg && fn.Synthetic == "" {
+						out = append(out, fn)
+					}
+				}
+			}
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	out = dedupe(out)
+	return out
+}
+
+func dedupe(fns []*ssa.Function) []*ssa.Function {
+	var out []*ssa.Function
+	for i, fn := range fns {
+		if i == 0 || fns[i-1] != fn {
+			out = append(out, fn)
+		}
+	}
+	return out
+}
+
+// isTest reports whether fn is a test function: TestX(t *testing.T).
+func isTest(fn *ssa.Function) bool {
+	if fn.Signature.Recv() != nil || !strings.HasPrefix(fn.Name(), "Test") || fn.Signature.Params().Len() != 1 {
+		return false
+	}
+	return fn.Signature.Params().At(0).Type().String() == "*testing.T"
+}
+
+// libraryRoots are a library's entry points (RacerD's rule): each
+// ServeHTTP method, and the exported methods of types some method of
+// which takes one of the type's own locks, all of which may run at once.
+// The exported methods are one root, entered at each of them: a
+// function's entry lock set is then what every call reaching it holds,
+// whichever method it came from, and the program is walked once.
+func (a *run) libraryRoots() []*root {
+	var roots []*root
+	methods := &root{label: "exported method", multi: true, concurrent: true}
+	for _, pkg := range a.p.pkgs {
+		locking := map[string]bool{} // types whose methods lock their own locks
+		fns := members(pkg)
+		for _, fn := range fns {
+			if t := recvName(fn); t != "" && a.locksOwn(fn, t) {
+				locking[t] = true
+			}
+		}
+		for _, fn := range fns {
+			t := recvName(fn)
+			switch {
+			case t != "" && fn.Name() == "ServeHTTP":
+				roots = append(roots, &root{label: "handler " + shownType(t) + ".ServeHTTP", fns: []*ssa.Function{fn}, multi: true, concurrent: true})
+			case t != "" && locking[t] && exportedAPI(fn):
+				methods.fns = append(methods.fns, fn)
+			}
+		}
+	}
+	if len(methods.fns) > 0 {
+		roots = append(roots, methods)
+	}
+	return roots
+}
+
+// recvName is the qualified name of fn's receiver type, "" for a function.
+func recvName(fn *ssa.Function) string {
+	recv := fn.Signature.Recv()
+	if recv == nil {
+		return ""
+	}
+	t := recv.Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	if named, ok := types.Unalias(t).(*types.Named); ok {
+		return qualifiedName(named)
+	}
+	return ""
+}
+
+// locksOwn reports whether fn takes a lock that is a field of its
+// receiver's type t.
+func (a *run) locksOwn(fn *ssa.Function, t string) bool {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok {
+				if op, ok := asLockOp(call); ok && op.acquire && strings.HasPrefix(op.key, t+".") {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// spawn is code handed to another goroutine at an instruction: a go
+// statement's call, a handler registered with net/http, a time.AfterFunc
+// callback, a function run by WaitGroup.Go or errgroup's Go.
+type spawn struct {
+	fns   []*ssa.Function
+	label string
+	multi bool // a handler: every request runs it anew
+	joins map[string]bool
+}
+
+// spawnAt recognises instr, in fn, as starting other goroutines.
+func (a *run) spawnAt(fn *ssa.Function, instr ssa.Instruction) (spawn, bool) {
+	switch x := instr.(type) {
+	case *ssa.Go:
+		return spawn{fns: a.p.callees(fn, x), label: "goroutine started in " + a.p.name(fn)}, true
+	case *ssa.Call:
+		callee := x.Common().StaticCallee()
+		if callee == nil {
+			return spawn{}, false
+		}
+		args := x.Common().Args
+		switch calleeName(callee) {
+		case "net/http.HandleFunc", "net/http.Handle", "(*net/http.ServeMux).HandleFunc", "(*net/http.ServeMux).Handle":
+			h := args[len(args)-1]
+			label := "handler"
+			if c, ok := args[len(args)-2].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.String {
+				label += " " + constant.StringVal(c.Value)
+			}
+			return spawn{fns: a.funcsOf(h), label: label, multi: true}, true
+		case "time.AfterFunc":
+			return spawn{fns: a.funcsOf(args[1]), label: "time.AfterFunc callback in " + a.p.name(fn)}, true
+		case "(*sync.WaitGroup).Go", "(*golang.org/x/sync/errgroup.Group).Go":
+			return spawn{fns: a.funcsOf(args[1]), label: "goroutine started in " + a.p.name(fn), joins: map[string]bool{"wg": true}}, true
+		}
+	}
+	return spawn{}, false
+}
+
+func calleeName(fn *ssa.Function) string {
+	if fn.Signature.Recv() != nil {
+		return fmt.Sprintf("(%s).%s", fn.Signature.Recv().Type(), fn.Name())
+	}
+	if fn.Pkg == nil {
+		return fn.Name()
+	}
+	return fn.Pkg.Pkg.Path() + "." + fn.Name()
+}
+
+// funcsOf is the functions a function value can be: a function, a
+// closure, a bound method, a handler value's ServeHTTP method, or what
+// the call graph says a call of it reaches.
+func (a *run) funcsOf(v ssa.Value) []*ssa.Function {
+	switch x := v.(type) {
+	case *ssa.Function:
+		return []*ssa.Function{x}
+	case *ssa.MakeClosure:
+		return []*ssa.Function{unbound(x.Fn.(*ssa.Function))}
+	case *ssa.ChangeType:
+		return a.funcsOf(x.X)
+	case *ssa.MakeInterface:
+		mset := a.p.prog.MethodSets.MethodSet(x.X.Type())
+		if sel := mset.Lookup(nil, "ServeHTTP"); sel != nil {
+			if fn := a.p.prog.MethodValue(sel); fn != nil && fn.Blocks != nil {
+				return []*ssa.Function{fn}
+			}
+		}
+		return a.funcsOf(x.X)
+	}
+	return nil
+}
+
+// unbound is the method a bound method value's wrapper calls (s.count
+// for s.count as a value), or fn itself.
+func unbound(fn *ssa.Function) *ssa.Function {
+	if !strings.HasSuffix(fn.Name(), "$bound") {
+		return fn
+	}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok {
+				if callee := call.Common().StaticCallee(); callee != nil {
+					return callee
+				}
+			}
+		}
+	}
+	return fn
+}
+
+// exportedAPI reports whether code outside the package can call fn: an
+// exported method of an exported type.
+func exportedAPI(fn *ssa.Function) bool {
+	if fn.Object() == nil || !fn.Object().Exported() {
+		return false
+	}
+	t := fn.Signature.Recv().Type()
+	if p, ok := t.(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	named, ok := types.Unalias(t).(*types.Named)
+	return ok && named.Obj().Exported()
+}

@@ -1,0 +1,75 @@
+// Package main is silent: every access below is ordered by how the
+// goroutines start and end, or made on an object nobody else can reach
+// yet, or under a lock both sides hold.
+package main
+
+import (
+	"sync"
+	"time"
+)
+
+type Worker struct {
+	mu      sync.Mutex
+	name    string
+	jobs    []int
+	results []int
+	ticks   int
+}
+
+// NewWorker builds a worker nobody else can see yet.
+func NewWorker(name string) *Worker {
+	w := &Worker{}
+	w.name = name
+	w.jobs = make([]int, 0, 8)
+	return w
+}
+
+// Start sets up, then starts the goroutine: the set-up happens before.
+func (w *Worker) Start(done chan struct{}) {
+	w.jobs = append(w.jobs, 1)
+	go w.run(done)
+}
+
+func (w *Worker) run(done chan struct{}) {
+	defer close(done)
+	for _, j := range w.jobs {
+		w.mu.Lock()
+		w.results = append(w.results, j*2)
+		w.mu.Unlock()
+	}
+}
+
+func (w *Worker) Results() []int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.results
+}
+
+func (w *Worker) tick() {
+	w.mu.Lock()
+	w.ticks++
+	w.mu.Unlock()
+}
+
+func main() {
+	w := NewWorker("a")
+	done := make(chan struct{})
+	w.Start(done)
+	_ = w.Results()
+	<-done
+	w.jobs = nil // after the goroutine closed done: ordered
+
+	var wg sync.WaitGroup
+	for i := 0; i < 3; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w.tick()
+		}()
+	}
+	wg.Wait()
+	w.ticks = 0 // after every goroutine is joined
+
+	t := time.AfterFunc(time.Second, w.tick)
+	t.Stop()
+}
