@@ -81,7 +81,7 @@ func (r *Runner) Run(s Set) *Run {
 	}
 	defer os.RemoveAll(cacheDir)
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(r.Guardvet, append([]string{"-json"}, s.Args...)...)
+	cmd := exec.Command(r.Guardvet, jsonArgs(s.Args)...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr, cmd.Env = dir, &stdout, &stderr, append(runEnv(), "GUARDVETCACHE="+cacheDir)
 	start := time.Now()
 	err = cmd.Run()
@@ -99,7 +99,7 @@ func (r *Runner) Run(s Set) *Run {
 			return run
 		}
 	}
-	if r.Warm {
+	if r.Warm && !wholeProgram(s.Args) {
 		if run.Err = r.warm(run, dir, cacheDir, stdout.Bytes()); run.Err != nil {
 			return run
 		}
@@ -121,6 +121,19 @@ func (r *Runner) Run(s Set) *Run {
 // cache (downloading it if needed) with its dependencies downloaded, so
 // that guardvet can run ./... in it as in a checkout. It returns the copy's
 // directory, to be removed by the caller.
+// jsonArgs is guardvet's command line for a set, with -json: after the
+// subcommand for guardvet races, first otherwise.
+func jsonArgs(args []string) []string {
+	if wholeProgram(args) {
+		return append([]string{"races", "-json"}, args[1:]...)
+	}
+	return append([]string{"-json"}, args...)
+}
+
+// wholeProgram reports whether a set runs guardvet races, which has no
+// result cache to re-run warm.
+func wholeProgram(args []string) bool { return len(args) > 0 && args[0] == "races" }
+
 func (r *Runner) copyModule(mod string) (string, error) {
 	out, err := goCmd(r.Corpus, "mod", "download", "-json", mod)
 	if err != nil {
@@ -189,7 +202,7 @@ func tail(s string, n int) string {
 // same -json bytes: the cache must not change a finding.
 func (r *Runner) warm(run *Run, dir, cacheDir string, cold []byte) error {
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(r.Guardvet, append([]string{"-json"}, run.Set.Args...)...)
+	cmd := exec.Command(r.Guardvet, jsonArgs(run.Set.Args)...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr, cmd.Env = dir, &stdout, &stderr, append(runEnv(), "GUARDVETCACHE="+cacheDir)
 	start := time.Now()
 	err := cmd.Run()
@@ -255,7 +268,7 @@ func (r *Runner) partial(run *Run, dir, cacheDir string, cold []byte) error {
 		return err
 	}
 	var stdout, stderr bytes.Buffer
-	cmd := exec.Command(r.Guardvet, append([]string{"-json"}, run.Set.Args...)...)
+	cmd := exec.Command(r.Guardvet, jsonArgs(run.Set.Args)...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr, cmd.Env = dir, &stdout, &stderr, append(runEnv(), "GUARDVETCACHE="+cacheDir, "GUARDVET_CACHE_TRACE=1")
 	err = cmd.Run()
 	if code := cmd.ProcessState.ExitCode(); err != nil && code != 1 {

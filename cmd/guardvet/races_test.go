@@ -1,0 +1,145 @@
+package main_test
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// racesModule writes a module whose main serves a session's terminal
+// from three handlers with no lock in common (the race this project
+// started from) and a counter every handler takes a lock for.
+func racesModule(t *testing.T) string {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/term\n\ngo 1.26\n",
+		"main.go": `package main
+
+import (
+	"net/http"
+	"os"
+	"sync"
+)
+
+type Session struct {
+	mu    sync.Mutex
+	count int
+	ptmx  *os.File
+}
+
+func (s *Session) Attach() { s.ptmx, _ = os.Open("/dev/ptmx") }
+
+func (s *Session) Resize() {
+	s.mu.Lock()
+	s.count++
+	s.mu.Unlock()
+	if s.ptmx != nil {
+		s.ptmx.Sync()
+	}
+}
+
+func main() {
+	s := &Session{}
+	http.HandleFunc("/attach", func(http.ResponseWriter, *http.Request) { s.Attach() })
+	http.HandleFunc("/resize", func(http.ResponseWriter, *http.Request) { s.Resize() })
+	http.ListenAndServe(":8080", nil)
+}
+`,
+	}
+	for name, src := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestRacesCommand runs guardvet races on a real module: the race is
+// reported once, with both sides and the handler each runs from, in text,
+// -json and -sarif; the counter every handler locks for is not.
+func TestRacesCommand(t *testing.T) {
+	t.Parallel()
+	dir := racesModule(t)
+	stdout, stderr, code := run(t, dir, guardvet, "races", "./...")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	lines := strings.Split(strings.TrimSpace(stdout), "\n")
+	if len(lines) != 2 || !strings.HasPrefix(lines[0], "main.go:15:") ||
+		!strings.Contains(lines[0], "Session.ptmx written in Session.Attach (handler /attach: main func literal 1 → Session.Attach) races with its read in Session.Resize (handler /resize: main func literal 2 → Session.Resize)") ||
+		!strings.HasSuffix(lines[0], "(races)") || !strings.HasPrefix(lines[1], "\tmain.go:21:") {
+		t.Errorf("text output:\n%s", stdout)
+	}
+	if strings.Contains(stdout, "Session.count") {
+		t.Errorf("a field every handler locks for is reported:\n%s", stdout)
+	}
+	if !strings.Contains(stderr, "reached from 3 goroutine roots") {
+		t.Errorf("stderr does not say what was analysed: %q", stderr)
+	}
+
+	stdout, _, code = run(t, dir, guardvet, "races", "-json", "./...")
+	var tree map[string]map[string][]struct {
+		Posn    string `json:"posn"`
+		Message string `json:"message"`
+		Related []struct {
+			Posn string `json:"posn"`
+		} `json:"related"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &tree); err != nil || code != 1 {
+		t.Fatalf("-json: exit %d, %v:\n%s", code, err, stdout)
+	}
+	diags := tree["example.com/term"]["races"]
+	if len(diags) != 1 || len(diags[0].Related) != 1 || !strings.HasSuffix(diags[0].Related[0].Posn, "main.go:21:7") {
+		t.Errorf("-json tree: %+v", tree)
+	}
+
+	stdout, _, code = run(t, dir, guardvet, "races", "-sarif", "./...")
+	var log struct {
+		Runs []struct {
+			Tool struct {
+				Driver struct {
+					Rules []struct{ ID, HelpURI string }
+				}
+			}
+			Results []struct {
+				RuleID           string
+				RelatedLocations []json.RawMessage
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &log); err != nil || code != 1 || len(log.Runs) != 1 {
+		t.Fatalf("-sarif: exit %d, %v:\n%s", code, err, stdout)
+	}
+	r := log.Runs[0]
+	if len(r.Results) != 1 || r.Results[0].RuleID != "races" || len(r.Results[0].RelatedLocations) != 1 ||
+		len(r.Tool.Driver.Rules) != 1 || !strings.HasSuffix(r.Tool.Driver.Rules[0].HelpURI, "docs/rules/races.md") {
+		t.Errorf("-sarif log: %+v", r)
+	}
+}
+
+// TestRacesUsage: guardvet races without packages, with both formats,
+// or on code that does not compile fails with a clear line; -help
+// prints the usage.
+func TestRacesUsage(t *testing.T) {
+	t.Parallel()
+	dir := racesModule(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"races"}, "guardvet races: no packages given"},
+		{[]string{"races", "-json", "-sarif", "./..."}, "-json and -sarif are exclusive"},
+		{[]string{"races", "./nosuch"}, "guardvet races: "},
+	} {
+		_, stderr, code := run(t, dir, guardvet, tc.args...)
+		if code != 2 || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr, tc.want)
+		}
+	}
+	stdout, _, code := run(t, dir, guardvet, "races", "-help")
+	if code != 0 || !strings.Contains(stdout, "usage: guardvet races") || !strings.Contains(stdout, "-tests") {
+		t.Errorf("races -help: exit %d\n%s", code, stdout)
+	}
+}
