@@ -87,6 +87,7 @@ Usage:
   go vet -vettool=$(command -v guardvet) ./...  as a vet tool (see "Under go vet")
   guardvet help [RULE]                          this text, or one rule's manual
   guardvet cache dir|clean                      the result cache's directory, or empty it
+  guardvet races [-tests] packages...           experimental: races across the whole program, no directives needed
 
 Flags used every day:
 `)
