@@ -10,7 +10,7 @@ import (
 // access is a read or write of a location in a function body.
 type access struct {
 	loc   string    // Session.ptmx, Session.conns[] (a map's entries), pkg.v
-	base  ssa.Value // the object's address (a field's struct; nil for a package variable)
+	base  ssa.Value // the object: a field's struct pointer, a map; nil for a package variable
 	write bool
 	instr ssa.Instruction
 	pos   token.Pos
@@ -39,18 +39,18 @@ func (a *run) accessesOf(fn *ssa.Function) []access {
 				}
 			case *ssa.MapUpdate:
 				if loc, pos := mapLocation(x.Map); loc != "" {
-					out = append(out, access{loc: loc, write: true, instr: instr, pos: pick(x.Pos(), pos)})
+					out = append(out, access{loc: loc, base: x.Map, write: true, instr: instr, pos: pick(x.Pos(), pos)})
 				}
 			case *ssa.Lookup:
 				if _, ok := x.X.Type().Underlying().(*types.Map); ok {
 					if loc, pos := mapLocation(x.X); loc != "" {
-						out = append(out, access{loc: loc, instr: instr, pos: pick(x.Pos(), pos)})
+						out = append(out, access{loc: loc, base: x.X, instr: instr, pos: pick(x.Pos(), pos)})
 					}
 				}
 			case *ssa.Call:
 				if b, ok := x.Common().Value.(*ssa.Builtin); ok && b.Name() == "delete" {
 					if loc, pos := mapLocation(x.Common().Args[0]); loc != "" {
-						out = append(out, access{loc: loc, write: true, instr: instr, pos: pick(x.Pos(), pos)})
+						out = append(out, access{loc: loc, base: x.Common().Args[0], write: true, instr: instr, pos: pick(x.Pos(), pos)})
 					}
 				}
 			}

@@ -12,6 +12,8 @@ type run struct {
 	roots   []*root
 	spawns  map[spawnKey]*root // the roots started at a site, by top root
 	aliases aliases            // pointer-to-lock fields and the locks they point at
+	pts     *points            // which allocations each pointer can point into
+	effects map[*ssa.Function]counts
 	// escaping memoises whether a parameter's callee can publish it.
 	escaping map[*ssa.Parameter]bool
 }
@@ -31,8 +33,11 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]bool{}}
-	a.aliases = findAliases(p.ownFuncs())
+	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]bool{}, effects: map[*ssa.Function]counts{}}
+	own := p.ownFuncs()
+	a.aliases = findAliases(own)
+	progress(opts, "following pointers")
+	a.pts = newPoints(own, p.callees)
 	progress(opts, "following goroutine roots")
 	work := a.topRoots()
 	for len(work) > 0 && len(a.roots) < maxRoots {
@@ -49,10 +54,59 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 func (a *run) bodyLocksOf(fn *ssa.Function) *bodyLocks {
 	bl := a.locks[fn]
 	if bl == nil {
-		bl = analyseLocks(fn, a.aliases)
+		bl = analyseLocks(fn, lockEnv{canon: a.aliases, effects: a.callEffect})
 		a.locks[fn] = bl
 	}
 	return bl
+}
+
+// callEffect is a call's net effect on locks: what every function it can
+// call does (the least of their effects), none if it calls none of the
+// program's functions.
+func (a *run) callEffect(call *ssa.Call) counts {
+	callees := a.p.callees(call.Parent(), call)
+	out := counts{}
+	for i, callee := range callees {
+		e := a.effectOf(callee)
+		if i == 0 {
+			for k, v := range e {
+				out[k] = v
+			}
+			continue
+		}
+		for k, v := range out {
+			if e[k] < v {
+				out[k] = e[k]
+			}
+		}
+		for k, v := range e {
+			if _, ok := out[k]; !ok && v < 0 {
+				out[k] = v
+			}
+		}
+	}
+	for k, v := range out {
+		if v == 0 {
+			delete(out, k)
+		}
+	}
+	return out
+}
+
+// effectOf is a function's net effect on locks (effect), computed once;
+// a function of a dependency, or one whose effect is being computed (a
+// cycle of calls), has none.
+func (a *run) effectOf(fn *ssa.Function) counts {
+	if e, ok := a.effects[fn]; ok {
+		return e
+	}
+	a.effects[fn] = nil
+	if !a.follows(fn) {
+		return nil
+	}
+	e := effect(fn, a.bodyLocksOf(fn), a.aliases)
+	a.effects[fn] = e
+	return e
 }
 
 // follows reports whether a root's traversal enters fn: a body of the

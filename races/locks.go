@@ -186,7 +186,8 @@ func shown(key string) string {
 // keeps two instances of one type apart where a set cannot: with
 // first.mu and other.mu both taken, releasing other.mu leaves one held.
 type bodyLocks struct {
-	delta map[ssa.Instruction]counts
+	delta   map[ssa.Instruction]counts
+	reached map[ssa.Instruction]struct{} // the returns the dataflow reaches
 }
 
 // counts is net acquisitions by lock, between -1 and 2 (a loop that
@@ -251,37 +252,55 @@ func (s state) equal(t state) bool {
 	return true
 }
 
+// lockEnv is what the dataflow needs besides the body: the lock a
+// pointer-to-lock field aliases, and the net effect on locks of a call
+// (a helper that locks and returns, called directly or through an
+// interface).
+type lockEnv struct {
+	canon   aliases
+	effects func(*ssa.Call) counts
+}
+
 // step applies one instruction, naming locks by canon. Deferred
-// releases run at return, so a defer changes nothing here.
-func (s *state) step(instr ssa.Instruction, canon aliases) {
+// releases run at return, so a defer changes nothing here; a call of a
+// helper applies the helper's net effect.
+func (s *state) step(instr ssa.Instruction, env lockEnv) {
 	call, ok := instr.(*ssa.Call)
 	if !ok {
 		return
 	}
 	op, ok := asLockOp(call)
 	if !ok {
+		if env.effects != nil {
+			for k, d := range env.effects(call) {
+				s.apply(k, d)
+			}
+		}
 		return
 	}
+	d := -1
+	if op.acquire {
+		d = 1
+	}
+	s.apply(env.canon.of(op.key), d)
+}
+
+// apply adds d to the count of key, within [-1, 2].
+func (s *state) apply(key string, d int) {
 	if s.c == nil {
 		s.c = counts{}
 	}
-	op.key = canon.of(op.key)
-	v := s.c[op.key]
-	if op.acquire {
-		v = min(v+1, 2)
-	} else {
-		v = max(v-1, -1)
-	}
+	v := min(max(s.c[key]+d, -1), 2)
 	if v == 0 {
-		delete(s.c, op.key)
+		delete(s.c, key)
 	} else {
-		s.c[op.key] = v
+		s.c[key] = v
 	}
 }
 
 // analyseLocks runs the dataflow over fn's blocks.
-func analyseLocks(fn *ssa.Function, canon aliases) *bodyLocks {
-	bl := &bodyLocks{delta: map[ssa.Instruction]counts{}}
+func analyseLocks(fn *ssa.Function, env lockEnv) *bodyLocks {
+	bl := &bodyLocks{delta: map[ssa.Instruction]counts{}, reached: map[ssa.Instruction]struct{}{}}
 	if len(fn.Blocks) == 0 {
 		return bl
 	}
@@ -295,7 +314,7 @@ func analyseLocks(fn *ssa.Function, canon aliases) *bodyLocks {
 		queued[b] = false
 		s := in[b.Index].copy()
 		for _, instr := range b.Instrs {
-			s.step(instr, canon)
+			s.step(instr, env)
 		}
 		for _, succ := range b.Succs {
 			next := in[succ.Index].join(s)
@@ -317,7 +336,10 @@ func analyseLocks(fn *ssa.Function, canon aliases) *bodyLocks {
 			if d := s.c.clone(); d != nil {
 				bl.delta[instr] = d
 			}
-			s.step(instr, canon)
+			if _, ok := instr.(*ssa.Return); ok {
+				bl.reached[instr] = struct{}{}
+			}
+			s.step(instr, env)
 		}
 	}
 	return bl
@@ -400,4 +422,81 @@ func findAliases(fns []*ssa.Function) aliases {
 func isLockPtr(t types.Type) bool {
 	s := t.String()
 	return s == "*sync.Mutex" || s == "*sync.RWMutex"
+}
+
+// effect is fn's net effect on locks, as its callers see it: the counts
+// at its returns (the least at any), after its deferred lock operations
+// run. A helper that locks and returns has +1; a function that locks and
+// unlocks, 0.
+func effect(fn *ssa.Function, bl *bodyLocks, canon aliases) counts {
+	var out counts
+	first := true
+	var deferred counts
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if d, ok := instr.(*ssa.Defer); ok {
+				if call := deferredLockOp(d); call.key != "" {
+					if deferred == nil {
+						deferred = counts{}
+					}
+					if call.acquire {
+						deferred[canon.of(call.key)]++
+					} else {
+						deferred[canon.of(call.key)]--
+					}
+				}
+			}
+		}
+	}
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		if _, reached := bl.reached[ret]; !reached {
+			continue
+		}
+		at := counts{}
+		for k, v := range bl.delta[ret] {
+			at[k] = v
+		}
+		for k, v := range deferred {
+			at[k] += v
+		}
+		if first {
+			out, first = at, false
+			continue
+		}
+		for k, v := range out {
+			if at[k] < v {
+				out[k] = at[k]
+			}
+		}
+		for k, v := range at {
+			if _, ok := out[k]; !ok && v < 0 {
+				out[k] = v
+			}
+		}
+	}
+	for k, v := range out {
+		if v == 0 {
+			delete(out, k)
+		}
+	}
+	return out
+}
+
+// deferredLockOp is the lock operation a defer runs, if it is one.
+func deferredLockOp(d *ssa.Defer) lockOp {
+	callee := d.Call.StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" || len(d.Call.Args) == 0 {
+		return lockOp{}
+	}
+	switch callee.Name() {
+	case "Lock", "RLock":
+		return lockOp{key: lockKey(d.Call.Args[0]), acquire: true}
+	case "Unlock", "RUnlock":
+		return lockOp{key: lockKey(d.Call.Args[0])}
+	}
+	return lockOp{}
 }

@@ -16,6 +16,9 @@ type site struct {
 	// own: the accessed object is one the root's own code allocated,
 	// in the instance that accesses it.
 	own bool
+	// objs is the allocations the accessed object can be (points); empty
+	// when unknown.
+	objs map[int]bool
 }
 
 // ordered reports whether x and y cannot run at the same time because of

@@ -45,7 +45,7 @@ func (a *run) report() *Result {
 			}
 			bl := a.bodyLocksOf(fn)
 			for _, acc := range accs {
-				byLoc[acc.loc] = append(byLoc[acc.loc], site{root: r, fn: fn, acc: acc, held: bl.held(acc.instr, entry), own: acc.base != nil && r.own(fn, acc.base)})
+				byLoc[acc.loc] = append(byLoc[acc.loc], site{root: r, fn: fn, acc: acc, held: bl.held(acc.instr, entry), own: acc.base != nil && r.own(fn, acc.base), objs: a.pts.objects(acc.base)})
 			}
 		}
 	}
@@ -156,7 +156,7 @@ func (a *run) races(x, y site) bool {
 			return false
 		}
 	}
-	return !distinct(x, y) && !a.ordered(x, y)
+	return mayAlias(x.objs, y.objs) && !distinct(x, y) && !a.ordered(x, y)
 }
 
 // concurrent reports whether code of roots x and y can run at the same

@@ -1,0 +1,349 @@
+package races
+
+import (
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// points is a points-to analysis of the program's own code, in the style
+// of Andersen's (inclusion-based, flow- and context-insensitive, field-
+// sensitive): which allocation sites each pointer value can point into.
+// It tells two Sessions apart when they come from different allocations,
+// so that a value each call makes for itself is not taken for one shared
+// by every call. Values that come from code without bodies (dependencies)
+// point nowhere: the analysis says "unknown" for them, and an access
+// through an unknown pointer may touch any object of its type.
+type points struct {
+	nodes   map[ssa.Value]int
+	sets    []map[int]bool // by node: the objects it points to
+	copyTo  [][]int        // node → nodes that hold at least what it holds
+	loads   [][]int        // address node → nodes loaded from what it points to
+	stores  [][]int        // address node → nodes stored into what it points to
+	fields  [][]fieldEdge  // struct pointer node → field address nodes
+	content map[int]int    // object → the node of what is stored in it
+	derived map[[2]int]int // (object, field; -1 for elements) → object
+	nobj    int
+	depth   map[int]int // a derived object's depth: a field of a field of ...
+	work    []int
+	delta   []map[int]bool // by node: objects not yet propagated
+	returns map[*ssa.Function]int
+}
+
+type fieldEdge struct {
+	field int
+	dst   int
+}
+
+// newPoints builds and solves the constraints of fns, with calls resolved
+// by callees.
+func newPoints(fns []*ssa.Function, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function) *points {
+	p := &points{nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[*ssa.Function]int{}, depth: map[int]int{}}
+	for _, fn := range fns {
+		p.function(fn, callees)
+	}
+	p.solve()
+	return p
+}
+
+func (p *points) node(v ssa.Value) int {
+	if n, ok := p.nodes[v]; ok {
+		return n
+	}
+	n := p.newNode()
+	p.nodes[v] = n
+	return n
+}
+
+func (p *points) newNode() int {
+	p.sets = append(p.sets, nil)
+	p.delta = append(p.delta, nil)
+	p.copyTo = append(p.copyTo, nil)
+	p.loads = append(p.loads, nil)
+	p.stores = append(p.stores, nil)
+	p.fields = append(p.fields, nil)
+	return len(p.sets) - 1
+}
+
+func (p *points) newObject() int {
+	p.nobj++
+	return p.nobj
+}
+
+func (p *points) contentOf(obj int) int {
+	n, ok := p.content[obj]
+	if !ok {
+		n = p.newNode()
+		p.content[obj] = n
+	}
+	return n
+}
+
+// derivedOf is the object of a field (or the elements) of obj. Past
+// maxDepth nested fields, obj stands for its own fields, so that
+// imprecise flows cannot derive objects without end.
+func (p *points) derivedOf(obj, field int) int {
+	if obj == unknownObj {
+		return unknownObj
+	}
+	if p.depth[obj] >= maxDepth {
+		return obj
+	}
+	k := [2]int{obj, field}
+	o, ok := p.derived[k]
+	if !ok {
+		o = p.newObject()
+		p.derived[k] = o
+		p.depth[o] = p.depth[obj] + 1
+	}
+	return o
+}
+
+// unknownObj stands for "any object": what a node holds once it would
+// hold more than maxObjects allocations. It aliases everything.
+const unknownObj = 0
+
+// Bounds of the analysis: past them it says "unknown", which costs
+// precision (an access may then race with any of its type), never a
+// finding's truth.
+const (
+	maxObjects = 32
+	maxDepth   = 4
+)
+
+func (p *points) returnOf(fn *ssa.Function) int {
+	n, ok := p.returns[fn]
+	if !ok {
+		n = p.newNode()
+		p.returns[fn] = n
+	}
+	return n
+}
+
+// add puts obj in node n's set; a set that grows past maxObjects
+// becomes {unknownObj}.
+func (p *points) add(n, obj int) {
+	if p.sets[n][obj] || p.sets[n][unknownObj] {
+		return
+	}
+	if len(p.sets[n]) >= maxObjects {
+		obj = unknownObj
+		p.sets[n] = nil
+	}
+	if p.sets[n] == nil {
+		p.sets[n] = map[int]bool{}
+	}
+	p.sets[n][obj] = true
+	if p.delta[n] == nil {
+		p.delta[n] = map[int]bool{}
+		p.work = append(p.work, n)
+	}
+	p.delta[n][obj] = true
+}
+
+// flow makes dst hold at least what src holds.
+func (p *points) flow(src, dst int) {
+	if src == dst {
+		return
+	}
+	p.copyTo[src] = append(p.copyTo[src], dst)
+	for obj := range p.sets[src] {
+		p.add(dst, obj)
+	}
+}
+
+func (p *points) solve() {
+	for len(p.work) > 0 {
+		n := p.work[len(p.work)-1]
+		p.work = p.work[:len(p.work)-1]
+		d := p.delta[n]
+		p.delta[n] = nil
+		for obj := range d {
+			for _, dst := range p.copyTo[n] {
+				p.add(dst, obj)
+			}
+			for _, dst := range p.loads[n] {
+				p.flow(p.contentOf(obj), dst)
+			}
+			for _, src := range p.stores[n] {
+				p.flow(src, p.contentOf(obj))
+			}
+			for _, fe := range p.fields[n] {
+				p.add(fe.dst, p.derivedOf(obj, fe.field))
+			}
+		}
+	}
+}
+
+// load: dst gets what is stored where addr points.
+func (p *points) load(addr, dst int) {
+	p.loads[addr] = append(p.loads[addr], dst)
+	for obj := range p.sets[addr] {
+		p.flow(p.contentOf(obj), dst)
+	}
+}
+
+// store: what src holds is stored where addr points.
+func (p *points) store(addr, src int) {
+	p.stores[addr] = append(p.stores[addr], src)
+	for obj := range p.sets[addr] {
+		p.flow(src, p.contentOf(obj))
+	}
+}
+
+// field: dst is the address of field f of what x points to.
+func (p *points) field(x, f, dst int) {
+	p.fields[x] = append(p.fields[x], fieldEdge{f, dst})
+	for obj := range p.sets[x] {
+		p.add(dst, p.derivedOf(obj, f))
+	}
+}
+
+// function adds the constraints of fn's body.
+func (p *points) function(fn *ssa.Function, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function) {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			p.instruction(fn, instr, callees)
+		}
+	}
+}
+
+// instruction adds the constraints of one instruction.
+// Long: one case per kind of SSA instruction that moves pointers.
+func (p *points) instruction(fn *ssa.Function, instr ssa.Instruction, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function) {
+	switch x := instr.(type) {
+	case *ssa.Alloc, *ssa.MakeMap, *ssa.MakeSlice, *ssa.MakeChan:
+		p.add(p.node(x.(ssa.Value)), p.newObject())
+	case *ssa.MakeClosure:
+		p.add(p.node(x), p.newObject())
+		if f, ok := x.Fn.(*ssa.Function); ok {
+			for i, b := range x.Bindings {
+				if i < len(f.FreeVars) {
+					p.flow(p.value(b), p.node(f.FreeVars[i]))
+				}
+			}
+		}
+	case *ssa.FieldAddr:
+		p.field(p.value(x.X), x.Field, p.node(x))
+	case *ssa.IndexAddr:
+		p.field(p.value(x.X), -1, p.node(x))
+	case *ssa.UnOp:
+		switch x.Op {
+		case token.MUL:
+			p.load(p.value(x.X), p.node(x))
+		case token.ARROW:
+			p.field(p.value(x.X), -1, p.tmp(func(n int) { p.load(n, p.node(x)) }))
+		}
+	case *ssa.Store:
+		p.store(p.value(x.Addr), p.value(x.Val))
+	case *ssa.MapUpdate:
+		p.field(p.value(x.Map), -1, p.tmp(func(n int) { p.store(n, p.value(x.Value)) }))
+	case *ssa.Lookup:
+		if _, ok := x.X.Type().Underlying().(*types.Map); ok {
+			p.field(p.value(x.X), -1, p.tmp(func(n int) { p.load(n, p.node(x)) }))
+		}
+	case *ssa.Send:
+		p.field(p.value(x.Chan), -1, p.tmp(func(n int) { p.store(n, p.value(x.X)) }))
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			p.flow(p.value(e), p.node(x))
+		}
+	case *ssa.ChangeType:
+		p.flow(p.value(x.X), p.node(x))
+	case *ssa.Convert:
+		p.flow(p.value(x.X), p.node(x))
+	case *ssa.ChangeInterface:
+		p.flow(p.value(x.X), p.node(x))
+	case *ssa.MakeInterface:
+		p.flow(p.value(x.X), p.node(x))
+	case *ssa.TypeAssert:
+		p.flow(p.value(x.X), p.node(x))
+	case *ssa.Extract:
+		p.flow(p.value(x.Tuple), p.node(x))
+	case *ssa.Slice:
+		p.flow(p.value(x.X), p.node(x))
+	case *ssa.Return:
+		for _, r := range x.Results {
+			p.flow(p.value(r), p.returnOf(fn))
+		}
+	case ssa.CallInstruction:
+		p.call(fn, x, callees)
+	}
+}
+
+// tmp is a fresh node handed to set, which wires it.
+func (p *points) tmp(set func(n int)) int {
+	n := p.newNode()
+	set(n)
+	return n
+}
+
+// value is v's node; a global's node points to the global's own object.
+func (p *points) value(v ssa.Value) int {
+	n, seen := p.nodes[v]
+	if !seen {
+		n = p.node(v)
+		if _, ok := v.(*ssa.Global); ok {
+			p.add(n, p.newObject())
+		}
+	}
+	return n
+}
+
+// call passes the arguments to each callee's parameters (and free
+// variables, for a closure called directly) and its results back.
+func (p *points) call(fn *ssa.Function, site ssa.CallInstruction, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function) {
+	c := site.Common()
+	args := c.Args
+	if c.IsInvoke() {
+		args = append([]ssa.Value{c.Value}, args...)
+	}
+	for _, callee := range callees(fn, site) {
+		if callee.Blocks == nil {
+			continue
+		}
+		for i, a := range args {
+			if i < len(callee.Params) {
+				p.flow(p.value(a), p.node(callee.Params[i]))
+			}
+		}
+		if v := site.Value(); v != nil {
+			p.flow(p.returnOf(callee), p.node(v))
+		}
+	}
+	if b, ok := c.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(args) > 0 {
+		if v := site.Value(); v != nil {
+			p.flow(p.value(args[0]), p.node(v))
+		}
+	}
+}
+
+// objects is what v can point into; empty when unknown.
+func (p *points) objects(v ssa.Value) map[int]bool {
+	if v == nil {
+		return nil
+	}
+	n, ok := p.nodes[v]
+	if !ok {
+		return nil
+	}
+	return p.sets[n]
+}
+
+// mayAlias reports whether x and y can be the same object: both known
+// and sharing an allocation, or either unknown.
+func mayAlias(x, y map[int]bool) bool {
+	if len(x) == 0 || len(y) == 0 || x[unknownObj] || y[unknownObj] {
+		return true
+	}
+	if len(x) > len(y) {
+		x, y = y, x
+	}
+	for o := range x {
+		if y[o] {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,40 @@
+package library
+
+import "sync"
+
+// etcd's backend transaction: Lock and Unlock are helpers that take and
+// release the transaction's own mutex, so Put holds it as Pending does;
+// Reset, whose helper releases the lock before it returns, holds none.
+
+type Tx struct {
+	mu      sync.Mutex
+	pending int
+}
+
+func (t *Tx) Lock()   { t.mu.Lock() }
+func (t *Tx) Unlock() { t.mu.Unlock() }
+
+func (t *Tx) Put() {
+	t.Lock()
+	t.pending++ // want `Tx.pending written in Tx.Put .* races with its write in Tx.Reset .*the write holds Tx.mu, the other none`
+	t.Unlock()
+}
+
+func (t *Tx) Pending() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.pending
+}
+
+// WithLock runs f with the lock held and releases it on return (a
+// deferred release: a net effect of none on its callers).
+func (t *Tx) WithLock(f func()) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	f()
+}
+
+func (t *Tx) Reset() {
+	t.WithLock(func() {})
+	t.pending = 0 // want `Tx.pending written in Tx.Reset .* races with its (read|write) in Tx.(Pending|Put|Reset).*the write holds none`
+}
