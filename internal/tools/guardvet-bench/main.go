@@ -11,6 +11,7 @@
 //	guardvet PKGS                   the binary under test (prebuilt, -guardvet)
 //	typecheckfloor [-facts] PKGS    the floor (prebuilt from internal/tools/typecheckfloor, -floor)
 //	guardvet -infer PKGS            guard inference on, reported against the default run (-infer)
+//	guardvet races PKGS             the whole-program race mode, reported against the default run (-races)
 //	go vet PKGS                     plain standard go vet, a familiar reference point
 //
 // Each command runs -runs times. The runs are interleaved round-robin
@@ -84,6 +85,7 @@
 //	-vet-cache         let go vet replay its cached results (default false)
 //	-infer             also run guardvet -infer, and report its median wall
 //	                   time and peak RSS over the default run's (default true)
+//	-races             also run guardvet races, and report the same (default true)
 //	-go PATH           go command for go vet (default "go")
 //	-json              print the results as JSON instead of tables
 //
@@ -142,6 +144,7 @@ type config struct {
 	vet        bool
 	vetCache   bool
 	infer      bool
+	races      bool
 	cache      bool
 	json       bool
 }
@@ -160,6 +163,7 @@ func main() {
 	fs.BoolVar(&cfg.vet, "vet", true, "also run plain go vet as a reference point")
 	fs.BoolVar(&cfg.vetCache, "vet-cache", false, "let go vet replay cached results (default: defeat the vet cache with a per-run nonce flag so every run analyses every package)")
 	fs.BoolVar(&cfg.infer, "infer", true, "also run guardvet -infer (guard inference) and report its cost over the default run")
+	fs.BoolVar(&cfg.races, "races", true, "also run guardvet races (the whole-program race mode) and report its cost over the default run")
 	fs.BoolVar(&cfg.cache, "cache", true, "also run guardvet on a warm result cache, and, in sets that are writable copies, after a one-file edit of a leaf package and of a widely imported one; the other guardvet commands run with the cache off")
 	fs.BoolVar(&cfg.json, "json", false, "print results as JSON instead of tables")
 	fs.IntVar(&measureFD, "measure", 0, "internal: run the command after -- and report its wall time, exit status and peak RSS as JSON on file descriptor `FD` (2 for standard error)")
@@ -342,6 +346,9 @@ func commandsFor(cfg *config, goPath string, set PackageSet, scratch string) ([]
 	}
 	if cfg.infer && set.Locks == 0 {
 		cmds = append(cmds, Command{Name: "guardvet -infer", Path: cfg.guardvet, Args: []string{"-infer"}, Packages: set.Packages, ExpectedExit: []int{0, 1}, Dir: set.Dir, Env: cold})
+	}
+	if cfg.races && set.Locks == 0 {
+		cmds = append(cmds, Command{Name: "guardvet races", Path: cfg.guardvet, Args: []string{"races"}, Packages: set.Packages, ExpectedExit: []int{0, 1}, Dir: set.Dir})
 	}
 	if cfg.cache && set.Locks == 0 {
 		cached, err := cacheCommands(cfg, set, scratch)

@@ -114,6 +114,9 @@ type SetResult struct {
 		RSS  float64 `json:"rss_ratio"`
 		CPU  float64 `json:"cpu_ratio"`
 	} `json:"infer_over_guardvet,omitempty"`
+	// Races is guardvet races' (the whole-program mode) median wall time,
+	// peak RSS and CPU time over the default run's (when it was run).
+	Races *Ratios `json:"races_over_guardvet,omitempty"`
 	// Cache is the median wall time of the runs on the result cache over
 	// the cold run's (guardvet with the cache off), as ratios.
 	Cache *CacheRatios `json:"cache_over_cold,omitempty"`
@@ -210,7 +213,7 @@ func summarize(set PackageSet, cmds []Command, samples [][]Sample) SetResult {
 		res.Overhead.RSSPercent = (gv.RSSRatio - 1) * 100
 		res.Overhead.CPUPercent = (gv.CPURatio - 1) * 100
 	}
-	return res.withInfer().withCache()
+	return res.withInfer().withRaces().withCache()
 }
 
 // withCache adds the cached runs' cost over the cold run, when they ran.
@@ -241,6 +244,24 @@ func (r SetResult) withInfer() SetResult {
 		RSS  float64 `json:"rss_ratio"`
 		CPU  float64 `json:"cpu_ratio"`
 	}{ratio(in.MedianWall, gv.MedianWall), ratio(in.MedianRSSMiB, gv.MedianRSSMiB), ratio(in.MedianCPU, gv.MedianCPU)}
+	return r
+}
+
+// Ratios are one command's medians over another's.
+type Ratios struct {
+	Wall float64 `json:"wall_ratio"`
+	RSS  float64 `json:"rss_ratio"`
+	CPU  float64 `json:"cpu_ratio"`
+}
+
+// withRaces adds guardvet races' cost over the default run, when both
+// ran.
+func (r SetResult) withRaces() SetResult {
+	gv, rc := r.command("guardvet"), r.command("guardvet races")
+	if gv == nil || rc == nil {
+		return r
+	}
+	r.Races = &Ratios{ratio(rc.MedianWall, gv.MedianWall), ratio(rc.MedianRSSMiB, gv.MedianRSSMiB), ratio(rc.MedianCPU, gv.MedianCPU)}
 	return r
 }
 
@@ -295,6 +316,10 @@ func formatText(res Results) string {
 		if s.Infer != nil {
 			fmt.Fprintf(&b, "guardvet -infer over guardvet on %s: %.2fx wall, %.2fx RSS (%.2fx CPU)\n",
 				s.Name, s.Infer.Wall, s.Infer.RSS, s.Infer.CPU)
+		}
+		if s.Races != nil {
+			fmt.Fprintf(&b, "guardvet races over guardvet on %s: %.2fx wall, %.2fx RSS (%.2fx CPU)\n",
+				s.Name, s.Races.Wall, s.Races.RSS, s.Races.CPU)
 		}
 		if s.Cache != nil {
 			fmt.Fprintf(&b, "result cache on %s, wall over the cold run: warm %.2fx", s.Name, s.Cache.Warm)
