@@ -13,6 +13,7 @@ type run struct {
 	spawns  map[spawnKey]*root // the roots started at a site, by top root
 	aliases aliases            // pointer-to-lock fields and the locks they point at
 	pts     *points            // which allocations each pointer can point into
+	budget  *budget            // the memory the run may take
 	effects map[*ssa.Function]counts
 	// escaping memoises whether a parameter's callee can publish it.
 	escaping map[*ssa.Parameter]bool
@@ -37,17 +38,25 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	own := p.ownFuncs()
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")
-	a.pts = newPoints(own, p.callees)
+	a.budget = newBudget(opts.MemoryLimit)
+	a.pts = newPoints(own, p.callees, a.budget)
 	progress(opts, "following goroutine roots")
 	work := a.topRoots()
-	for len(work) > 0 && len(a.roots) < maxRoots {
+	for len(work) > 0 && len(a.roots) < maxRoots && a.budget.err == nil {
 		r := work[0]
 		work = work[1:]
 		a.roots = append(a.roots, r)
 		work = append(work, a.traverse(r)...)
 	}
+	if a.budget.err != nil {
+		return nil, a.budget.err
+	}
 	progress(opts, "pairing accesses")
-	return a.report(), nil
+	res := a.report()
+	if a.budget.err != nil {
+		return nil, a.budget.err
+	}
+	return res, nil
 }
 
 // bodyLocksOf is fn's lock dataflow, computed once.
@@ -151,7 +160,7 @@ func (a *run) traverse(r *root) []*root {
 		enter(fn, nil, nil, callEdge{})
 	}
 	var started []*root
-	for len(work) > 0 {
+	for len(work) > 0 && a.budget.step() {
 		fn := work[0]
 		work = work[1:]
 		queued[fn] = false

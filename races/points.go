@@ -29,6 +29,7 @@ type points struct {
 	work    []int
 	delta   []map[int]bool // by node: objects not yet propagated
 	returns map[*ssa.Function]int
+	budget  *budget
 }
 
 type fieldEdge struct {
@@ -38,8 +39,8 @@ type fieldEdge struct {
 
 // newPoints builds and solves the constraints of fns, with calls resolved
 // by callees.
-func newPoints(fns []*ssa.Function, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function) *points {
-	p := &points{nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[*ssa.Function]int{}, depth: map[int]int{}}
+func newPoints(fns []*ssa.Function, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function, b *budget) *points {
+	p := &points{budget: b, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[*ssa.Function]int{}, depth: map[int]int{}}
 	for _, fn := range fns {
 		p.function(fn, callees)
 	}
@@ -154,7 +155,7 @@ func (p *points) flow(src, dst int) {
 }
 
 func (p *points) solve() {
-	for len(p.work) > 0 {
+	for len(p.work) > 0 && p.budget.step() {
 		n := p.work[len(p.work)-1]
 		p.work = p.work[:len(p.work)-1]
 		d := p.delta[n]

@@ -26,6 +26,10 @@ type Options struct {
 	Env []string
 	// Progress, if not nil, is told what the run is doing.
 	Progress func(stage string)
+	// MemoryLimit is the heap, in bytes, past which the run stops with
+	// ErrTooLarge; 0 is three quarters of the memory available when it
+	// starts.
+	MemoryLimit uint64
 }
 
 // program is the SSA of the packages named and the call graph over it.

@@ -1,6 +1,7 @@
 package races_test
 
 import (
+	"errors"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -119,18 +121,22 @@ func wantPatterns(c *ast.Comment) []string {
 	return out
 }
 
-func itoa(n int) string {
-	return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(n))
-}
+func itoa(n int) string { return strconv.Itoa(n) }
 
-func fmtInt(n int) string {
-	if n == 0 {
-		return "0"
+// TestTooLarge: a run that passes its memory limit stops with
+// ErrTooLarge and a message saying what to do, instead of being killed.
+func TestTooLarge(t *testing.T) {
+	t.Parallel()
+	gopath, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
 	}
-	var b []byte
-	for n > 0 {
-		b = append([]byte{byte('0' + n%10)}, b...)
-		n /= 10
+	_, err = races.Analyze([]string{"ptmx"}, races.Options{
+		Dir:         filepath.Join(gopath, "src", "ptmx"),
+		Env:         append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off"),
+		MemoryLimit: 1,
+	})
+	if !errors.Is(err, races.ErrTooLarge) || !strings.Contains(err.Error(), "name fewer packages") {
+		t.Errorf("err = %v, want ErrTooLarge with what to do", err)
 	}
-	return string(b)
 }

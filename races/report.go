@@ -45,6 +45,9 @@ func (a *run) report() *Result {
 			}
 			bl := a.bodyLocksOf(fn)
 			for _, acc := range accs {
+				if !a.budget.step() {
+					return &Result{Fset: a.p.fset}
+				}
 				byLoc[acc.loc] = append(byLoc[acc.loc], site{root: r, fn: fn, acc: acc, held: bl.held(acc.instr, entry), own: acc.base != nil && r.own(fn, acc.base), objs: a.pts.objects(acc.base)})
 			}
 		}
