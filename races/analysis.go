@@ -45,6 +45,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	for len(work) > 0 && len(a.roots) < maxRoots && a.budget.err == nil {
 		r := work[0]
 		work = work[1:]
+		r.index = len(a.roots)
 		a.roots = append(a.roots, r)
 		work = append(work, a.traverse(r)...)
 	}
@@ -129,31 +130,49 @@ func (a *run) follows(fn *ssa.Function) bool {
 // that reach each function, of the locks held at the call) and returns
 // the roots r's code starts.
 func (a *run) traverse(r *root) []*root {
-	r.entry = map[*ssa.Function]lockSet{}
+	r.ctxs = map[*ssa.Function][]*context{}
 	r.via = map[*ssa.Function]callEdge{}
-	r.origins = map[*ssa.Function][]bool{}
-	var work []*ssa.Function
-	queued := map[*ssa.Function]bool{}
+	type item struct {
+		fn *ssa.Function
+		c  *context
+	}
+	var work []item
+	queued := map[*context]bool{}
+	queue := func(fn *ssa.Function, c *context) {
+		if !queued[c] {
+			queued[c] = true
+			work = append(work, item{fn, c})
+		}
+	}
 	enter := func(fn *ssa.Function, held lockSet, origins []bool, from callEdge) {
 		if !a.follows(fn) {
 			return
 		}
-		old, seen := r.entry[fn]
-		if seen {
-			next := intersect(old, held)
-			changed := meetOrigins(r.origins[fn], origins)
-			if next.equal(old) && !changed {
+		if _, seen := r.via[fn]; !seen {
+			r.via[fn] = from
+		}
+		cs := r.ctxs[fn]
+		for _, c := range cs {
+			if c.entry.equal(held) {
+				if meetOrigins(c.origins, origins) {
+					queue(fn, c)
+				}
 				return
 			}
-			r.entry[fn] = next
-		} else {
-			r.entry[fn] = held.clone()
-			r.via[fn] = from
-			r.origins[fn] = origins
 		}
-		if !queued[fn] {
-			queued[fn] = true
-			work = append(work, fn)
+		if len(cs) < maxContexts {
+			c := &context{entry: held.clone(), origins: origins}
+			r.ctxs[fn] = append(cs, c)
+			queue(fn, c)
+			return
+		}
+		last := cs[len(cs)-1] // too many ways in: the last context takes what they share
+		changed := meetOrigins(last.origins, origins)
+		if next := intersect(last.entry, held); !next.equal(last.entry) {
+			last.entry, changed = next, true
+		}
+		if changed {
+			queue(fn, last)
 		}
 	}
 	for _, fn := range r.fns {
@@ -161,9 +180,10 @@ func (a *run) traverse(r *root) []*root {
 	}
 	var started []*root
 	for len(work) > 0 && a.budget.step() {
-		fn := work[0]
+		it := work[0]
 		work = work[1:]
-		queued[fn] = false
+		queued[it.c] = false
+		fn := it.fn
 		bl := a.bodyLocksOf(fn)
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
@@ -182,9 +202,9 @@ func (a *run) traverse(r *root) []*root {
 						continue
 					}
 				}
-				held := bl.held(instr, r.entry[fn])
+				held := bl.held(instr, it.c.entry)
 				for _, callee := range a.p.callees(fn, site) {
-					enter(callee, held, r.argOrigins(fn, site, callee), callEdge{caller: fn, site: instr})
+					enter(callee, held, r.argOrigins(fn, it.c, site, callee), callEdge{caller: fn, site: instr})
 				}
 			}
 		}
@@ -192,19 +212,33 @@ func (a *run) traverse(r *root) []*root {
 	return started
 }
 
+// context is one way a root reaches a function: the locks held when it
+// is entered, and which parameters point into objects the root's own
+// code allocated. A function reached holding different locks is analysed
+// once for each (up to maxContexts), so that a lock one caller holds is
+// not lost to the intersection with another caller's.
+type context struct {
+	entry   lockSet
+	origins []bool
+}
+
+// maxContexts bounds the contexts of one function in one root; past it,
+// the last takes the intersection of the rest.
+const maxContexts = 4
+
 // argOrigins is, for each parameter of callee at a static call from fn,
 // whether its argument points into an object r's own code allocated (an
 // own object, of one instance of r).
-func (r *root) argOrigins(fn *ssa.Function, site ssa.CallInstruction, callee *ssa.Function) []bool {
-	c := site.Common()
-	if c.IsInvoke() || len(c.Args) != len(callee.Params) {
+func (r *root) argOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction, callee *ssa.Function) []bool {
+	common := site.Common()
+	if common.IsInvoke() || len(common.Args) != len(callee.Params) {
 		return nil
 	}
 	var out []bool
-	for i, arg := range c.Args {
-		if r.own(fn, arg) {
+	for i, arg := range common.Args {
+		if own(fn, c, arg) {
 			if out == nil {
-				out = make([]bool, len(c.Args))
+				out = make([]bool, len(common.Args))
 			}
 			out[i] = true
 		}
@@ -230,7 +264,7 @@ func meetOrigins(old, new []bool) bool {
 // call in r passes one to. One instance of r made it, so another
 // instance of r cannot reach it except through a copy published
 // elsewhere, whose accesses are not own.
-func (r *root) own(fn *ssa.Function, v ssa.Value) bool {
+func own(fn *ssa.Function, c *context, v ssa.Value) bool {
 	for i := 0; i < 16; i++ {
 		switch x := v.(type) {
 		case *ssa.Alloc:
@@ -242,7 +276,7 @@ func (r *root) own(fn *ssa.Function, v ssa.Value) bool {
 		case *ssa.Parameter:
 			for j, p := range fn.Params {
 				if p == x {
-					return j < len(r.origins[fn]) && r.origins[fn][j]
+					return j < len(c.origins) && c.origins[j]
 				}
 			}
 			return false

@@ -215,7 +215,7 @@ func (a *run) joinsOf(c *root) map[string]bool {
 		return c.joins
 	}
 	c.joins["scanned"] = true
-	for fn := range c.entry {
+	for fn := range c.ctxs {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
 				switch x := instr.(type) {

@@ -36,7 +36,7 @@ func (a *run) report() *Result {
 	bodies := map[*ssa.Function][]access{}
 	fns := map[*ssa.Function]bool{}
 	for _, r := range a.roots {
-		for fn, entry := range r.entry {
+		for fn, cs := range r.ctxs {
 			fns[fn] = true
 			accs, ok := bodies[fn]
 			if !ok {
@@ -45,10 +45,19 @@ func (a *run) report() *Result {
 			}
 			bl := a.bodyLocksOf(fn)
 			for _, acc := range accs {
-				if !a.budget.step() {
-					return &Result{Fset: a.p.fset}
+				seen := map[string]bool{} // contexts that give the same site
+				for _, c := range cs {
+					if !a.budget.step() {
+						return &Result{Fset: a.p.fset}
+					}
+					st := site{root: r, fn: fn, acc: acc, held: bl.held(acc.instr, c.entry), own: acc.base != nil && own(fn, c, acc.base), objs: a.pts.objects(acc.base)}
+					k := fmt.Sprint(st.held.sorted(), st.own)
+					if seen[k] {
+						continue
+					}
+					seen[k] = true
+					byLoc[acc.loc] = append(byLoc[acc.loc], st)
 				}
-				byLoc[acc.loc] = append(byLoc[acc.loc], site{root: r, fn: fn, acc: acc, held: bl.held(acc.instr, entry), own: acc.base != nil && r.own(fn, acc.base), objs: a.pts.objects(acc.base)})
 			}
 		}
 	}
@@ -94,7 +103,13 @@ func (a *run) sortSites(sites []site) {
 		if sites[i].acc.write != sites[j].acc.write {
 			return sites[i].acc.write
 		}
-		return sites[i].root.label < sites[j].root.label
+		if sites[i].root.index != sites[j].root.index {
+			return sites[i].root.index < sites[j].root.index
+		}
+		if hi, hj := describe(sites[i].held), describe(sites[j].held); hi != hj {
+			return hi < hj
+		}
+		return !sites[i].own && sites[j].own
 	})
 }
 

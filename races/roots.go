@@ -12,6 +12,7 @@ import (
 
 // root is a goroutine root: code that runs in a goroutine of its own.
 type root struct {
+	index int             // its place in the run's order of roots
 	label string          // how findings name it: main, TestX, handler /detach, goroutine started in Server.start
 	fns   []*ssa.Function // where it starts
 	// multi: several instances may run at once (a handler, a go
@@ -35,11 +36,8 @@ type root struct {
 
 	// The traversal's results: the entry lock set of each function it
 	// reaches, and the first call that reached it, for the witness path.
-	entry map[*ssa.Function]lockSet
-	via   map[*ssa.Function]callEdge
-	// origins is, for each function reached, whether each parameter
-	// points into an object r's own code allocated, at every call.
-	origins map[*ssa.Function][]bool
+	ctxs map[*ssa.Function][]*context
+	via  map[*ssa.Function]callEdge
 }
 
 type callEdge struct {
