@@ -183,29 +183,36 @@ func (a *run) traverse(r *root) []*root {
 		it := work[0]
 		work = work[1:]
 		queued[it.c] = false
-		fn := it.fn
-		bl := a.bodyLocksOf(fn)
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				if sp, ok := a.spawnAt(fn, instr); ok {
-					if child := a.started(r, fn, instr, sp); child != nil {
-						started = append(started, child)
-					}
+		started = append(started, a.visit(r, it.fn, it.c, enter)...)
+	}
+	return started
+}
+
+// visit enters, from fn in context c, each function fn calls, with the
+// locks held at the call, and returns the roots fn starts.
+func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Function, lockSet, []bool, callEdge)) []*root {
+	var started []*root
+	bl := a.bodyLocksOf(fn)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if sp, ok := a.spawnAt(fn, instr); ok {
+				if child := a.started(r, fn, instr, sp); child != nil {
+					started = append(started, child)
+				}
+				continue
+			}
+			site, ok := instr.(ssa.CallInstruction)
+			if !ok {
+				continue
+			}
+			if call, ok := instr.(*ssa.Call); ok {
+				if _, ok := asLockOp(call); ok {
 					continue
 				}
-				site, ok := instr.(ssa.CallInstruction)
-				if !ok {
-					continue
-				}
-				if call, ok := instr.(*ssa.Call); ok {
-					if _, ok := asLockOp(call); ok {
-						continue
-					}
-				}
-				held := bl.held(instr, it.c.entry)
-				for _, callee := range a.p.callees(fn, site) {
-					enter(callee, held, r.argOrigins(fn, it.c, site, callee), callEdge{caller: fn, site: instr})
-				}
+			}
+			held := bl.held(instr, c.entry)
+			for _, callee := range a.p.callees(fn, site) {
+				enter(callee, held, r.argOrigins(fn, c, site, callee), callEdge{caller: fn, site: instr})
 			}
 		}
 	}
