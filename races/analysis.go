@@ -153,10 +153,7 @@ func (a *run) traverse(r *root) []*root {
 		}
 		cs := r.ctxs[fn]
 		for _, c := range cs {
-			if c.entry.equal(held) {
-				if meetOrigins(c.origins, origins) {
-					queue(fn, c)
-				}
+			if c.entry.equal(held) && sameOrigins(c.origins, origins) {
 				return
 			}
 		}
@@ -221,9 +218,10 @@ func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Funct
 
 // context is one way a root reaches a function: the locks held when it
 // is entered, and which parameters point into objects the root's own
-// code allocated. A function reached holding different locks is analysed
-// once for each (up to maxContexts), so that a lock one caller holds is
-// not lost to the intersection with another caller's.
+// code allocated. A function reached holding different locks, or with an
+// own object where another call passes a shared one, is analysed once for
+// each (up to maxContexts), so that a lock one caller holds is not lost
+// to the intersection with another caller's.
 type context struct {
 	entry   lockSet
 	origins []bool
@@ -251,6 +249,16 @@ func (r *root) argOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction
 		}
 	}
 	return out
+}
+
+// sameOrigins reports whether two contexts' parameters are own alike.
+func sameOrigins(x, y []bool) bool {
+	for i := range max(len(x), len(y)) {
+		if (i < len(x) && x[i]) != (i < len(y) && y[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // meetOrigins keeps in old only the own parameters new agrees on, and
