@@ -279,3 +279,139 @@ func keyOf(t *testing.T, name string) resultcache.Key {
 	copy(k[:], b)
 	return k
 }
+
+// TestCacheEditsKeepDependencyFacts edits two packages of a module so that
+// both are analysed again incrementally: first a, which reaches notify only
+// through mid (whose export data names nothing of notify), then k, which
+// calls notify.Pause itself. The facts notify passes on (Pause acquires
+// its lock) were once read for a before notify was loaded, missed Pause,
+// and were reused for k: k's lock-order cycle through Pause was lost.
+func TestCacheEditsKeepDependencyFacts(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/m\n\ngo 1.26\n",
+		"notify/notify.go": `package notify
+
+import "sync"
+
+type notifier struct {
+	pauseMu sync.Mutex
+	paused  bool //guard:by pauseMu
+}
+
+func (n *notifier) pause()  { n.pauseMu.Lock() }
+func (n *notifier) resume() { n.pauseMu.Unlock() }
+
+func (n *notifier) isPaused() bool {
+	n.pauseMu.Lock()
+	defer n.pauseMu.Unlock()
+	return n.paused
+}
+
+var shared struct{ notifier *notifier }
+
+func Pause()  { shared.notifier.pause() }
+func Resume() { shared.notifier.resume() }
+`,
+		"mid/mid.go": `package mid
+
+import "example.com/m/notify"
+
+func Do() {
+	notify.Pause()
+	notify.Resume()
+}
+`,
+		"a/a.go": `package a
+
+import (
+	"sync"
+
+	"example.com/m/mid"
+)
+
+type A struct {
+	mu sync.Mutex
+	n  int //guard:by mu
+}
+
+func (a *A) Run() {
+	a.mu.Lock()
+	a.n++
+	a.mu.Unlock()
+	mid.Do()
+}
+`,
+		"k/k.go": `package k
+
+import (
+	"sync"
+
+	"example.com/m/notify"
+)
+
+type K struct {
+	mu sync.Mutex
+	n  int //guard:by mu
+}
+
+func (k *K) Save() {
+	k.mu.Lock()
+	notify.Pause()
+	k.n++
+	notify.Resume()
+	k.mu.Unlock()
+}
+
+func (k *K) Load() {
+	notify.Pause()
+	k.mu.Lock()
+	k.n--
+	k.mu.Unlock()
+	notify.Resume()
+}
+`,
+	}
+	for name, src := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cache := t.TempDir()
+	run := func(env ...string) (string, string) {
+		cmd := exec.Command(guardvet, "./...")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), env...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, _ := cmd.Output()
+		return string(out), stderr.String()
+	}
+	want, _ := run("GUARDVETCACHE=off")
+	if !strings.Contains(want, "k/k.go:") || !strings.Contains(want, "potential deadlock") {
+		t.Fatalf("without the cache, no lock-order cycle in k:\n%s", want)
+	}
+	run(append(cacheEnv(cache), "GUARDVET_CACHE_TRACE=1")...) // fills the cache
+	for _, name := range []string{"a/a.go", "k/k.go"} {
+		path := filepath.Join(dir, name)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, append([]byte("// Edited.\n"), src...), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, _ = run("GUARDVETCACHE=off")
+	got, trace := run(append(cacheEnv(cache), "GUARDVET_CACHE_TRACE=1")...)
+	if !strings.Contains(trace, "2 analysed incrementally") {
+		t.Fatalf("the edits were not analysed incrementally:\n%s", trace)
+	}
+	if got != want {
+		t.Errorf("the incremental run differs from a run without the cache:\n%s", firstDifference(want, got))
+	}
+}

@@ -48,7 +48,10 @@ type incremental struct {
 	universes map[string]map[string]*types.Package // by test family, then path
 	done      map[string]*analysedPkg              // by ID
 	inherited map[string]*factSet                  // exportable facts of unanalysed packages, by family, ID, analyzer
-	summaries bool
+	// inheritedPart holds the sets inherit could not complete (a package
+	// not loaded into the universe), for one importing package each.
+	inheritedPart map[string]*factSet
+	summaries     bool
 }
 
 type analysedPkg struct {
@@ -67,7 +70,7 @@ type analysedPkg struct {
 func (rc *Cache) analyseIncrementally(cfg *packages.Config, plan *cachePlan, enabled []*analysis.Analyzer) (res LoadResult, why error) {
 	inc := &incremental{rc: rc, plan: plan, enabled: enabled, fset: token.NewFileSet(),
 		analyse: map[string]bool{}, cached: map[string]*factsEntry{}, universes: map[string]map[string]*types.Package{},
-		done: map[string]*analysedPkg{}, inherited: map[string]*factSet{}}
+		done: map[string]*analysedPkg{}, inherited: map[string]*factSet{}, inheritedPart: map[string]*factSet{}}
 	defer func() {
 		if r := recover(); r != nil { // an analyzer's panic, or a surprise in export data
 			why = fmt.Errorf("panic: %v", r)
@@ -459,17 +462,36 @@ func (inc *incremental) importFacts(p *packages.Package, an *analysis.Analyzer, 
 // in the universe of p (which imports it): its own facts from the cache,
 // with what its imports pass on, filtered as the checker driver filters
 // them (exportedFrom).
+//
+// A fact on an object is kept only if the object can be found in the
+// universe's view of its package, so d is read from its export data
+// first. Where that cannot be done (no export data listed for it), the
+// set is not remembered for the family: a later package that loads d
+// would otherwise inherit a set missing d's object facts, and lose the
+// findings they give (a lock a callee of d acquires).
 func (inc *incremental) inheritedFrom(p, d *packages.Package, an *analysis.Analyzer) (*factSet, bool) {
+	fs, ok, _ := inc.inherit(p, d, an)
+	return fs, ok
+}
+
+func (inc *incremental) inherit(p, d *packages.Package, an *analysis.Analyzer) (fs *factSet, ok, complete bool) {
 	key := family(p) + "\x00" + d.ID + "\x00" + an.Name
-	if fs, ok := inc.inherited[key]; ok {
-		return fs, fs != nil
+	if fs, seen := inc.inherited[key]; seen {
+		return fs, fs != nil, true
 	}
-	inc.inherited[key] = nil // a cycle would be a bug in go list's graph
+	// An incomplete set is remembered for p alone: p's imports share
+	// dependencies, which are then read once.
+	partKey := p.ID + "\x00" + key
+	if fs, seen := inc.inheritedPart[partKey]; seen {
+		return fs, fs != nil, false
+	}
 	e := inc.cached[d.ID]
 	if e == nil {
-		return nil, false
+		return nil, false, true
 	}
 	u := inc.universe(p)
+	complete = inc.loadInto(u, d)
+	inc.inherited[key] = nil // a cycle would be a bug in go list's graph
 	pkgOf := func(path, name string, create bool) *types.Package {
 		if pkg := u[path]; pkg != nil {
 			return pkg
@@ -483,18 +505,48 @@ func (inc *incremental) inheritedFrom(p, d *packages.Package, an *analysis.Analy
 	}
 	visible := newFactSet()
 	if err := visible.addEntry(e, an.Name, pkgOf); err != nil {
-		return nil, false
+		return nil, false, true
 	}
 	for _, path := range sortedKeys(d.Imports) {
-		from, ok := inc.inheritedFrom(p, d.Imports[path], an)
+		from, ok, whole := inc.inherit(p, d.Imports[path], an)
 		if !ok {
-			return nil, false
+			return nil, false, true
 		}
+		complete = complete && whole
 		visible.merge(from)
 	}
-	fs := visible.exportable(u[d.PkgPath])
-	inc.inherited[key] = fs
-	return fs, true
+	fs = visible.exportable(u[d.PkgPath])
+	if complete {
+		inc.inherited[key] = fs
+	} else {
+		delete(inc.inherited, key)
+		inc.inheritedPart[partKey] = fs
+	}
+	return fs, true, complete
+}
+
+// loadInto makes sure the universe u holds d's package as its export data
+// describes it, complete, reading it if need be; it reports whether u
+// does. An analysed package is complete once checked.
+func (inc *incremental) loadInto(u map[string]*types.Package, d *packages.Package) bool {
+	if pkg := u[d.PkgPath]; pkg != nil && pkg.Complete() {
+		return true
+	}
+	file := inc.exports[d.ID]
+	if file == "" {
+		return false
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	r, err := exportData(f)
+	if err != nil {
+		return false
+	}
+	pkg, err := gcexportdata.Read(r, inc.fset, u, d.PkgPath)
+	return err == nil && pkg.Complete()
 }
 
 // ownFacts are the facts a pass on pkg holds on pkg's objects and on pkg.
