@@ -74,30 +74,12 @@ func (a *run) bodyLocksOf(fn *ssa.Function) *bodyLocks {
 // call does (the least of their effects), none if it calls none of the
 // program's functions.
 func (a *run) callEffect(call *ssa.Call) counts {
-	callees := a.p.callees(call.Parent(), call)
-	out := counts{}
-	for i, callee := range callees {
-		e := a.effectOf(callee)
-		if i == 0 {
-			for k, v := range e {
-				out[k] = v
-			}
-			continue
-		}
-		for k, v := range out {
-			if e[k] < v {
-				out[k] = e[k]
-			}
-		}
-		for k, v := range e {
-			if _, ok := out[k]; !ok && v < 0 {
-				out[k] = v
-			}
-		}
-	}
-	for k, v := range out {
-		if v == 0 {
-			delete(out, k)
+	var out counts
+	for i, callee := range a.p.callees(call.Parent(), call) {
+		if e := a.effectOf(callee); i == 0 {
+			out = e
+		} else {
+			out = meet(out, e)
 		}
 	}
 	return out
@@ -333,38 +315,28 @@ func (a *run) started(r *root, fn *ssa.Function, instr ssa.Instruction, sp spawn
 // inLoop reports whether instr's block can reach itself: the
 // instruction may run many times in one call of its function.
 func inLoop(instr ssa.Instruction) bool {
-	b := instr.Block()
-	seen := map[*ssa.BasicBlock]bool{}
-	work := append([]*ssa.BasicBlock(nil), b.Succs...)
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		if x == b {
-			return true
-		}
-		if seen[x] {
-			continue
-		}
-		seen[x] = true
-		work = append(work, x.Succs...)
-	}
-	return false
+	return blockReaches(instr.Block(), instr.Block())
 }
 
 // reaches reports whether, in one call of a function, to can run after
 // from: to follows from in its block, or its block is reachable from
 // from's.
 func reaches(from, to ssa.Instruction) bool {
-	fb, tb := from.Block(), to.Block()
-	if fb == tb && index(from) < index(to) {
+	if from.Block() == to.Block() && index(from) < index(to) {
 		return true
 	}
+	return blockReaches(from.Block(), to.Block())
+}
+
+// blockReaches reports whether a path of one or more edges leads from
+// block from to block to.
+func blockReaches(from, to *ssa.BasicBlock) bool {
 	seen := map[*ssa.BasicBlock]bool{}
-	work := append([]*ssa.BasicBlock(nil), fb.Succs...)
+	work := append([]*ssa.BasicBlock(nil), from.Succs...)
 	for len(work) > 0 {
 		x := work[len(work)-1]
 		work = work[:len(work)-1]
-		if x == tb {
+		if x == to {
 			return true
 		}
 		if seen[x] {

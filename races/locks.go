@@ -208,21 +208,24 @@ func (s state) join(t state) state {
 	if !t.known {
 		return s.copy()
 	}
+	return state{c: meet(s.c, t.c), known: true}
+}
+
+// meet is what holds on both of two counts: the smaller count of each
+// lock, a missing lock counting 0.
+func meet(x, y counts) counts {
 	out := counts{}
-	for k, v := range s.c {
-		if w := t.c[k]; w < v {
-			v = w
-		}
-		if v != 0 {
+	for k, v := range x {
+		if v = min(v, y[k]); v != 0 {
 			out[k] = v
 		}
 	}
-	for k, w := range t.c {
-		if _, ok := s.c[k]; !ok && w < 0 {
+	for k, w := range y {
+		if _, ok := x[k]; !ok && w < 0 {
 			out[k] = w
 		}
 	}
-	return state{c: out, known: true}
+	return out
 }
 
 func (s state) copy() state {
@@ -464,24 +467,10 @@ func effect(fn *ssa.Function, bl *bodyLocks, canon aliases) counts {
 			at[k] += v
 		}
 		if first {
-			out, first = at, false
+			out, first = meet(at, at), false
 			continue
 		}
-		for k, v := range out {
-			if at[k] < v {
-				out[k] = at[k]
-			}
-		}
-		for k, v := range at {
-			if _, ok := out[k]; !ok && v < 0 {
-				out[k] = v
-			}
-		}
-	}
-	for k, v := range out {
-		if v == 0 {
-			delete(out, k)
-		}
+		out = meet(out, at)
 	}
 	return out
 }

@@ -250,20 +250,11 @@ func (p *points) instruction(fn *ssa.Function, instr ssa.Instruction, callees fu
 		for _, e := range x.Edges {
 			p.flow(p.value(e), p.node(x))
 		}
-	case *ssa.ChangeType:
-		p.flow(p.value(x.X), p.node(x))
-	case *ssa.Convert:
-		p.flow(p.value(x.X), p.node(x))
-	case *ssa.ChangeInterface:
-		p.flow(p.value(x.X), p.node(x))
-	case *ssa.MakeInterface:
-		p.flow(p.value(x.X), p.node(x))
-	case *ssa.TypeAssert:
-		p.flow(p.value(x.X), p.node(x))
-	case *ssa.Extract:
-		p.flow(p.value(x.Tuple), p.node(x))
-	case *ssa.Slice:
-		p.flow(p.value(x.X), p.node(x))
+	case *ssa.ChangeType, *ssa.Convert, *ssa.ChangeInterface, *ssa.MakeInterface, *ssa.TypeAssert, *ssa.Extract, *ssa.Slice:
+		// A value made from its first operand holds what that holds.
+		if ops := instr.Operands(nil); len(ops) > 0 && *ops[0] != nil {
+			p.flow(p.value(*ops[0]), p.node(x.(ssa.Value)))
+		}
 	case *ssa.Return:
 		for _, r := range x.Results {
 			p.flow(p.value(r), p.returnOf(fn))
