@@ -1,7 +1,6 @@
 package corpus
 
 import (
-	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -35,7 +34,7 @@ func Check(run *Run, all []*Entry) *Result {
 
 // Header is the table header Row matches.
 func Header() string {
-	return fmt.Sprintf("%-12s %6s %9s %11s %8s %10s %8s %9s %8s %12s", "set", "found", "expected", "unexpected", "missing", "untriaged", "wall", "peak RSS", "warm", "partial")
+	return fmt.Sprintf("%-12s %6s %9s %11s %8s %10s %8s %9s %8s %18s %8s", "set", "found", "expected", "unexpected", "missing", "untriaged", "wall", "peak RSS", "warm", "partial", "set")
 }
 
 // Row is one set's line of the table.
@@ -43,7 +42,11 @@ func (r *Result) Row() string {
 	if r.Run.Err != nil {
 		return fmt.Sprintf("%-12s %6s %9s %11s %8s %10d %7.1fs %9s", r.Run.Set.Name, "error", "-", "-", "-", len(r.Untriaged), r.Run.Wall.Seconds(), mb(r.Run.RSS))
 	}
-	return fmt.Sprintf("%-12s %6d %9d %11d %8d %10d %7.1fs %9s %8s %12s", r.Run.Set.Name, len(r.Run.Diags), len(r.Cmp.Matched), len(r.Cmp.Unexpected), len(r.Cmp.Missing), len(r.Untriaged), r.Run.Wall.Seconds(), mb(r.Run.RSS), warmWall(r.Run.WarmWall), cmp.Or(r.Run.Partial, "-"))
+	partial := "-"
+	if r.Run.Partial != "" {
+		partial = fmt.Sprintf("%s %5.1fs", r.Run.Partial, r.Run.PartialWall.Seconds())
+	}
+	return fmt.Sprintf("%-12s %6d %9d %11d %8d %10d %7.1fs %9s %8s %18s %7.1fs", r.Run.Set.Name, len(r.Run.Diags), len(r.Cmp.Matched), len(r.Cmp.Unexpected), len(r.Cmp.Missing), len(r.Untriaged), r.Run.Wall.Seconds(), mb(r.Run.RSS), warmWall(r.Run.WarmWall), partial, r.Run.Total.Seconds())
 }
 
 func warmWall(d time.Duration) string {

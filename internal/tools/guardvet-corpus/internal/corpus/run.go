@@ -36,13 +36,19 @@ type Run struct {
 	// Partial says how the re-run on a cache missing some packages'
 	// findings analysed them: "incremental", "cold", or "" (no re-run).
 	Partial string
-	RSS     int64 // guardvet's peak resident set, bytes (0 if not measured)
-	Err     error // the set's result cannot be trusted (load or type errors, a failed analysis, a crash)
+	// PartialWall is the wall time of that re-run, 0 if there was none.
+	PartialWall time.Duration
+	// Total is the wall time of the whole set: copies, go env, and every
+	// run of guardvet.
+	Total time.Duration
+	RSS   int64 // guardvet's peak resident set, bytes (0 if not measured)
+	Err   error // the set's result cannot be trusted (load or type errors, a failed analysis, a crash)
 }
 
 // Run runs guardvet -json on one set and normalises its diagnostics.
 func (r *Runner) Run(s Set) *Run {
 	run := &Run{Set: s}
+	defer func(start time.Time) { run.Total = time.Since(start) }(time.Now())
 	dir, module := "", ""
 	switch s.Where {
 	case InCorpus:
@@ -270,7 +276,9 @@ func (r *Runner) partial(run *Run, dir, cacheDir string, cold []byte) error {
 	var stdout, stderr bytes.Buffer
 	cmd := exec.Command(r.Guardvet, jsonArgs(run.Set.Args)...)
 	cmd.Dir, cmd.Stdout, cmd.Stderr, cmd.Env = dir, &stdout, &stderr, append(runEnv(), "GUARDVETCACHE="+cacheDir, "GUARDVET_CACHE_TRACE=1")
+	start := time.Now()
 	err = cmd.Run()
+	run.PartialWall = time.Since(start)
 	if code := cmd.ProcessState.ExitCode(); err != nil && code != 1 {
 		return fmt.Errorf("guardvet on a partly filled cache exited %d (%v):\n%s", code, err, tail(stderr.String(), 20))
 	}
