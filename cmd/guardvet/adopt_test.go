@@ -57,6 +57,7 @@ func Bad(c *lib.C) int {
 // baseline, re-run clean in every format, reformat the file, add a bug,
 // fix the baselined finding.
 func TestBaseline(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t)
 	use := filepath.Join(dir, "use", "use.go")
 	if _, stderr, code := run(t, dir, guardvet, "-baseline", "guardvet-baseline.json", "-write-baseline", "./..."); code != 0 || !strings.Contains(stderr, "wrote guardvet-baseline.json: 1 finding") {
@@ -124,6 +125,7 @@ func TestBaseline(t *testing.T) {
 // TestBaselineFingerprintIsSARIFs: the baseline matches findings by the
 // fingerprint SARIF's partialFingerprints carries.
 func TestBaselineFingerprintIsSARIFs(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t)
 	run(t, dir, guardvet, "-baseline", "b.json", "-write-baseline", "./...")
 	stdout, _, _ := run(t, dir, guardvet, "-sarif", "./...")
@@ -142,6 +144,7 @@ func TestBaselineFingerprintIsSARIFs(t *testing.T) {
 // TestBaselineErrors: a missing or malformed baseline is an error that
 // names it and says what to do; -write-baseline needs a file.
 func TestBaselineErrors(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t)
 	if _, stderr, code := run(t, dir, guardvet, "-baseline", "nosuch.json", "./..."); code != 2 || !strings.Contains(stderr, "nosuch.json does not exist; guardvet -write-baseline writes it") {
 		t.Errorf("missing baseline: exit %d\n%s", code, stderr)
@@ -177,6 +180,7 @@ func gitIn(t *testing.T, dir string, args ...string) {
 // only those on lines changed since the revision, or whose related
 // positions are.
 func TestNewFromRev(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t)
 	gitIn(t, dir, "init", "-q")
 	gitIn(t, dir, "add", ".")
@@ -235,6 +239,7 @@ func BA(a *A, b *B) {
 // TestNewFromRevRelated: a finding counts as new when only a related
 // position's line changed.
 func TestNewFromRevRelated(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, body := range relatedModule {
 		os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644)
@@ -285,6 +290,7 @@ func TestBaselineWithCache(t *testing.T) {
 // main reports the branch's new finding only (which lines it counts from
 // is gitdiff's TestMergeBase); giving it with -new-from-rev is an error.
 func TestNewFromMergeBase(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t)
 	gitIn(t, dir, "init", "-q", "-b", "main")
 	gitIn(t, dir, "add", ".")
@@ -314,6 +320,7 @@ func TestNewFromMergeBase(t *testing.T) {
 // neither calls the others stale nor drops them when it rewrites the
 // file; the full run still finds an entry that went stale.
 func TestBaselineScope(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := map[string]string{
 		"go.mod": "module example.com/scope\n\ngo 1.26\n",

@@ -56,6 +56,7 @@ func blocks(text, lang string) []string {
 // shows the same commands; its full configuration file must be accepted,
 // and the errors it shows are what guardvet prints.
 func TestAdoptionDocs(t *testing.T) {
+	t.Parallel()
 	readme := docPart(t, "README.md", "### Adopting guardvet on existing code")
 	page := docPart(t, "docs/adoption.md", "# Adopting guardvet on existing code")
 	sh, yaml := blocks(readme, "sh"), blocks(readme, "yaml")

@@ -23,6 +23,7 @@ import (
 func cacheEnv(dir string) []string { return []string{"GUARDVETCACHE=" + dir} }
 
 func TestCacheSameOutputEveryFormat(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"text", "-json", "-sarif", "-diff"} {
 		t.Run(strings.TrimPrefix(mode, "-"), func(t *testing.T) {
 			var args []string
@@ -52,6 +53,7 @@ func TestCacheSameOutputEveryFormat(t *testing.T) {
 // entry rewritten, with a valid checksum, to say something else is what
 // the next run prints; an entry with a flipped byte is a miss, recomputed.
 func TestCacheReplays(t *testing.T) {
+	t.Parallel()
 	want, _ := runFixtures(t, nil)
 	dir := t.TempDir()
 	runFixtures(t, cacheEnv(dir))
@@ -133,6 +135,7 @@ func TestCacheReplays(t *testing.T) {
 // the finding and an edit to the package it imports (whose lock helpers
 // are facts) are both seen, and an edit that fixes the bug clears it.
 func TestCacheEdits(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t)
 	cache := t.TempDir()
 	check := func(step, wantOut string, wantCode int, wantTrace string) {
@@ -194,6 +197,7 @@ func TestCacheEdits(t *testing.T) {
 // directory at once, then a third on the warm one: each prints what a run
 // without the cache prints.
 func TestCacheConcurrentWriters(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"text", "-json"} {
 		var args []string
 		if mode != "text" {
@@ -219,6 +223,7 @@ func TestCacheConcurrentWriters(t *testing.T) {
 // TestCacheUnusable: a cache directory that cannot be made (its parent is
 // a file) means no cache, not a failed run.
 func TestCacheUnusable(t *testing.T) {
+	t.Parallel()
 	want, wantErr := runFixtures(t, nil)
 	file := filepath.Join(t.TempDir(), "file")
 	if err := os.WriteFile(file, nil, 0o644); err != nil {
@@ -231,6 +236,7 @@ func TestCacheUnusable(t *testing.T) {
 }
 
 func TestCacheCommand(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd := exec.Command(guardvet, "cache", "dir")
 	cmd.Env = append(os.Environ(), cacheEnv(dir)...)

@@ -44,6 +44,7 @@ overrides:
 // directory, and excludes generated code; flags override it; it is found
 // from a subdirectory.
 func TestConfigFile(t *testing.T) {
+	t.Parallel()
 	dir := configModule(t, exampleConfig)
 	stdout, stderr, code := run(t, dir, guardvet, "./...")
 	if code != 1 || !strings.Contains(stdout, wantBad) {
@@ -92,6 +93,7 @@ func TestConfigFile(t *testing.T) {
 // TestConfigFileErrors: a mistake in the file is an error with its file,
 // line and the valid choices, and nothing is analysed.
 func TestConfigFileErrors(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ conf, want string }{
 		{"disable: [unusedignore]\noverides:\n  - paths: [gen]\n", `.guardvet.yaml:2:1: unknown key "overides"; the keys here are baseline, disable`},
 		{"disable: [guardby]\n", `.guardvet.yaml:1:11: no rule "guardby"; the rules are directives, guardedby`},
@@ -114,6 +116,7 @@ func TestConfigFileErrors(t *testing.T) {
 // TestConfigFileBaseline: the file names the baseline, which
 // -write-baseline then writes and later runs read.
 func TestConfigFileBaseline(t *testing.T) {
+	t.Parallel()
 	dir := configModule(t, "baseline: ci/guardvet-baseline.json\n")
 	os.MkdirAll(filepath.Join(dir, "ci"), 0o755)
 	if _, stderr, code := run(t, dir, guardvet, "-write-baseline", "./..."); code != 0 || !strings.Contains(stderr, "wrote ci/guardvet-baseline.json") {

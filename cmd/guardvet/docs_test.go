@@ -11,6 +11,7 @@ import (
 // TestFlagsDocumented checks that every flag `guardvet -help` lists is in
 // docs/output.md, the flag reference, as `-NAME`.
 func TestFlagsDocumented(t *testing.T) {
+	t.Parallel()
 	data, err := os.ReadFile(filepath.Join("..", "..", "docs", "output.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -19,6 +19,7 @@ func brokenModule(t *testing.T) string {
 // TestJSONTypeErrors: a package that fails to type-check has one -json
 // entry carrying its errors, not a "failed prerequisites" per analyzer.
 func TestJSONTypeErrors(t *testing.T) {
+	t.Parallel()
 	stdout, _, code := run(t, brokenModule(t), guardvet, "-json", "./...")
 	if code != 2 {
 		t.Errorf("-json on a type error: exit %d, want 2", code)
@@ -63,6 +64,7 @@ type sarifStatus struct {
 // log (an upload with if: always() must not read as a clean scan), a run
 // that succeeds says that, and config, which is options, is not a rule.
 func TestSARIFRunStatus(t *testing.T) {
+	t.Parallel()
 	parse := func(out string) sarifStatus {
 		var log sarifStatus
 		if err := json.Unmarshal([]byte(out), &log); err != nil || len(log.Runs) != 1 || len(log.Runs[0].Invocations) != 1 {
@@ -97,6 +99,7 @@ func TestSARIFRunStatus(t *testing.T) {
 // TestSARIFWhenNothingLoads: a run that cannot analyse anything still
 // writes a SARIF log, marked unsuccessful.
 func TestSARIFWhenNothingLoads(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t)
 	stdout, stderr, code := run(t, dir, guardvet, "-sarif", "./nosuch/...")
 	var log sarifStatus
@@ -113,6 +116,7 @@ func TestSARIFWhenNothingLoads(t *testing.T) {
 // writes a SARIF log, marked unsuccessful, with the error; the
 // configuration file's error is located at its line.
 func TestSARIFWhenSetUpFails(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t)
 	for _, c := range []struct {
 		args []string
@@ -148,6 +152,7 @@ func TestSARIFWhenSetUpFails(t *testing.T) {
 // rule's name, as the JSON key, the SARIF ruleId and -directives=false
 // spell it.
 func TestJSONCategoryIsRuleName(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t)
 	os.WriteFile(filepath.Join(dir, "clean", "bad.go"), []byte("package clean\n\nimport \"sync\"\n\ntype T struct {\n\tmu sync.Mutex\n\tn  int //guard:by nosuch\n}\n"), 0o644)
 	stdout, _, _ := run(t, dir, guardvet, "-json", "./clean")
@@ -170,6 +175,7 @@ func TestJSONCategoryIsRuleName(t *testing.T) {
 // flags, not developer notes), the header does not claim every rule is on
 // by default, and counts agree with their nouns.
 func TestHelpRough(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	stdout, _, code := run(t, dir, guardvet, "help", "guardedby", "lockorder")
 	if code != 0 || !strings.HasPrefix(stdout, "guardedby: ") || !strings.Contains(stdout, "\nlockorder: ") {
@@ -194,6 +200,7 @@ func TestHelpRough(t *testing.T) {
 
 // TestPlurals: one of a thing is not "1 things".
 func TestPlurals(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t)
 	os.WriteFile(filepath.Join(dir, "clean", "ignored.go"), []byte("package clean\n\nfunc G() int {\n\treturn 1 //guard:ignore nothing to hide\n}\n"), 0o644)
 	_, stderr, _ := run(t, dir, guardvet, "-diff", "./clean")
@@ -238,6 +245,7 @@ func g(int) error { return nil }
 // shared rule, standalone and under go vet; -shared alone runs the shared
 // rule alone.
 func TestInferAndShared(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, body := range unannotatedModule {
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)

@@ -68,6 +68,7 @@ func gitModule(t *testing.T, files map[string]string) string {
 // standalone and under go vet, and -help says so; -NAME=false turns one
 // off and keeps the others.
 func TestRuleFlagsSelect(t *testing.T) {
+	t.Parallel()
 	dir := gitModule(t, map[string]string{
 		"go.mod": "module example.com/sel\n\ngo 1.26\n",
 		"s/s.go": `package s
@@ -135,6 +136,7 @@ func (s *S) Twice() int {
 // TestDailyFlagsFirst: -help lists the flags used every day before the
 // profiling, cache and rule-option flags.
 func TestDailyFlagsFirst(t *testing.T) {
+	t.Parallel()
 	help, _, _ := run(t, t.TempDir(), guardvet, "-help")
 	at := func(flag string) int {
 		i := strings.Index(help, "\n  -"+flag+"\n")
@@ -162,6 +164,7 @@ func TestDailyFlagsFirst(t *testing.T) {
 // not printed when a directive is there, when a finding is, or when
 // .guardvet.yaml says hints: false.
 func TestHintWithoutDirectives(t *testing.T) {
+	t.Parallel()
 	dir := gitModule(t, map[string]string{
 		"go.mod":         "module example.com/stats\n\ngo 1.26\n",
 		"stats/stats.go": inversionSrc,
@@ -200,6 +203,7 @@ func TestHintWithoutDirectives(t *testing.T) {
 // //guard:order line to write, and writing it turns the cycle into the
 // declared order's violation, at the other end.
 func TestLockOrderGivesTheLine(t *testing.T) {
+	t.Parallel()
 	dir := gitModule(t, map[string]string{
 		"go.mod":         "module example.com/stats\n\ngo 1.26\n",
 		"stats/stats.go": inversionSrc,
@@ -221,6 +225,7 @@ func TestLockOrderGivesTheLine(t *testing.T) {
 // ends, SARIF's region has it too, and go vet prints a finding's related
 // positions in its message, not as lines of their own.
 func TestFindingShape(t *testing.T) {
+	t.Parallel()
 	dir := gitModule(t, map[string]string{
 		"go.mod":         "module example.com/stats\n\ngo 1.26\n",
 		"stats/stats.go": inversionSrc,
@@ -259,6 +264,7 @@ func TestFindingShape(t *testing.T) {
 // TestOutsideAModule: outside a module, the go command's message and
 // what to do, without go/packages' wrapping.
 func TestOutsideAModule(t *testing.T) {
+	t.Parallel()
 	const what = "guardvet: packages are loaded as go build loads them: run guardvet in a module (a directory with go.mod, or below one), or name its directory with -C DIR\n"
 	// In a git repository with no go.mod, the go command suggests go mod
 	// init; its further lines keep its own indentation.

@@ -36,7 +36,13 @@ func TestMain(m *testing.M) {
 
 func run(t *testing.T, dir string, name string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	cmd := exec.Command(name, args...)
+	return runCmd(t, exec.Command(name, args...), dir)
+}
+
+// runCmd runs cmd in dir and returns what it printed and its exit code.
+func runCmd(t *testing.T, cmd *exec.Cmd, dir string) (stdout, stderr string, code int) {
+	t.Helper()
+	name, args := cmd.Path, cmd.Args[1:]
 	cmd.Dir = dir
 	var o, e bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &o, &e
@@ -106,6 +112,7 @@ func F() { mu.Lock(); mu.Unlock() }
 const wantBad = "use/use.go:12:11: c.N read while c.mu is not known to be held"
 
 func TestStandaloneExitCodes(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t)
 	stdout, stderr, code := run(t, dir, guardvet, "./...")
 	if code != 1 {
@@ -158,6 +165,7 @@ func TestStandaloneExitCodes(t *testing.T) {
 }
 
 func TestTypeErrorsAreReportedNotCrashed(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t)
 	os.WriteFile(filepath.Join(dir, "clean", "broken.go"), []byte("package clean\n\nvar X int = \"s\"\n"), 0o644)
 	_, stderr, code := run(t, dir, guardvet, "./clean")
@@ -167,6 +175,7 @@ func TestTypeErrorsAreReportedNotCrashed(t *testing.T) {
 }
 
 func TestJSON(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t)
 	stdout, _, code := run(t, dir, guardvet, "-json", "./...")
 	if code != 1 {
@@ -189,6 +198,7 @@ func TestJSON(t *testing.T) {
 // TestGoVet runs the real go vet protocol (-V=full, -flags, one .cfg per
 // package, facts through vetx files), with the guard crossing packages.
 func TestGoVet(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t)
 	_, stderr, code := run(t, dir, "go", "vet", "-vettool="+guardvet, "./...")
 	if code != 1 {
@@ -206,6 +216,7 @@ func TestGoVet(t *testing.T) {
 }
 
 func TestHelp(t *testing.T) {
+	t.Parallel()
 	stdout, stderr, code := run(t, t.TempDir(), guardvet, "-help")
 	for _, want := range []string{"Usage:", "go vet -vettool", "guardedby", "-sarif", "Exit codes:", "-config.infer"} {
 		if !strings.Contains(stdout, want) {
@@ -242,6 +253,7 @@ func TestHelp(t *testing.T) {
 // TestSARIF validates the output against the SARIF 2.1.0 schema with a
 // maintained validator, and checks what code scanning relies on.
 func TestSARIF(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t)
 	os.WriteFile(filepath.Join(dir, "clean", "ignored.go"), []byte("package clean\n\nfunc G() int {\n\treturn 1 //guard:ignore nothing to hide\n}\n"), 0o644)
 	stdout, stderr, code := run(t, dir, guardvet, "-sarif", "./...")
@@ -344,6 +356,7 @@ func fingerprints(t *testing.T, out string) string {
 }
 
 func TestFixAndDiff(t *testing.T) {
+	t.Parallel()
 	dir := writeModule(t)
 	file := filepath.Join(dir, "clean", "ignored.go")
 	const before = "package clean\n\nfunc G() int {\n\treturn 1 //guard:ignore nothing to hide\n}\n"
@@ -475,6 +488,7 @@ func (p *Pool) Close() {
 // annotated only for checklocks: no false positives, and an injected race
 // is found.
 func TestChecklocksModuleUnchanged(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, body := range checklocksModule {
 		p := filepath.Join(dir, name)
@@ -596,6 +610,7 @@ func (r *Registry) Touch() {
 // unprotected accesses, -suggest -fix writes the directives, and from then
 // on plain guardvet (no inference) reports the same accesses.
 func TestInferSuggestFixThenCheck(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, src := range unannotatedModule {
 		os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755)
@@ -690,6 +705,7 @@ func fixtureCommand(t *testing.T, env []string, args ...string) *exec.Cmd {
 // analyses finish in another order, and requires the same bytes; the text
 // and SARIF findings must come sorted by file, line, column, then rule.
 func TestOutputIsDeterministic(t *testing.T) {
+	t.Parallel()
 	for _, mode := range []string{"text", "-json", "-sarif"} {
 		t.Run(strings.TrimPrefix(mode, "-"), func(t *testing.T) {
 			var args []string
@@ -833,6 +849,7 @@ func checkSARIFSorted(t *testing.T, out string) {
 // constant when the build has none; -V=full keeps go vet's protocol form,
 // with the version inside and a content hash as the build ID.
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	versionLine := regexp.MustCompile(`^guardvet v\d+\.\d+\.\d+\S* (\(revision [0-9a-f]{12}(, modified)?\) )?go\d\S*\n$`)
 	for _, flag := range []string{"-version", "-V"} {
 		stdout, stderr, code := run(t, t.TempDir(), guardvet, flag)
@@ -851,6 +868,7 @@ func TestVersion(t *testing.T) {
 // as standalone; a standalone-only flag stops with a message naming it;
 // the "Run '... help'" that go vet prints for an unknown flag works.
 func TestGoVetFlags(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -891,6 +909,7 @@ func TestGoVetFlags(t *testing.T) {
 // TestInferenceSwitch: naming the guardinfer rule turns inference on;
 // its refinements without inference say so.
 func TestInferenceSwitch(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -916,6 +935,7 @@ func TestInferenceSwitch(t *testing.T) {
 // file:line:col relative to the working directory (or the -C directory),
 // and errors without a position start with "guardvet: ", not "-: ".
 func TestLoadErrorsAreRelative(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	for name, body := range map[string]string{
 		"go.mod":     "module example.com/m\n\ngo 1.26\n",
@@ -963,6 +983,7 @@ func TestLoadErrorsAreRelative(t *testing.T) {
 // are each checked in their own module; the findings come out merged and
 // sorted, in text and in JSON.
 func TestFilesAcrossModules(t *testing.T) {
+	t.Parallel()
 	repo := t.TempDir()
 	racy := func(pkg string) string {
 		return "package " + pkg + "\n\nimport \"sync\"\n\ntype C struct {\n\tmu sync.Mutex\n\tn  int //guard:by mu\n}\n\nfunc (c *C) Peek() int { return c.n }\n"
@@ -1019,6 +1040,7 @@ func TestFilesAcrossModules(t *testing.T) {
 // TestSharedSwitch: the shared rule is off by default; naming it (-shared)
 // runs it alone and turns it on, -config.shared adds it to the others.
 func TestSharedSwitch(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	files := map[string]string{
 		"go.mod": "module sharedswitch\n\ngo 1.24\n",
@@ -1062,6 +1084,7 @@ func TestSharedSwitch(t *testing.T) {
 // summarised for the annotated package that calls it. The self-deadlock
 // below is found only through helper.L.Acquire's summarised effect.
 func TestDirectiveFreeRunSkipsSummaries(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	app := func(directive string) string {
 		return `package app
@@ -1128,6 +1151,7 @@ func (l *L) Release() { l.mu.Unlock() }
 // callers no longer prove the lock held). One finding is printed, the
 // package's, in every format.
 func TestTestVariantReportedOnce(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	var src strings.Builder
 	src.WriteString("package p\n\nimport \"sync\"\n\ntype C struct {\n\tmu sync.Mutex\n\tn  int\n}\n\nfunc (c *C) Bad() int { return c.n }\n\n")

@@ -34,6 +34,7 @@ func runOnTerminal(t *testing.T, env []string, args ...string) (stdout, terminal
 }
 
 func TestProgressOnTerminal(t *testing.T) {
+	t.Parallel()
 	want, _ := runFixtures(t, nil)
 	out, term := runOnTerminal(t, []string{"GUARDVET_PROGRESS=on"})
 	if out != want {
@@ -52,6 +53,7 @@ func TestProgressOnTerminal(t *testing.T) {
 // TestProgressQuiet: no progress on a terminal with -json or -sarif, none
 // when turned off, and none when stderr is not a terminal.
 func TestProgressQuiet(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		env  []string
 		args []string

@@ -10,6 +10,7 @@ import (
 // -config.strict bring back what checkthenact and escape leave out by
 // default; without them the fixture is clean.
 func TestStrictSwitch(t *testing.T) {
+	t.Parallel()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)

@@ -49,6 +49,7 @@ func (c *Conn) Send(b []byte) error {
 // spell it go vet -fix -diff, and no page, nor guardvet -help, may show a
 // go vet command line with -diff and without -fix.
 func TestGoVetFixDiffDocumented(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
@@ -116,9 +117,19 @@ func TestGoVetFixDiffDocumented(t *testing.T) {
 	}
 }
 
-// runWithPath runs a command in dir with PATH set to path.
+// runWithPath runs a command in dir with PATH set to path, for it and for
+// finding it; the test's own environment is left alone, so tests using it
+// can run in parallel.
 func runWithPath(t *testing.T, dir, path, name string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	t.Setenv("PATH", path)
-	return run(t, dir, name, args...)
+	bin := name
+	for _, d := range filepath.SplitList(path) {
+		if fi, err := os.Stat(filepath.Join(d, name)); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			bin = filepath.Join(d, name)
+			break
+		}
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), "PATH="+path)
+	return runCmd(t, cmd, dir)
 }

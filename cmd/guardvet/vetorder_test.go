@@ -44,6 +44,7 @@ func goVetFixture(t *testing.T, args ...string) (stdout, stderr string, code int
 // The order of the packages is go vet's: the order they finish in, one
 // order with -p=1.
 func TestGoVetOutputIsDeterministic(t *testing.T) {
+	t.Parallel()
 	// sessiontwin: guardedby, lockorder, noblock and checkthenact report.
 	args := []string{"-p=1", "sessiontwin", "lockorder/...", "noblock", "checkthenact", "escape"}
 	_, first, code := goVetFixture(t, args...)

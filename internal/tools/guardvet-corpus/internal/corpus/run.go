@@ -219,6 +219,9 @@ func (r *Runner) warm(run *Run, dir, cacheDir string, cold []byte) error {
 	if !bytes.Equal(stdout.Bytes(), cold) {
 		return fmt.Errorf("guardvet on a warm result cache printed other findings than the cold run:\n%s", firstLineDiff(string(cold), stdout.String()))
 	}
+	if run.Set.NoPartial {
+		return nil
+	}
 	return r.partial(run, dir, cacheDir, cold)
 }
 

@@ -15,6 +15,10 @@ const (
 	InCorpus = "corpus" // the corpus module's directory (testdata/corpus)
 	InRepo   = "repo"   // the repository root, like make std
 	copyPfx  = "copy:"  // copy:MODULE@VERSION, a writable copy of that module
+
+	// warmOnly, after WHERE and a +, keeps a set's re-run on the warm
+	// result cache and drops the one on a partly filled cache (Set.NoPartial).
+	warmOnly = "warmonly"
 )
 
 // Set is one line of the sets file: a name, where guardvet runs, and its
@@ -23,6 +27,14 @@ type Set struct {
 	Name  string
 	Where string   // InCorpus, InRepo or copy:MODULE@VERSION
 	Args  []string // guardvet's arguments, -json excluded
+	// NoPartial skips the re-run on a partly filled result cache (WHERE
+	// written WHERE+warmonly). That re-run analyses some packages
+	// incrementally, which needs their imports' export data: on a cold
+	// build cache it compiles them, the gate's largest cost after
+	// guardvet's own runs. Sets of modules no other set compiles are
+	// marked, once the incremental path is exercised in their
+	// configuration on other modules.
+	NoPartial bool
 }
 
 // CopyOf returns MODULE@VERSION for a set that runs in a copy of a module.
@@ -32,7 +44,7 @@ func (s Set) CopyOf() (string, bool) {
 
 // ParseSets reads a sets file: one set per line, fields separated by
 // blanks (name, where, arguments...); blank lines and lines starting with
-// # are ignored.
+// # are ignored. WHERE may end in +warmonly (Set.NoPartial).
 func ParseSets(r io.Reader) ([]Set, error) {
 	var sets []Set
 	seen := map[string]bool{}
@@ -48,6 +60,12 @@ func ParseSets(r io.Reader) ([]Set, error) {
 			return nil, fmt.Errorf("sets line %d: want NAME WHERE ARGS..., got %q", n, line)
 		}
 		s := Set{Name: f[0], Where: f[1], Args: f[2:]}
+		if where, opt, ok := strings.Cut(s.Where, "+"); ok {
+			if opt != warmOnly {
+				return nil, fmt.Errorf("sets line %d: %s: unknown option %q after + (want %s)", n, s.Where, opt, warmOnly)
+			}
+			s.Where, s.NoPartial = where, true
+		}
 		if seen[s.Name] {
 			return nil, fmt.Errorf("sets line %d: set %s defined twice", n, s.Name)
 		}

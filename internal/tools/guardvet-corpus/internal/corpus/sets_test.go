@@ -12,12 +12,19 @@ func TestParseSets(t *testing.T) {
 a   corpus  -test=false example.com/a/...
 b	repo	std
 c   copy:golang.org/x/tools@v0.52.0   ./...
+d   corpus+warmonly  -shared example.com/d/...
 `))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sets) != 3 {
-		t.Fatalf("got %d sets, want 3: %+v", len(sets), sets)
+	if len(sets) != 4 {
+		t.Fatalf("got %d sets, want 4: %+v", len(sets), sets)
+	}
+	if s := sets[3]; s.Where != InCorpus || !s.NoPartial || !slices.Equal(s.Args, []string{"-shared", "example.com/d/..."}) {
+		t.Errorf("set d: %+v", s)
+	}
+	if sets[0].NoPartial || sets[2].NoPartial {
+		t.Errorf("sets a and c re-run on a partly filled cache: %+v", sets)
 	}
 	if s := sets[0]; s.Name != "a" || s.Where != InCorpus || !slices.Equal(s.Args, []string{"-test=false", "example.com/a/..."}) {
 		t.Errorf("set a: %+v", s)
@@ -39,6 +46,7 @@ func TestParseSetsErrors(t *testing.T) {
 		"a elsewhere ./...\n",               // unknown place
 		"a copy:golang.org/x/tools ./...\n", // no version
 		"a corpus x\na repo y\n",            // defined twice
+		"a corpus+cold x\n",                 // unknown option
 	} {
 		if _, err := ParseSets(strings.NewReader(in)); err == nil {
 			t.Errorf("ParseSets(%q): no error", in)
