@@ -171,7 +171,7 @@ func TestHintWithoutDirectives(t *testing.T) {
 	})
 	const hint = "guardvet: no //guard: or checklocks directive in the 1 package checked"
 	stdout, stderr, code := run(t, dir, guardvet, "./...")
-	if code != 0 || stdout != "" || !strings.Contains(stderr, hint) || !strings.Contains(stderr, "-infer") || !strings.Contains(stderr, "-config.unannotated") {
+	if code != 0 || stdout != "" || !strings.Contains(stderr, hint) || !strings.Contains(stderr, "-infer") || !strings.Contains(stderr, "-config.unannotated") || !strings.Contains(stderr, "guardvet races ./...") {
 		t.Errorf("no directives: exit %d, want 0, no output and the hint on stderr\n%s%s", code, stdout, stderr)
 	}
 	if stdout, stderr, _ := run(t, dir, guardvet, "-json", "./..."); !json.Valid([]byte(stdout)) || !strings.Contains(stderr, hint) {

@@ -34,7 +34,7 @@ func (ad *Adoption) HintUnannotated(res output.Result, stderr io.Writer) {
 	if filesAnnotated(files) {
 		return
 	}
-	fmt.Fprintf(stderr, "guardvet: no //guard: or checklocks directive in the %s checked, so only contracts declared elsewhere were checked: -infer infers guards from how the code uses its locks, -config.unannotated finds lock-order inversions (docs/adoption.md; hints: false in %s hides this line)\n",
+	fmt.Fprintf(stderr, "guardvet: no //guard: or checklocks directive in the %s checked, so only contracts declared elsewhere were checked: -infer infers guards from how the code uses its locks, -config.unannotated finds lock-order inversions, guardvet races ./... looks for races across the whole program (experimental) (docs/adoption.md; hints: false in %s hides this line)\n",
 		output.Plural(len(res.Dirs), "package", "packages"), configfile.Name)
 }
 
