@@ -16,6 +16,6 @@ func init() { more = append(more, viaC) }
 func viaC(s *State) {
 	go func() {
 		C.bump((*C.int64_t)(unsafe.Pointer(&s.n))) // unseen: a write in C
-		s.c = 1 // want `State.c written in viaC func literal 1 \(goroutine started in viaC: viaC func literal 1\) races with its read in main`
+		s.c = 1                                    // want `State.c written in viaC func literal 1 \(goroutine started in viaC: viaC func literal 1\) races with its read in main`
 	}()
 }

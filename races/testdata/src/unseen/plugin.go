@@ -17,6 +17,6 @@ func viaPlugin(s *State) {
 	touch := sym.(func(*State))
 	go func() {
 		touch(s) // unseen: a write in a plugin
-		s.p = 1 // want `State.p written in viaPlugin func literal 1 \(goroutine started in viaPlugin: viaPlugin func literal 1\) races with its read in main`
+		s.p = 1  // want `State.p written in viaPlugin func literal 1 \(goroutine started in viaPlugin: viaPlugin func literal 1\) races with its read in main`
 	}()
 }

@@ -7,6 +7,6 @@ import "reflect"
 func viaReflect(s *State) {
 	go func() {
 		reflect.ValueOf(s).Elem().Field(0).SetInt(1) // unseen: a write through reflect.Value
-		s.r = 1 // want `State.r written in viaReflect func literal 1 \(goroutine started in viaReflect: viaReflect func literal 1\) races with its read in main`
+		s.r = 1                                      // want `State.r written in viaReflect func literal 1 \(goroutine started in viaReflect: viaReflect func literal 1\) races with its read in main`
 	}()
 }
