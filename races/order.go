@@ -31,6 +31,27 @@ func distinct(x, y site) bool {
 	return x.root == y.root && x.own && y.own
 }
 
+// beforeParallel reports whether s is a parallel test's own access that
+// runs only before the test calls t.Parallel: the go test runner runs
+// that part while every other parallel test waits. (Through one witness
+// path: a function the test calls both before and after t.Parallel may be
+// taken as before, a missed race.)
+func beforeParallel(s site) bool {
+	r := s.root
+	if r.top != r || r.parallel == nil {
+		return false
+	}
+	at := s.acc.instr
+	if s.fn != r.parallel.Parent() {
+		p := r.path(s.fn) // the test first, then each callee with the call that reached it
+		if len(p) < 2 || p[0].caller != r.parallel.Parent() || p[1].site == nil {
+			return false
+		}
+		at = p[1].site
+	}
+	return !reaches(r.parallel, at)
+}
+
 func (a *run) ordered(x, y site) bool {
 	return a.spawnOrders(x, y) || a.spawnOrders(y, x) || chanOrders(x, y) || chanOrders(y, x)
 }

@@ -166,7 +166,7 @@ func (a *run) races(x, y site) bool {
 	if !x.acc.write && !y.acc.write {
 		return false
 	}
-	if !concurrent(x.root, y.root) {
+	if !concurrent(x.root, y.root) || (x.root.top != y.root.top && (beforeParallel(x) || beforeParallel(y))) {
 		return false
 	}
 	for k := range x.held {

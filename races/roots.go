@@ -24,6 +24,10 @@ type root struct {
 	// methods) or alone (main, a test).
 	top        *root
 	concurrent bool
+	// parallel is a test's call of t.Parallel (nil if it makes none): the
+	// test runs at the same time as the other parallel tests from there
+	// on, and before it, alone.
+	parallel *ssa.Call
 	// parent is the root whose code started this one, at site in siteFn
 	// (a go statement, a handler's registration); nil for a top root.
 	parent *root
@@ -68,7 +72,8 @@ func (a *run) topRoots() []*root {
 		for _, pkg := range a.p.pkgs {
 			for _, fn := range members(pkg) {
 				if isTest(fn) {
-					roots = append(roots, &root{label: fn.Name(), fns: []*ssa.Function{fn}})
+					par := parallelCall(fn)
+					roots = append(roots, &root{label: fn.Name(), fns: []*ssa.Function{fn}, parallel: par, concurrent: par != nil})
 				}
 			}
 		}
@@ -113,6 +118,21 @@ func dedupe(fns []*ssa.Function) []*ssa.Function {
 		}
 	}
 	return out
+}
+
+// parallelCall is fn's own call of testing's T.Parallel, nil if it has
+// none: from there on the test runs alongside the other parallel tests.
+func parallelCall(fn *ssa.Function) *ssa.Call {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok {
+				if callee := call.Common().StaticCallee(); callee != nil && calleeName(callee) == "(*testing.T).Parallel" {
+					return call
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // isTest reports whether fn is a test function: TestX(t *testing.T).
