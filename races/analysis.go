@@ -193,7 +193,7 @@ func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Funct
 			for _, callee := range a.p.callees(fn, site) {
 				enter(callee, held, r.argOrigins(fn, c, site, callee), callEdge{caller: fn, site: instr})
 			}
-			for _, sub := range a.subtests(site) {
+			for _, sub := range a.callbacks(site) {
 				enter(sub, held, nil, callEdge{caller: fn, site: instr})
 			}
 		}

@@ -53,7 +53,7 @@ func beforeParallel(s site) bool {
 }
 
 func (a *run) ordered(x, y site) bool {
-	return a.spawnOrders(x, y) || a.spawnOrders(y, x) || chanOrders(x, y) || chanOrders(y, x)
+	return a.spawnOrders(x, y) || a.spawnOrders(y, x) || chanOrders(x, y) || chanOrders(y, x) || onceOrders(x, y) || onceOrders(y, x)
 }
 
 // chanOrders reports whether x happens before y through a channel held in

@@ -245,21 +245,24 @@ func (a *run) spawnAt(fn *ssa.Function, instr ssa.Instruction) (spawn, bool) {
 	return spawn{}, false
 }
 
-// subtests is the function a call of testing's T.Run or B.Run runs: a
-// subtest, which runs before Run returns, as a call would. (One that
-// calls t.Parallel runs on after Run returns, alongside its parallel
-// siblings; that is not modelled, so races between parallel subtests are
-// missed, not invented.) The testing package has no bodies here, so the
-// call graph has no edge to it.
-func (a *run) subtests(site ssa.CallInstruction) []*ssa.Function {
+// callbacks is the function a call runs before it returns, as a call of
+// it would, where the callee has no body here and the call graph no edge
+// to it: a subtest (testing's T.Run, B.Run) and the function of a
+// sync.Once's Do (once.go). (A subtest that calls t.Parallel runs on
+// after Run returns, alongside its parallel siblings; that is not
+// modelled, so races between parallel subtests are missed, not
+// invented.)
+func (a *run) callbacks(site ssa.CallInstruction) []*ssa.Function {
 	common := site.Common()
 	callee := common.StaticCallee()
-	if callee == nil || len(common.Args) != 3 {
+	if callee == nil {
 		return nil
 	}
-	switch calleeName(callee) {
-	case "(*testing.T).Run", "(*testing.B).Run":
+	switch n := calleeName(callee); {
+	case (n == "(*testing.T).Run" || n == "(*testing.B).Run") && len(common.Args) == 3:
 		return a.funcsOf(common.Args[2])
+	case n == "(*sync.Once).Do" && len(common.Args) == 2:
+		return a.funcsOf(common.Args[1])
 	}
 	return nil
 }

@@ -1,0 +1,119 @@
+package races
+
+import "golang.org/x/tools/go/ssa"
+
+// sync.Once: the function handed to Do runs once, and every Do returns
+// only after it has. So what the function does happens before whatever
+// follows a Do on the same Once, in any goroutine, and never runs
+// alongside itself. A Once is known by where it lives (T.once, pkg.once),
+// like the channels that order accesses.
+
+// onceDo is the Once a call of its Do method works on, as a location; ""
+// for any other instruction, or a Once that is not a field or a package
+// variable.
+func onceDo(instr ssa.Instruction) string {
+	call, ok := instr.(*ssa.Call)
+	if !ok {
+		return ""
+	}
+	callee := call.Common().StaticCallee()
+	if callee == nil || calleeName(callee) != "(*sync.Once).Do" || len(call.Common().Args) != 2 {
+		return ""
+	}
+	switch x := call.Common().Args[0].(type) {
+	case *ssa.FieldAddr:
+		return fieldKey(x.X.Type(), x.Field)
+	case *ssa.Global:
+		if x.Pkg != nil {
+			return x.Pkg.Pkg.Path() + "." + x.Name()
+		}
+	}
+	return ""
+}
+
+// inOnce is the Once whose Do runs s, through s's witness path; "" if
+// none does.
+func inOnce(s site) string {
+	for _, e := range s.root.path(s.fn) {
+		if e.site != nil {
+			if o := onceDo(e.site); o != "" {
+				return o
+			}
+		}
+	}
+	return ""
+}
+
+// afterOnce reports whether, on s's witness path, a Do on the Once o (or
+// a call of a function that always makes one) comes before the call that
+// leads on to s, or before s itself, on every path through its function.
+func afterOnce(s site, o string) bool {
+	p := s.root.path(s.fn)
+	for d, e := range p {
+		next := s.acc.instr
+		if d+1 < len(p) {
+			next = p[d+1].site
+		}
+		if next == nil {
+			continue
+		}
+		for _, b := range e.caller.Blocks {
+			for _, j := range b.Instrs {
+				if dominates(j, next) && mustDo(j, o, 3) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// mustDo reports whether instr is a Do on the Once o, or a static call of
+// a function that makes one (or such a call, depth levels down) before
+// every return.
+func mustDo(instr ssa.Instruction, o string, depth int) bool {
+	if onceDo(instr) == o {
+		return true
+	}
+	call, ok := instr.(*ssa.Call)
+	if !ok || depth == 0 {
+		return false
+	}
+	callee := call.Common().StaticCallee()
+	if callee == nil || len(callee.Blocks) == 0 {
+		return false
+	}
+	for _, b := range callee.Blocks {
+		for _, j := range b.Instrs {
+			if j == instr || !mustDo(j, o, depth-1) {
+				continue
+			}
+			if dominatesReturns(j) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// dominatesReturns reports whether instr comes before every return of
+// its function.
+func dominatesReturns(instr ssa.Instruction) bool {
+	for _, b := range instr.Parent().Blocks {
+		if len(b.Instrs) == 0 {
+			continue
+		}
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && !dominates(instr, ret) {
+			return false
+		}
+	}
+	return true
+}
+
+// onceOrders reports whether x runs in a Once's function and y either
+// follows a Do on that Once or runs in the same function, which runs
+// once.
+func onceOrders(x, y site) bool {
+	o := inOnce(x)
+	return o != "" && (inOnce(y) == o || afterOnce(y, o))
+}
