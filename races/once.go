@@ -13,11 +13,7 @@ import "golang.org/x/tools/go/ssa"
 // variable.
 func onceDo(instr ssa.Instruction) string {
 	call, ok := instr.(*ssa.Call)
-	if !ok {
-		return ""
-	}
-	callee := call.Common().StaticCallee()
-	if callee == nil || calleeName(callee) != "(*sync.Once).Do" || len(call.Common().Args) != 2 {
+	if !ok || staticCallee(call) != "(*sync.Once).Do" || len(call.Common().Args) != 2 {
 		return ""
 	}
 	switch x := call.Common().Args[0].(type) {

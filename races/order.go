@@ -209,11 +209,7 @@ func (a *run) after(r *root, fx *ssa.Function, ix ssa.Instruction, c *root) bool
 func waitsFor(instr ssa.Instruction, joins map[string]bool) bool {
 	switch x := instr.(type) {
 	case *ssa.Call:
-		callee := x.Common().StaticCallee()
-		if callee == nil {
-			return false
-		}
-		n := calleeName(callee)
+		n := staticCallee(x)
 		return joins["wg"] && (n == "(*sync.WaitGroup).Wait" || n == "(*golang.org/x/sync/errgroup.Group).Wait")
 	case *ssa.UnOp:
 		return joins["chan"] && x.Op == token.ARROW
@@ -243,7 +239,7 @@ func (a *run) joinsOf(c *root) map[string]bool {
 				case *ssa.Send:
 					c.joins["chan"] = true
 				case ssa.CallInstruction:
-					if callee := x.Common().StaticCallee(); callee != nil && calleeName(callee) == "(*sync.WaitGroup).Done" {
+					if staticCallee(x) == "(*sync.WaitGroup).Done" {
 						c.joins["wg"] = true
 					}
 					if b, ok := x.Common().Value.(*ssa.Builtin); ok && b.Name() == "close" {

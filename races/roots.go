@@ -125,10 +125,8 @@ func dedupe(fns []*ssa.Function) []*ssa.Function {
 func parallelCall(fn *ssa.Function) *ssa.Call {
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if call, ok := instr.(*ssa.Call); ok {
-				if callee := call.Common().StaticCallee(); callee != nil && calleeName(callee) == "(*testing.T).Parallel" {
-					return call
-				}
+			if call, ok := instr.(*ssa.Call); ok && staticCallee(call) == "(*testing.T).Parallel" {
+				return call
 			}
 		}
 	}
@@ -265,6 +263,17 @@ func (a *run) callbacks(site ssa.CallInstruction) []*ssa.Function {
 		return a.funcsOf(common.Args[1])
 	}
 	return nil
+}
+
+// staticCallee is the name (calleeName) of the function instr calls
+// statically, "" if instr is no such call.
+func staticCallee(instr ssa.Instruction) string {
+	if call, ok := instr.(ssa.CallInstruction); ok {
+		if callee := call.Common().StaticCallee(); callee != nil {
+			return calleeName(callee)
+		}
+	}
+	return ""
 }
 
 func calleeName(fn *ssa.Function) string {
