@@ -17,6 +17,8 @@ type run struct {
 	effects map[*ssa.Function]counts
 	// escaping memoises whether a parameter's callee can publish it.
 	escaping map[*ssa.Parameter]bool
+	wrappers map[*ssa.Function]wrapped // spawn wrappers (wrappers.go)
+	fresh    map[freshKey]bool         // functions returning what they allocate (objects.go)
 }
 
 type spawnKey struct {
@@ -34,7 +36,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]bool{}, effects: map[*ssa.Function]counts{}}
+	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[freshKey]bool{}, effects: map[*ssa.Function]counts{}}
 	own := p.ownFuncs()
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")
@@ -126,7 +128,7 @@ func (a *run) traverse(r *root) []*root {
 			work = append(work, item{fn, c})
 		}
 	}
-	enter := func(fn *ssa.Function, held lockSet, origins []bool, from callEdge) {
+	enter := func(fn *ssa.Function, in entry, from callEdge) {
 		if !a.follows(fn) {
 			return
 		}
@@ -135,27 +137,34 @@ func (a *run) traverse(r *root) []*root {
 		}
 		cs := r.ctxs[fn]
 		for _, c := range cs {
-			if c.entry.equal(held) && sameOrigins(c.origins, origins) {
+			if c.entry.equal(in.held) && sameOrigins(c.origins, in.origins) {
+				if next, changed := joinParams(c.params, in.params); changed {
+					c.params = next
+					queue(fn, c)
+				}
 				return
 			}
 		}
 		if len(cs) < maxContexts {
-			c := &context{entry: held.clone(), origins: origins}
+			c := &context{entry: in.held.clone(), origins: in.origins, params: in.params}
 			r.ctxs[fn] = append(cs, c)
 			queue(fn, c)
 			return
 		}
 		last := cs[len(cs)-1] // too many ways in: the last context takes what they share
-		changed := meetOrigins(last.origins, origins)
-		if next := intersect(last.entry, held); !next.equal(last.entry) {
+		changed := meetOrigins(last.origins, in.origins)
+		if next := intersect(last.entry, in.held); !next.equal(last.entry) {
 			last.entry, changed = next, true
+		}
+		if next, grew := joinParams(last.params, in.params); grew {
+			last.params, changed = next, true
 		}
 		if changed {
 			queue(fn, last)
 		}
 	}
 	for _, fn := range r.fns {
-		enter(fn, nil, nil, callEdge{})
+		enter(fn, entry{}, callEdge{})
 	}
 	var started []*root
 	for len(work) > 0 && a.budget.step() {
@@ -169,7 +178,7 @@ func (a *run) traverse(r *root) []*root {
 
 // visit enters, from fn in context c, each function fn calls, with the
 // locks held at the call, and returns the roots fn starts.
-func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Function, lockSet, []bool, callEdge)) []*root {
+func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Function, entry, callEdge)) []*root {
 	var started []*root
 	bl := a.bodyLocksOf(fn)
 	for _, b := range fn.Blocks {
@@ -178,7 +187,9 @@ func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Funct
 				if child := a.started(r, fn, instr, sp); child != nil {
 					started = append(started, child)
 				}
-				continue
+				if _, call := instr.(*ssa.Call); !call {
+					continue // a go statement; a call (a wrapper's) is entered too
+				}
 			}
 			site, ok := instr.(ssa.CallInstruction)
 			if !ok {
@@ -191,10 +202,11 @@ func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Funct
 			}
 			held := bl.held(instr, c.entry)
 			for _, callee := range a.p.callees(fn, site) {
-				enter(callee, held, r.argOrigins(fn, c, site, callee), callEdge{caller: fn, site: instr})
+				in := entry{held: held, origins: a.argOrigins(fn, c, site, callee), params: a.argObjects(fn, c, site, callee)}
+				enter(callee, in, callEdge{caller: fn, site: instr})
 			}
 			for _, sub := range a.callbacks(site) {
-				enter(sub, held, nil, callEdge{caller: fn, site: instr})
+				enter(sub, entry{held: held}, callEdge{caller: fn, site: instr})
 			}
 		}
 	}
@@ -210,25 +222,42 @@ func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Funct
 type context struct {
 	entry   lockSet
 	origins []bool
+	// params is, for each parameter, what the calls into this context
+	// pass it (objects.go); nil where no better than the points-to
+	// analysis.
+	params []objSet
+}
+
+// entry is what one call brings into a function: the locks held, which
+// arguments are own, and what they point into.
+type entry struct {
+	held    lockSet
+	origins []bool
+	params  []objSet
 }
 
 // maxContexts bounds the contexts of one function in one root; past it,
 // the last takes the intersection of the rest.
 const maxContexts = 4
 
-// argOrigins is, for each parameter of callee at a static call from fn,
-// whether its argument points into an object r's own code allocated (an
-// own object, of one instance of r).
-func (r *root) argOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction, callee *ssa.Function) []bool {
+// argOrigins is, for each parameter of callee at a call from fn (the
+// receiver first, for a call through an interface), whether its argument
+// points into an object the root's own code allocated (an own object, of
+// one instance of the root).
+func (a *run) argOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction, callee *ssa.Function) []bool {
 	common := site.Common()
-	if common.IsInvoke() || len(common.Args) != len(callee.Params) {
+	args := common.Args
+	if common.IsInvoke() {
+		args = append([]ssa.Value{common.Value}, args...)
+	}
+	if len(args) != len(callee.Params) {
 		return nil
 	}
 	var out []bool
-	for i, arg := range common.Args {
-		if own(fn, c, arg) {
+	for i, arg := range args {
+		if a.own(fn, c, arg) {
 			if out == nil {
-				out = make([]bool, len(common.Args))
+				out = make([]bool, len(args))
 			}
 			out[i] = true
 		}
@@ -260,18 +289,23 @@ func meetOrigins(old, new []bool) bool {
 }
 
 // own reports whether v, in fn, points into an object r's own code
-// allocated: an allocation of fn, a field of one, or a parameter every
-// call in r passes one to. One instance of r made it, so another
+// allocated: an allocation of fn, a field of one, what a call returns
+// that always returns an object it allocated (fresh), or a parameter
+// every call in r passes one to. One instance of r made it, so another
 // instance of r cannot reach it except through a copy published
 // elsewhere, whose accesses are not own.
-func own(fn *ssa.Function, c *context, v ssa.Value) bool {
+func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) bool {
 	for i := 0; i < 16; i++ {
 		switch x := v.(type) {
 		case *ssa.Alloc:
 			return true
+		case *ssa.Call, *ssa.Extract:
+			return a.freshValue(v, 0)
 		case *ssa.FieldAddr:
 			v = x.X
 		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.MakeInterface:
 			v = x.X
 		case *ssa.Parameter:
 			for j, p := range fn.Params {

@@ -233,21 +233,26 @@ func (a *run) joinsOf(c *root) map[string]bool {
 	}
 	c.joins["scanned"] = true
 	for fn := range c.ctxs {
-		for _, b := range fn.Blocks {
-			for _, instr := range b.Instrs {
-				switch x := instr.(type) {
-				case *ssa.Send:
-					c.joins["chan"] = true
-				case ssa.CallInstruction:
-					if staticCallee(x) == "(*sync.WaitGroup).Done" {
-						c.joins["wg"] = true
-					}
-					if b, ok := x.Common().Value.(*ssa.Builtin); ok && b.Name() == "close" {
-						c.joins["chan"] = true
-					}
+		scanJoins(fn, c.joins)
+	}
+	return c.joins
+}
+
+// scanJoins adds to joins how fn's body lets a spawner wait for it.
+func scanJoins(fn *ssa.Function, joins map[string]bool) {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			switch x := instr.(type) {
+			case *ssa.Send:
+				joins["chan"] = true
+			case ssa.CallInstruction:
+				if staticCallee(x) == "(*sync.WaitGroup).Done" {
+					joins["wg"] = true
+				}
+				if b, ok := x.Common().Value.(*ssa.Builtin); ok && b.Name() == "close" {
+					joins["chan"] = true
 				}
 			}
 		}
 	}
-	return c.joins
 }

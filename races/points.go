@@ -30,21 +30,41 @@ type points struct {
 	delta   []map[int]bool // by node: objects not yet propagated
 	returns map[*ssa.Function]int
 	budget  *budget
+	// objType is the type of each object of a named struct type: an
+	// allocation's, a field's; byType, built once solved, lists the
+	// objects of each unexported type of the program's own packages
+	// (ownTypes), which nothing else can allocate.
+	objType map[int]types.Type
+	ownPkgs map[*types.Package]bool
+	byType  map[string]map[int]bool
 }
 
 type fieldEdge struct {
 	field int
 	dst   int
+	typ   types.Type // the field's type; nil for elements
 }
 
 // newPoints builds and solves the constraints of fns, with calls resolved
 // by callees.
 func newPoints(fns []*ssa.Function, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function, b *budget) *points {
-	p := &points{budget: b, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[*ssa.Function]int{}, depth: map[int]int{}}
+	p := &points{budget: b, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[*ssa.Function]int{}, depth: map[int]int{}, objType: map[int]types.Type{}, ownPkgs: map[*types.Package]bool{}}
 	for _, fn := range fns {
+		if fn.Pkg != nil {
+			p.ownPkgs[fn.Pkg.Pkg] = true
+		}
 		p.function(fn, callees)
 	}
 	p.solve()
+	p.byType = map[string]map[int]bool{}
+	for obj, t := range p.objType {
+		if k := p.ownType(t); k != "" {
+			if p.byType[k] == nil {
+				p.byType[k] = map[int]bool{}
+			}
+			p.byType[k][obj] = true
+		}
+	}
 	return p
 }
 
@@ -84,7 +104,7 @@ func (p *points) contentOf(obj int) int {
 // derivedOf is the object of a field (or the elements) of obj. Past
 // maxDepth nested fields, obj stands for its own fields, so that
 // imprecise flows cannot derive objects without end.
-func (p *points) derivedOf(obj, field int) int {
+func (p *points) derivedOf(obj, field int, typ types.Type) int {
 	if obj == unknownObj {
 		return unknownObj
 	}
@@ -97,6 +117,9 @@ func (p *points) derivedOf(obj, field int) int {
 		o = p.newObject()
 		p.derived[k] = o
 		p.depth[o] = p.depth[obj] + 1
+		if typ != nil {
+			p.objType[o] = typ
+		}
 	}
 	return o
 }
@@ -171,7 +194,7 @@ func (p *points) solve() {
 				p.flow(src, p.contentOf(obj))
 			}
 			for _, fe := range p.fields[n] {
-				p.add(fe.dst, p.derivedOf(obj, fe.field))
+				p.add(fe.dst, p.derivedOf(obj, fe.field, fe.typ))
 			}
 		}
 	}
@@ -193,11 +216,12 @@ func (p *points) store(addr, src int) {
 	}
 }
 
-// field: dst is the address of field f of what x points to.
-func (p *points) field(x, f, dst int) {
-	p.fields[x] = append(p.fields[x], fieldEdge{f, dst})
+// field: dst is the address of field f of what x points to; typ is the
+// field's type (nil for elements).
+func (p *points) field(x, f, dst int, typ types.Type) {
+	p.fields[x] = append(p.fields[x], fieldEdge{f, dst, typ})
 	for obj := range p.sets[x] {
-		p.add(dst, p.derivedOf(obj, f))
+		p.add(dst, p.derivedOf(obj, f, typ))
 	}
 }
 
@@ -214,7 +238,11 @@ func (p *points) function(fn *ssa.Function, callees func(*ssa.Function, ssa.Call
 // Long: one case per kind of SSA instruction that moves pointers.
 func (p *points) instruction(fn *ssa.Function, instr ssa.Instruction, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function) {
 	switch x := instr.(type) {
-	case *ssa.Alloc, *ssa.MakeMap, *ssa.MakeSlice, *ssa.MakeChan:
+	case *ssa.Alloc:
+		obj := p.newObject()
+		p.objType[obj] = x.Type().(*types.Pointer).Elem()
+		p.add(p.node(x), obj)
+	case *ssa.MakeMap, *ssa.MakeSlice, *ssa.MakeChan:
 		p.add(p.node(x.(ssa.Value)), p.newObject())
 	case *ssa.MakeClosure:
 		p.add(p.node(x), p.newObject())
@@ -226,26 +254,42 @@ func (p *points) instruction(fn *ssa.Function, instr ssa.Instruction, callees fu
 			}
 		}
 	case *ssa.FieldAddr:
-		p.field(p.value(x.X), x.Field, p.node(x))
+		p.field(p.value(x.X), x.Field, p.node(x), x.Type().(*types.Pointer).Elem())
 	case *ssa.IndexAddr:
-		p.field(p.value(x.X), -1, p.node(x))
+		p.field(p.value(x.X), -1, p.node(x), nil)
 	case *ssa.UnOp:
 		switch x.Op {
 		case token.MUL:
 			p.load(p.value(x.X), p.node(x))
+			p.structFields(x.X, x.Type(), func(n int) { p.load(n, p.node(x)) })
 		case token.ARROW:
-			p.field(p.value(x.X), -1, p.tmp(func(n int) { p.load(n, p.node(x)) }))
+			p.field(p.value(x.X), -1, p.tmp(func(n int) { p.load(n, p.node(x)) }), nil)
 		}
 	case *ssa.Store:
 		p.store(p.value(x.Addr), p.value(x.Val))
+		p.structFields(x.Addr, x.Val.Type(), func(n int) { p.store(n, p.value(x.Val)) })
+	case *ssa.Field:
+		p.flow(p.value(x.X), p.node(x)) // a struct value holds what its fields do
+	case *ssa.Index:
+		p.flow(p.value(x.X), p.node(x))
 	case *ssa.MapUpdate:
-		p.field(p.value(x.Map), -1, p.tmp(func(n int) { p.store(n, p.value(x.Value)) }))
+		p.field(p.value(x.Map), -1, p.tmp(func(n int) { p.store(n, p.value(x.Value)) }), nil)
 	case *ssa.Lookup:
 		if _, ok := x.X.Type().Underlying().(*types.Map); ok {
-			p.field(p.value(x.X), -1, p.tmp(func(n int) { p.load(n, p.node(x)) }))
+			p.field(p.value(x.X), -1, p.tmp(func(n int) { p.load(n, p.node(x)) }), nil)
+		}
+	case *ssa.Select:
+		// The tuple holds what each receiving case receives (field-
+		// insensitively); each sending case stores into its channel.
+		for _, st := range x.States {
+			if st.Dir == types.RecvOnly {
+				p.field(p.value(st.Chan), -1, p.tmp(func(n int) { p.load(n, p.node(x)) }), nil)
+			} else if st.Send != nil {
+				p.field(p.value(st.Chan), -1, p.tmp(func(n int) { p.store(n, p.value(st.Send)) }), nil)
+			}
 		}
 	case *ssa.Send:
-		p.field(p.value(x.Chan), -1, p.tmp(func(n int) { p.store(n, p.value(x.X)) }))
+		p.field(p.value(x.Chan), -1, p.tmp(func(n int) { p.store(n, p.value(x.X)) }), nil)
 	case *ssa.Phi:
 		for _, e := range x.Edges {
 			p.flow(p.value(e), p.node(x))
@@ -261,6 +305,21 @@ func (p *points) instruction(fn *ssa.Function, instr ssa.Instruction, callees fu
 		}
 	case ssa.CallInstruction:
 		p.call(fn, x, callees)
+	}
+}
+
+// structFields wires, when t (the type of what addr points to) is a
+// struct, each field's address node to set: a struct value is loaded
+// and stored whole, and holds (field-insensitively) what its fields
+// point to, so that a pointer inside a struct sent on a channel or kept
+// in a slice is not lost.
+func (p *points) structFields(addr ssa.Value, t types.Type, set func(n int)) {
+	st, ok := t.Underlying().(*types.Struct)
+	if !ok {
+		return
+	}
+	for i := 0; i < st.NumFields(); i++ {
+		p.field(p.value(addr), i, p.tmp(set), st.Field(i).Type())
 	}
 }
 
@@ -317,10 +376,66 @@ func (p *points) objects(v ssa.Value) map[int]bool {
 		return nil
 	}
 	n, ok := p.nodes[v]
+	if !ok || len(p.sets[n]) == 0 {
+		if fa, isField := v.(*ssa.FieldAddr); isField {
+			if base := p.objects(fa.X); len(base) > 0 {
+				if fs, ok := p.fieldsOf(base, fa.Field); ok {
+					return fs
+				}
+			}
+		}
+		return p.ofType(v.Type())
+	}
+	return p.sets[n]
+}
+
+// ofType is, for a pointer to an unexported type of the program's own
+// packages, every object of that type: only the program's own code can
+// make one, so a pointer the analysis lost track of (it came through a
+// dependency, an interface a caller outside implements) still points
+// into one of them. Empty (unknown) for any other type.
+func (p *points) ofType(t types.Type) map[int]bool {
+	ptr, ok := t.Underlying().(*types.Pointer)
 	if !ok {
 		return nil
 	}
-	return p.sets[n]
+
+	return p.byType[p.ownType(ptr.Elem())]
+}
+
+// ownType is a key for t if it is an unexported named struct type of the
+// program's own packages, "" otherwise.
+func (p *points) ownType(t types.Type) string {
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Exported() || !p.ownPkgs[named.Obj().Pkg()] {
+		return ""
+	}
+	if _, ok := named.Underlying().(*types.Struct); !ok {
+		return ""
+	}
+	return types.TypeString(named, nil)
+}
+
+// fieldsOf is the objects of field f (-1: the elements) of the objects
+// in objs, as the analysis derived them; ok is false if it derived none
+// for one of them (or one is unknown).
+func (p *points) fieldsOf(objs map[int]bool, f int) (map[int]bool, bool) {
+	out := make(map[int]bool, len(objs))
+	for obj := range objs {
+		if obj == unknownObj {
+			return nil, false
+		}
+		if p.depth[obj] >= maxDepth {
+			out[obj] = true // it stands for its own fields (derivedOf)
+			continue
+		}
+		d, ok := p.derived[[2]int{obj, f}]
+		if !ok {
+			return nil, false
+		}
+		out[d] = true
+	}
+	return out, true
 }
 
 // mayAlias reports whether x and y can be the same object: both known

@@ -45,17 +45,19 @@ func (a *run) report() *Result {
 			}
 			bl := a.bodyLocksOf(fn)
 			for _, acc := range accs {
-				seen := map[string]bool{} // contexts that give the same site
+				seen := map[string]int{} // contexts that give the same site
 				for _, c := range cs {
 					if !a.budget.step() {
 						return &Result{Fset: a.p.fset}
 					}
-					st := site{root: r, fn: fn, acc: acc, held: bl.held(acc.instr, c.entry), own: acc.base != nil && own(fn, c, acc.base), objs: a.pts.objects(acc.base)}
+					st := site{root: r, fn: fn, acc: acc, held: bl.held(acc.instr, c.entry), own: acc.base != nil && a.own(fn, c, acc.base), objs: a.objectsIn(fn, c, acc.base)}
 					k := fmt.Sprint(st.held.sorted(), st.own)
-					if seen[k] {
+					if i, ok := seen[k]; ok {
+						prev := &byLoc[acc.loc][i]
+						prev.objs = unionKnown(prev.objs, st.objs)
 						continue
 					}
-					seen[k] = true
+					seen[k] = len(byLoc[acc.loc])
 					byLoc[acc.loc] = append(byLoc[acc.loc], st)
 				}
 			}

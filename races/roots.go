@@ -219,6 +219,9 @@ type spawn struct {
 func (a *run) spawnAt(fn *ssa.Function, instr ssa.Instruction) (spawn, bool) {
 	switch x := instr.(type) {
 	case *ssa.Go:
+		if a.wrapperStmt(fn, x) {
+			return spawn{}, true // each call of the wrapper starts one (wrappers.go)
+		}
 		return spawn{fns: a.p.callees(fn, x), label: "goroutine started in " + a.p.name(fn)}, true
 	case *ssa.Call:
 		callee := x.Common().StaticCallee()
@@ -239,6 +242,7 @@ func (a *run) spawnAt(fn *ssa.Function, instr ssa.Instruction) (spawn, bool) {
 		case "(*sync.WaitGroup).Go", "(*golang.org/x/sync/errgroup.Group).Go":
 			return spawn{fns: a.funcsOf(args[1]), label: "goroutine started in " + a.p.name(fn), joins: map[string]bool{"wg": true}}, true
 		}
+		return a.wrapperCall(fn, x)
 	}
 	return spawn{}, false
 }

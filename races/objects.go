@@ -1,0 +1,230 @@
+package races
+
+import (
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// The points-to analysis (points.go) is context-insensitive: a
+// parameter points into everything any caller passes it. A future's
+// respond method then writes every future the program makes, and the
+// write in one caller's call races with the read in another's, though
+// each call made its own. A root's traversal knows better: it reaches a
+// function through particular calls, so in each context a parameter
+// points into what those calls pass (computed in their own contexts, so
+// what a root's code made and handed down three calls deep is still that
+// object). An access through a parameter, or a field of one, is then an
+// access to what those calls passed.
+
+// objSet is a set of the points-to analysis's objects; nil or empty when
+// no better than what the analysis says of the value everywhere.
+type objSet = map[int]bool
+
+// objectsIn is what v, in fn reached in context c, can point into: what
+// the calls into c passed, where v is a parameter or a field (a field of
+// a field) of one; what the points-to analysis says otherwise.
+func (a *run) objectsIn(fn *ssa.Function, c *context, v ssa.Value) objSet {
+	if set, ok := a.refined(fn, c, v, 0); ok {
+		return set
+	}
+	return a.pts.objects(v)
+}
+
+// refined is objectsIn where the context says more than the points-to
+// analysis; ok is false where it does not.
+func (a *run) refined(fn *ssa.Function, c *context, v ssa.Value, depth int) (objSet, bool) {
+	if depth > 8 {
+		return nil, false
+	}
+	switch x := v.(type) {
+	case *ssa.Parameter:
+		i := paramOf(fn, x)
+		if i < 0 || i >= len(c.params) || len(c.params[i]) == 0 {
+			return nil, false
+		}
+		return c.params[i], true
+	case *ssa.UnOp:
+		if cell, ok := x.X.(*ssa.Alloc); ok && x.Op == token.MUL {
+			if p := storedParam(cell); p != nil {
+				return a.refined(fn, c, p, depth+1)
+			}
+		}
+	case *ssa.FieldAddr:
+		base, ok := a.refined(fn, c, x.X, depth+1)
+		if !ok {
+			return nil, false
+		}
+		return a.pts.fieldsOf(base, x.Field)
+	case *ssa.ChangeType:
+		return a.refined(fn, c, x.X, depth+1)
+	case *ssa.MakeInterface:
+		return a.refined(fn, c, x.X, depth+1)
+	case *ssa.ChangeInterface:
+		return a.refined(fn, c, x.X, depth+1)
+	}
+	return nil, false
+}
+
+// argObjects is, for each parameter of callee at a call from fn in
+// context c, what its argument points into where that is less than what
+// the points-to analysis says of the parameter; nil if it is nowhere.
+func (a *run) argObjects(fn *ssa.Function, c *context, site ssa.CallInstruction, callee *ssa.Function) []objSet {
+	common := site.Common()
+	args := common.Args
+	if common.IsInvoke() {
+		args = append([]ssa.Value{common.Value}, args...)
+	}
+	if len(args) != len(callee.Params) {
+		return nil
+	}
+	var out []objSet
+	for i, arg := range args {
+		set, ok := a.refined(fn, c, arg, 0)
+		if !ok {
+			set = a.pts.objects(arg)
+		}
+		if len(set) == 0 || set[unknownObj] || len(set) >= len(a.pts.objects(callee.Params[i])) {
+			continue
+		}
+		if out == nil {
+			out = make([]objSet, len(args))
+		}
+		out[i] = set
+	}
+	return out
+}
+
+// joinParams is what a context's parameters point into once another call
+// enters it: the union, parameter by parameter, where both calls say; no
+// better than the points-to analysis where either does not. changed says
+// whether it differs from old. Sets are never changed in place: contexts
+// share them.
+func joinParams(old, new []objSet) (out []objSet, changed bool) {
+	out = make([]objSet, len(old))
+	for i, o := range old {
+		switch {
+		case len(o) == 0:
+		case i >= len(new) || len(new[i]) == 0:
+			changed = true // out[i] stays nil: no better than the analysis
+		case grows(o, new[i]):
+			out[i] = union(o, new[i])
+			changed = true
+		default:
+			out[i] = o
+		}
+	}
+	if !changed {
+		return old, false
+	}
+	return out, true
+}
+
+// grows reports whether y has an object x does not.
+func grows(x, y objSet) bool {
+	for o := range y {
+		if !x[o] {
+			return true
+		}
+	}
+	return false
+}
+
+// union is the objects of x and of y, in a new set.
+func union(x, y objSet) objSet {
+	out := make(objSet, len(x)+len(y))
+	for o := range x {
+		out[o] = true
+	}
+	for o := range y {
+		out[o] = true
+	}
+	return out
+}
+
+// unionKnown is the objects of x and y, empty (any object) if either is.
+func unionKnown(x, y objSet) objSet {
+	if len(x) == 0 || len(y) == 0 || x[unknownObj] || y[unknownObj] {
+		return nil
+	}
+	return union(x, y)
+}
+
+// freshValue reports whether v, a call's result (or one of its results),
+// is always an object the call allocated: every function the call can
+// reach returns, in that place, an allocation of its own or the fresh
+// result of another such call (a constructor, a method that makes a
+// future and returns it). depth bounds the chain of calls followed.
+func (a *run) freshValue(v ssa.Value, depth int) bool {
+	index := 0
+	if ex, ok := v.(*ssa.Extract); ok {
+		index, v = ex.Index, ex.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok || depth > 3 {
+		return false
+	}
+	callees := a.p.callees(call.Parent(), call)
+	if len(callees) == 0 {
+		return false
+	}
+	for _, callee := range callees {
+		if !a.follows(callee) || !a.freshResult(callee, index, depth) {
+			return false
+		}
+	}
+	return true
+}
+
+// freshResult reports whether fn's result i is, at every return, an
+// object fn allocated, nil, or a fresh call result.
+func (a *run) freshResult(fn *ssa.Function, i, depth int) bool {
+	k := freshKey{fn, i}
+	if f, ok := a.fresh[k]; ok {
+		return f
+	}
+	a.fresh[k] = false // a recursive call is not fresh
+	f := true
+	returned := false
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
+			returned = true
+			f = f && a.freshIn(ret.Results[i], depth, 0)
+		}
+	}
+	f = f && returned
+	a.fresh[k] = f
+	return f
+}
+
+type freshKey struct {
+	fn *ssa.Function
+	i  int
+}
+
+// freshIn reports whether v, a value a function returns, is fresh.
+func (a *run) freshIn(v ssa.Value, depth, steps int) bool {
+	if steps > 8 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Alloc:
+		return true
+	case *ssa.Const:
+		return x.IsNil()
+	case *ssa.MakeInterface:
+		return a.freshIn(x.X, depth, steps+1)
+	case *ssa.ChangeType:
+		return a.freshIn(x.X, depth, steps+1)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if !a.freshIn(e, depth, steps+1) {
+				return false
+			}
+		}
+		return true
+	case *ssa.Call, *ssa.Extract:
+		return a.freshValue(v, depth+1)
+	}
+	return false
+}

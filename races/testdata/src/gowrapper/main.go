@@ -1,0 +1,65 @@
+// Package main: goroutines started through a helper that runs, in a
+// goroutine of its own, the function it is handed (nats-server's
+// startGoRoutine). Each call of the helper starts its own goroutine: one
+// that runs once and touches what nobody else does is not a race with
+// itself or with the others; two that write one field are.
+package main
+
+import (
+	"fmt"
+	"sync"
+)
+
+type Server struct {
+	mu      sync.Mutex
+	running bool
+	wg      sync.WaitGroup
+
+	accepts int // only the accept loop touches it
+	routes  int // only the route loop touches it
+	last    string
+}
+
+// startGoRoutine runs f in a goroutine of its own while the server runs.
+func (s *Server) startGoRoutine(f func()) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.running {
+		return false
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		f()
+	}()
+	return true
+}
+
+func (s *Server) acceptLoop() {
+	for i := 0; i < 3; i++ {
+		s.accepts++
+	}
+	s.last = "accept" // want `Server.last written in Server.acceptLoop \(goroutine started in Server.Start by Server.startGoRoutine: Server.acceptLoop\) races with its write in Server.Start func literal 1`
+}
+
+func (s *Server) routeLoop() {
+	for i := 0; i < 3; i++ {
+		s.routes++
+	}
+}
+
+func (s *Server) Start() {
+	s.running = true // before any goroutine starts
+	s.startGoRoutine(s.acceptLoop)
+	s.startGoRoutine(s.routeLoop)
+	s.startGoRoutine(func() {
+		s.last = "closure"
+	})
+}
+
+func main() {
+	s := &Server{}
+	s.Start()
+	s.wg.Wait()
+	fmt.Println(s.accepts, s.routes, s.last)
+}
