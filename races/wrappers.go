@@ -148,7 +148,8 @@ func (a *run) wrapperCall(fn *ssa.Function, call *ssa.Call) (spawn, bool) {
 	if mc, ok := w.stmt.Call.Value.(*ssa.MakeClosure); ok {
 		scanJoins(mc.Fn.(*ssa.Function), joins)
 	}
-	return spawn{fns: fns, label: "goroutine started in " + a.p.name(fn) + " by " + a.p.name(callee), joins: joins}, true
+	// A wrapper whose go statement is in a loop starts many at once.
+	return spawn{fns: fns, label: "goroutine started in " + a.p.name(fn) + " by " + a.p.name(callee), joins: joins, multi: inLoop(w.stmt)}, true
 }
 
 // wrapperStmt reports whether instr is a spawn wrapper's go statement,

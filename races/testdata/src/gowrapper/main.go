@@ -63,3 +63,30 @@ func main() {
 	s.wg.Wait()
 	fmt.Println(s.accepts, s.routes, s.last)
 }
+
+// parallelize runs work in n goroutines at once (Kubernetes'
+// ParallelizeUntil): what it is handed runs many times at the same
+// time, though each call of parallelize is made once.
+func parallelize(n int, work func(i int)) {
+	var wg sync.WaitGroup
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work(i)
+		}()
+	}
+	wg.Wait()
+}
+
+type Tally struct{ hits int }
+
+func (t *Tally) count() {
+	parallelize(4, func(int) {
+		t.hits++ // want `Tally.hits written in Tally.count func literal 1 \(goroutine started in Tally.count by parallelize: Tally.count func literal 1\) races with its (read|write) in Tally.count func literal 1`
+	})
+}
+
+func init() {
+	(&Tally{}).count()
+}
