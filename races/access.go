@@ -28,14 +28,14 @@ func (a *run) accessesOf(fn *ssa.Function) []access {
 			switch x := instr.(type) {
 			case *ssa.Store:
 				if loc, pos := location(x.Addr); loc != "" && !a.unpublished(x.Addr, instr) {
-					out = append(out, access{loc: loc, base: baseOf(x.Addr), write: true, instr: instr, pos: pick(pos, x.Pos())})
+					out = append(out, access{loc: loc, base: baseOf(x.Addr), write: true, instr: instr, pos: accessPos(pos, x, x.Addr)})
 				}
 			case *ssa.UnOp:
 				if x.Op != token.MUL {
 					continue
 				}
 				if loc, pos := location(x.X); loc != "" && !a.unpublished(x.X, instr) {
-					out = append(out, access{loc: loc, base: baseOf(x.X), instr: instr, pos: pick(pos, x.Pos())})
+					out = append(out, access{loc: loc, base: baseOf(x.X), instr: instr, pos: accessPos(pos, x, x.X)})
 				}
 			case *ssa.MapUpdate:
 				if loc, pos := mapLocation(x.Map); loc != "" {
@@ -59,12 +59,37 @@ func (a *run) accessesOf(fn *ssa.Function) []access {
 	return out
 }
 
-// baseOf is the struct a field address is in; nil for anything else.
+// baseOf is the object an access is to: the struct a field address is
+// in, a captured variable itself; nil for a package variable.
 func baseOf(addr ssa.Value) ssa.Value {
-	if fa, ok := addr.(*ssa.FieldAddr); ok {
-		return fa.X
+	switch x := addr.(type) {
+	case *ssa.FieldAddr:
+		return x.X
+	case *ssa.Alloc, *ssa.FreeVar:
+		return x
 	}
 	return nil
+}
+
+// accessPos is where an access of addr by instr is shown: the field
+// selector's position; else the instruction's; else, for the load of a
+// variable (which SSA gives none), where the loaded value is first used;
+// else where the variable is declared.
+func accessPos(loc token.Pos, instr ssa.Instruction, addr ssa.Value) token.Pos {
+	if p := pick(loc, instr.Pos()); p.IsValid() {
+		return p
+	}
+	if v, ok := instr.(ssa.Value); ok && v.Referrers() != nil {
+		for _, ref := range *v.Referrers() {
+			if ref.Pos().IsValid() {
+				return ref.Pos()
+			}
+		}
+	}
+	if cell := capturedCell(addr); cell != nil {
+		return cell.Pos()
+	}
+	return token.NoPos
 }
 
 func pick(a, b token.Pos) token.Pos {
@@ -89,8 +114,89 @@ func location(addr ssa.Value) (string, token.Pos) {
 			return "", token.NoPos
 		}
 		return x.Pkg.Pkg.Path() + "." + x.Name(), x.Pos()
+	case *ssa.Alloc, *ssa.FreeVar:
+		if cell := capturedCell(addr); cell != nil && !isSyncType(cell.Type()) {
+			return variableKey(cell), token.NoPos // the access's own position (accessPos)
+		}
 	}
 	return "", token.NoPos
+}
+
+// capturedCell is the variable addr is, when it is a local variable a
+// function literal captures (the variable's cell in the function that
+// declares it, or a closure's free variable bound to it, at any depth of
+// nesting); nil otherwise. Such a variable is shared with the closure:
+// a goroutine running it writes what its starter reads, as a field is.
+func capturedCell(addr ssa.Value) *ssa.Alloc {
+	for depth := 0; depth < 8; depth++ {
+		switch x := addr.(type) {
+		case *ssa.Alloc:
+			if !x.Heap || x.Comment == "" || !captured(x) {
+				return nil
+			}
+			return x
+		case *ssa.FreeVar:
+			addr = binding(x)
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// captured reports whether a function literal captures cell.
+func captured(cell *ssa.Alloc) bool {
+	for _, ref := range *cell.Referrers() {
+		if _, ok := ref.(*ssa.MakeClosure); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// binding is what the function literal's creation binds fv to, in the
+// function that encloses it; nil if it cannot be found.
+func binding(fv *ssa.FreeVar) ssa.Value {
+	fn := fv.Parent()
+	index := -1
+	for i, v := range fn.FreeVars {
+		if v == fv {
+			index = i
+		}
+	}
+	parent := fn.Parent()
+	if parent == nil || index < 0 {
+		return nil
+	}
+	for _, b := range parent.Blocks {
+		for _, instr := range b.Instrs {
+			if mc, ok := instr.(*ssa.MakeClosure); ok && mc.Fn == fn && index < len(mc.Bindings) {
+				return mc.Bindings[index]
+			}
+		}
+	}
+	return nil
+}
+
+// variableKey names a captured variable as a location: the package, the
+// function that declares it, and its name (pkg.Func.v, pkg.T.M.v).
+func variableKey(cell *ssa.Alloc) string {
+	fn := outermost(cell.Parent())
+	name := fn.Name()
+	if recv := fn.Signature.Recv(); recv != nil {
+		t := recv.Type()
+		if ptr, ok := t.(*types.Pointer); ok {
+			t = ptr.Elem()
+		}
+		if named, ok := types.Unalias(t).(*types.Named); ok {
+			name = named.Obj().Name() + "." + name
+		}
+	}
+	path := ""
+	if fn.Pkg != nil {
+		path = fn.Pkg.Pkg.Path() + "."
+	}
+	return path + name + "." + cell.Comment
 }
 
 // isSyncType reports whether ptr points to a value of a sync or
@@ -125,6 +231,9 @@ func mapLocation(m ssa.Value) (string, token.Pos) {
 // an object its function allocated and has not yet made reachable to
 // anything else before instr.
 func (a *run) unpublished(addr ssa.Value, instr ssa.Instruction) bool {
+	if cell, ok := addr.(*ssa.Alloc); ok {
+		return a.unpublishedAt(cell, instr)
+	}
 	fa, ok := addr.(*ssa.FieldAddr)
 	if !ok {
 		return false
@@ -140,15 +249,54 @@ func (a *run) unpublished(addr ssa.Value, instr ssa.Instruction) bool {
 	if !ok {
 		return false
 	}
+	return a.unpublishedAt(alloc, instr)
+}
+
+// unpublishedAt reports whether nothing has made alloc reachable from
+// elsewhere before instr.
+func (a *run) unpublishedAt(alloc *ssa.Alloc, instr ssa.Instruction) bool {
 	for _, ref := range *alloc.Referrers() {
 		if !a.publishes(alloc, ref) {
 			continue
 		}
-		if ref == instr || reaches(ref, instr) {
+		if ref == instr || reachesSame(ref, instr, alloc) {
 			return false
 		}
 	}
 	return true
+}
+
+// reachesSame reports whether, in one call of a function, to can run
+// after from with the same allocation alloc made: some path leads from
+// from to to without running alloc again (an allocation in a loop makes
+// a new object each time round: what the last one published is not the
+// object a later access touches).
+func reachesSame(from, to ssa.Instruction, alloc *ssa.Alloc) bool {
+	ab, ai := alloc.Block(), index(alloc)
+	if from.Block() == to.Block() && index(from) < index(to) && !(ab == from.Block() && index(from) < ai && ai < index(to)) {
+		return true
+	}
+	if ab == from.Block() && index(from) < ai {
+		return false // every way on from from runs alloc first
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	work := append([]*ssa.BasicBlock(nil), from.Block().Succs...)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] {
+			continue
+		}
+		seen[b] = true
+		if b == to.Block() && (b != ab || index(to) < ai) {
+			return true
+		}
+		if b == ab {
+			continue // alloc runs again on this way
+		}
+		work = append(work, b.Succs...)
+	}
+	return false
 }
 
 // publishes reports whether ref, a use of v (an allocation or the

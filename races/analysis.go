@@ -307,6 +307,12 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) bool {
 			v = x.X
 		case *ssa.MakeInterface:
 			v = x.X
+		case *ssa.FreeVar:
+			// A function literal's variable bound to a cell its
+			// enclosing function declared: that function's own, in the
+			// instance that made the literal and runs it.
+			_, isCell := binding(x).(*ssa.Alloc)
+			return isCell
 		case *ssa.Parameter:
 			for j, p := range fn.Params {
 				if p == x {
