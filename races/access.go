@@ -12,8 +12,11 @@ type access struct {
 	loc   string    // Session.ptmx, Session.conns[] (a map's entries), pkg.v
 	base  ssa.Value // the object: a field's struct pointer, a map; nil for a package variable
 	write bool
-	instr ssa.Instruction
-	pos   token.Pos
+	// atomic: made by a sync/atomic function on a plain field; two
+	// atomic accesses never race, an atomic and a plain one do.
+	atomic bool
+	instr  ssa.Instruction
+	pos    token.Pos
 }
 
 // accessesOf lists the accesses of fn's body: loads and stores of fields
@@ -29,6 +32,7 @@ func (a *run) accessesOf(fn *ssa.Function) []access {
 			case *ssa.Store:
 				if loc, pos := location(x.Addr); loc != "" && !a.unpublished(x.Addr, instr) {
 					out = append(out, access{loc: loc, base: baseOf(x.Addr), write: true, instr: instr, pos: accessPos(pos, x, x.Addr)})
+					out = append(out, a.wholeStruct(x.Addr, true, instr, accessPos(pos, x, x.Addr))...)
 				}
 			case *ssa.UnOp:
 				if x.Op != token.MUL {
@@ -36,6 +40,7 @@ func (a *run) accessesOf(fn *ssa.Function) []access {
 				}
 				if loc, pos := location(x.X); loc != "" && !a.unpublished(x.X, instr) {
 					out = append(out, access{loc: loc, base: baseOf(x.X), instr: instr, pos: accessPos(pos, x, x.X)})
+					out = append(out, a.wholeStruct(x.X, false, instr, accessPos(pos, x, x.X))...)
 				}
 			case *ssa.MapUpdate:
 				if loc, pos := mapLocation(x.Map); loc != "" {
@@ -48,6 +53,9 @@ func (a *run) accessesOf(fn *ssa.Function) []access {
 					}
 				}
 			case *ssa.Call:
+				if acc, ok := a.atomicAccess(x); ok {
+					out = append(out, acc)
+				}
 				if b, ok := x.Common().Value.(*ssa.Builtin); ok && b.Name() == "delete" {
 					if loc, pos := mapLocation(x.Common().Args[0]); loc != "" {
 						out = append(out, access{loc: loc, base: x.Common().Args[0], write: true, instr: instr, pos: pick(x.Pos(), pos)})

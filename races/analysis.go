@@ -19,6 +19,7 @@ type run struct {
 	escaping map[*ssa.Parameter]bool
 	wrappers map[*ssa.Function]wrapped // spawn wrappers (wrappers.go)
 	fresh    map[freshKey]bool         // functions returning what they allocate (objects.go)
+	atomics  map[string]bool           // locations sync/atomic functions apply to (atomics.go)
 }
 
 type spawnKey struct {
@@ -183,7 +184,8 @@ func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Funct
 	bl := a.bodyLocksOf(fn)
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if sp, ok := a.spawnAt(fn, instr); ok {
+			sp, spawns := a.spawnAt(fn, instr)
+			if spawns {
 				if child := a.started(r, fn, instr, sp); child != nil {
 					started = append(started, child)
 				}
@@ -205,7 +207,7 @@ func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Funct
 				in := entry{held: held, origins: a.argOrigins(fn, c, site, callee), params: a.argObjects(fn, c, site, callee)}
 				enter(callee, in, callEdge{caller: fn, site: instr})
 			}
-			for _, sub := range a.callbacks(site) {
+			for _, sub := range a.callbacks(site, spawns) {
 				enter(sub, entry{held: held}, callEdge{caller: fn, site: instr})
 			}
 		}

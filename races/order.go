@@ -56,36 +56,69 @@ func (a *run) ordered(x, y site) bool {
 	return a.spawnOrders(x, y) || a.spawnOrders(y, x) || chanOrders(x, y) || chanOrders(y, x) || onceOrders(x, y) || onceOrders(y, x)
 }
 
-// chanOrders reports whether x happens before y through a channel held in
-// a field or package variable: after x, x's function closes it or sends
-// on it (and cannot do so before x), and y's function reaches y only
-// through a receive from it (a receive, a select with a receive case on
-// it, a range over it). A close that publishes what was written before
-// it, read by whoever it wakes, is the common shape.
+// chanOrders reports whether x happens before y through a channel or an
+// atomic held in a field or package variable: after x, x's function (or
+// a caller on x's call path, after the call that leads to x) closes the
+// channel, sends on it or stores to the atomic (and cannot do so before),
+// and y's function (or a caller on y's path, before the call that leads
+// to y) reaches y only through a receive from the channel or a load of
+// the atomic. A close that publishes what was written before it, read by
+// whoever it wakes, is the common shape; a started flag stored once
+// set-up is done and loaded before anything uses it is the other.
 func chanOrders(x, y site) bool {
 	signals := map[string]bool{}
-	for _, b := range x.fn.Blocks {
-		for _, instr := range b.Instrs {
-			if c := signalled(instr); c != "" && reaches(x.acc.instr, instr) && !reaches(instr, x.acc.instr) {
-				signals[c] = true
+	for _, f := range frames(x) {
+		for _, b := range f.fn.Blocks {
+			for _, instr := range b.Instrs {
+				if c := signalled(instr); c != "" && reaches(f.at, instr) && !reaches(instr, f.at) {
+					signals[c] = true
+				}
 			}
 		}
 	}
 	if len(signals) == 0 {
 		return false
 	}
-	for _, b := range y.fn.Blocks {
-		for _, instr := range b.Instrs {
-			if c := received(instr, signals); c && dominates(instr, y.acc.instr) {
-				return true
+	for _, f := range frames(y) {
+		for _, b := range f.fn.Blocks {
+			for _, instr := range b.Instrs {
+				if received(instr, signals) && dominates(instr, f.at) {
+					return true
+				}
 			}
 		}
 	}
 	return false
 }
 
-// signalled is the channel instr closes or sends on, as a location
-// (T.done, pkg.ready); "" for anything else.
+// frame is a function on an access's call path and where in it the path
+// is: the access itself in its own function, the call that leads to it
+// in each caller.
+type frame struct {
+	fn *ssa.Function
+	at ssa.Instruction
+}
+
+// maxFrames bounds how far up an access's call path order is looked for.
+const maxFrames = 4
+
+// frames is s's function and its callers on s's witness path, nearest
+// first.
+func frames(s site) []frame {
+	out := []frame{{s.fn, s.acc.instr}}
+	path := s.root.path(s.fn)
+	for i := len(path) - 1; i > 0 && len(out) < maxFrames; i-- {
+		if path[i].site == nil {
+			break
+		}
+		out = append(out, frame{path[i-1].caller, path[i].site})
+	}
+	return out
+}
+
+// signalled is the channel instr closes or sends on, or the atomic it
+// stores to, as a location (T.done, pkg.ready, T.started); "" for
+// anything else.
 func signalled(instr ssa.Instruction) string {
 	switch x := instr.(type) {
 	case *ssa.Send:
@@ -94,12 +127,16 @@ func signalled(instr ssa.Instruction) string {
 		if b, ok := x.Common().Value.(*ssa.Builtin); ok && b.Name() == "close" {
 			return chanLocation(x.Common().Args[0])
 		}
+		if loc, op := atomicOp(x); op == atomicStore || op == atomicSwap {
+			return loc
+		}
 	}
 	return ""
 }
 
 // received reports whether instr receives from one of the channels in
-// locs: a receive, or a select with a receive case on one.
+// locs (a receive, or a select with a receive case on one) or loads one
+// of the atomics.
 func received(instr ssa.Instruction, locs map[string]bool) bool {
 	switch x := instr.(type) {
 	case *ssa.UnOp:
@@ -109,6 +146,10 @@ func received(instr ssa.Instruction, locs map[string]bool) bool {
 			if st.Dir == types.RecvOnly && locs[chanLocation(st.Chan)] {
 				return true
 			}
+		}
+	case *ssa.Call:
+		if loc, op := atomicOp(x); op == atomicLoad || op == atomicSwap {
+			return locs[loc]
 		}
 	}
 	return false

@@ -165,7 +165,7 @@ func (a *run) pairs(loc string, sites []site, reported map[[2]token.Position]boo
 // between them: roots that can run at once, no lock held at both, and
 // no order from how the roots were started.
 func (a *run) races(x, y site) bool {
-	if !x.acc.write && !y.acc.write {
+	if !x.acc.write && !y.acc.write || x.acc.atomic && y.acc.atomic {
 		return false
 	}
 	if !concurrent(x.root, y.root) || (x.root.top != y.root.top && (beforeParallel(x) || beforeParallel(y))) {

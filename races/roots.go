@@ -247,26 +247,30 @@ func (a *run) spawnAt(fn *ssa.Function, instr ssa.Instruction) (spawn, bool) {
 	return spawn{}, false
 }
 
-// callbacks is the function a call runs before it returns, as a call of
-// it would, where the callee has no body here and the call graph no edge
-// to it: a subtest (testing's T.Run, B.Run) and the function of a
-// sync.Once's Do (once.go). (A subtest that calls t.Parallel runs on
-// after Run returns, alongside its parallel siblings; that is not
-// modelled, so races between parallel subtests are missed, not
-// invented.)
-func (a *run) callbacks(site ssa.CallInstruction) []*ssa.Function {
+// callbacks is the functions a call runs before it returns, as calls of
+// them would, where the callee has no body here and the call graph no
+// edge to them: the function values handed to a dependency's function
+// (sync.Map's Range, sort.Slice, a subtest given to testing's T.Run, the
+// function of a sync.Once's Do, once.go), unless the call is one that
+// starts goroutines (spawns: a handler's registration, time.AfterFunc),
+// whose functions are roots instead. A dependency that keeps the function
+// and runs it later, in a goroutine of its own, is taken as running it
+// there and then: a race with it is missed, not invented. (A subtest that
+// calls t.Parallel runs on after Run returns, alongside its parallel
+// siblings; that is not modelled either.)
+func (a *run) callbacks(site ssa.CallInstruction, spawns bool) []*ssa.Function {
 	common := site.Common()
 	callee := common.StaticCallee()
-	if callee == nil {
+	if callee == nil || spawns || a.follows(callee) {
 		return nil
 	}
-	switch n := calleeName(callee); {
-	case (n == "(*testing.T).Run" || n == "(*testing.B).Run") && len(common.Args) == 3:
-		return a.funcsOf(common.Args[2])
-	case n == "(*sync.Once).Do" && len(common.Args) == 2:
-		return a.funcsOf(common.Args[1])
+	var out []*ssa.Function
+	for _, arg := range common.Args {
+		if _, ok := arg.Type().Underlying().(*types.Signature); ok {
+			out = append(out, a.funcsOf(arg)...)
+		}
 	}
-	return nil
+	return out
 }
 
 // staticCallee is the name (calleeName) of the function instr calls
