@@ -97,7 +97,7 @@ func accessPos(loc token.Pos, instr ssa.Instruction, addr ssa.Value) token.Pos {
 	if cell := capturedCell(addr); cell != nil {
 		return cell.Pos()
 	}
-	return token.NoPos
+	return addr.Pos() // a package variable's declaration
 }
 
 func pick(a, b token.Pos) token.Pos {
@@ -121,7 +121,7 @@ func location(addr ssa.Value) (string, token.Pos) {
 		if x.Pkg == nil || isSyncType(x.Type()) {
 			return "", token.NoPos
 		}
-		return x.Pkg.Pkg.Path() + "." + x.Name(), x.Pos()
+		return x.Pkg.Pkg.Path() + "." + x.Name(), token.NoPos // the access's own position (accessPos), not the declaration's
 	case *ssa.Alloc, *ssa.FreeVar:
 		if cell := capturedCell(addr); cell != nil && !isSyncType(cell.Type()) {
 			return variableKey(cell), token.NoPos // the access's own position (accessPos)

@@ -205,6 +205,9 @@ func (a *run) before(r *root, fx *ssa.Function, ix ssa.Instruction, fs *ssa.Func
 		return sx < ss // init, then main
 	}
 	nx, ns, ok := diverge(r, fx, ix, fs, is)
+	if _, deferred := nx.(*ssa.Defer); deferred {
+		return false // a deferred call runs as its function returns, after the rest
+	}
 	return ok && !reaches(ns, nx)
 }
 
@@ -233,17 +236,42 @@ func (a *run) after(r *root, fx *ssa.Function, ix ssa.Instruction, c *root) bool
 		return false
 	}
 	joins := a.joinsOf(c)
+	at := []ssa.Instruction{nx}
+	if _, deferred := nx.(*ssa.Defer); deferred {
+		at = exits(nx.Parent()) // a deferred call runs where the function returns
+	}
 	for _, b := range nx.Parent().Blocks {
 		for _, j := range b.Instrs {
-			if !waitsFor(j, joins) {
-				continue
-			}
-			if reaches(ns, j) && dominates(j, nx) && !reaches(j, ns) {
+			if waitsFor(j, joins) && reaches(ns, j) && !reaches(j, ns) && dominatesAll(j, at) {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// exits is where fn runs its deferred calls: each RunDefers, and each
+// return it reaches without one (a panic's unwinding is not followed).
+func exits(fn *ssa.Function) []ssa.Instruction {
+	var out []ssa.Instruction
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if _, ok := instr.(*ssa.RunDefers); ok {
+				out = append(out, instr)
+			}
+		}
+	}
+	return out
+}
+
+// dominatesAll reports whether j comes before each of at on every path.
+func dominatesAll(j ssa.Instruction, at []ssa.Instruction) bool {
+	for _, x := range at {
+		if !dominates(j, x) {
+			return false
+		}
+	}
+	return len(at) > 0
 }
 
 // waitsFor reports whether instr waits in one of the ways joins lists.
