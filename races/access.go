@@ -52,9 +52,23 @@ func (a *run) accessesOf(fn *ssa.Function) []access {
 						out = append(out, access{loc: loc, base: x.X, instr: instr, pos: pick(x.Pos(), pos)})
 					}
 				}
+			case *ssa.Range:
+				// Ranging over a map reads its entries.
+				if _, ok := x.X.Type().Underlying().(*types.Map); ok {
+					if loc, pos := mapLocation(x.X); loc != "" {
+						out = append(out, access{loc: loc, base: x.X, instr: instr, pos: pick(x.Pos(), pos)})
+					}
+				}
 			case *ssa.Call:
 				if acc, ok := a.atomicAccess(x); ok {
 					out = append(out, acc)
+				}
+				if b, ok := x.Common().Value.(*ssa.Builtin); ok && b.Name() == "len" {
+					if _, isMap := x.Common().Args[0].Type().Underlying().(*types.Map); isMap {
+						if loc, pos := mapLocation(x.Common().Args[0]); loc != "" {
+							out = append(out, access{loc: loc, base: x.Common().Args[0], instr: instr, pos: pick(x.Pos(), pos)})
+						}
+					}
 				}
 				if b, ok := x.Common().Value.(*ssa.Builtin); ok && b.Name() == "delete" {
 					if loc, pos := mapLocation(x.Common().Args[0]); loc != "" {

@@ -8,9 +8,24 @@ import (
 )
 
 type Server struct {
-	mu   sync.Mutex
-	hits map[string]int
-	seen map[string]bool
+	mu    sync.Mutex
+	hits  map[string]int
+	seen  map[string]bool
+	names map[string]string
+}
+
+// rename writes names; list ranges over it and takes its length, which
+// read its entries, in other requests' goroutines.
+func (s *Server) rename(w http.ResponseWriter, r *http.Request) {
+	s.names[r.URL.Path] = r.URL.RawQuery // want `Server.names\[\] written in Server.rename \(handler /rename: Server.rename\) races with its read in Server.list \(handler /list: Server.list\)`
+}
+
+func (s *Server) list(w http.ResponseWriter, r *http.Request) {
+	out := make([]string, 0, len(s.names))
+	for k := range s.names {
+		out = append(out, k)
+	}
+	_ = out
 }
 
 func (s *Server) count(w http.ResponseWriter, r *http.Request) {
@@ -21,7 +36,9 @@ func (s *Server) count(w http.ResponseWriter, r *http.Request) {
 }
 
 func main() {
-	s := &Server{hits: map[string]int{}, seen: map[string]bool{}}
+	s := &Server{hits: map[string]int{}, seen: map[string]bool{}, names: map[string]string{}}
 	http.HandleFunc("/count", s.count)
+	http.HandleFunc("/rename", s.rename)
+	http.HandleFunc("/list", s.list)
 	http.ListenAndServe(":8080", nil)
 }
