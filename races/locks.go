@@ -66,8 +66,16 @@ type lockOp struct {
 // asLockOp recognises (*sync.Mutex).Lock, (*sync.RWMutex).RLock and their
 // releases, on a lock the analysis can name.
 func asLockOp(call *ssa.Call) (lockOp, bool) {
-	callee := call.Common().StaticCallee()
-	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" || len(call.Common().Args) == 0 {
+	return lockOpOf(call.Common())
+}
+
+// lockOpOf is asLockOp for a call's common part (a call's, a defer's).
+func lockOpOf(c *ssa.CallCommon) (lockOp, bool) {
+	if op, ok := lockerOp(c); ok {
+		return op, true
+	}
+	callee := c.StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" || len(c.Args) == 0 {
 		return lockOp{}, false
 	}
 	recv := callee.Signature.Recv()
@@ -86,7 +94,29 @@ func asLockOp(call *ssa.Call) (lockOp, bool) {
 	default:
 		return lockOp{}, false
 	}
-	key := lockKey(call.Common().Args[0])
+	key := lockKey(c.Args[0])
+	if key == "" {
+		return lockOp{}, false
+	}
+	return lockOp{key: key, acquire: acquire}, true
+}
+
+// lockerOp recognises Lock and Unlock called through a sync.Locker held
+// in a field, most often a sync.Cond's L (q.cond.L.Lock()): the lock is
+// named by where the Locker is held (Queue.cond.L).
+func lockerOp(c *ssa.CallCommon) (lockOp, bool) {
+	if !c.IsInvoke() || c.Value.Type().String() != "sync.Locker" {
+		return lockOp{}, false
+	}
+	var acquire bool
+	switch c.Method.Name() {
+	case "Lock":
+		acquire = true
+	case "Unlock":
+	default:
+		return lockOp{}, false
+	}
+	key := lockKey(c.Value)
 	if key == "" {
 		return lockOp{}, false
 	}
@@ -107,6 +137,12 @@ func lockKey(v ssa.Value) string {
 		case *ssa.ChangeType:
 			v = x.X
 		case *ssa.FieldAddr:
+			if deref(x.X.Type()).String() == "sync.Cond" {
+				// A Cond's Locker: named by where the Cond is held.
+				if outer := lockKey(x.X); outer != "" {
+					return outer + ".L"
+				}
+			}
 			return fieldKey(x.X.Type(), x.Field)
 		case *ssa.Global:
 			return x.Pkg.Pkg.Path() + "." + x.Name()
@@ -477,15 +513,6 @@ func effect(fn *ssa.Function, bl *bodyLocks, canon aliases) counts {
 
 // deferredLockOp is the lock operation a defer runs, if it is one.
 func deferredLockOp(d *ssa.Defer) lockOp {
-	callee := d.Call.StaticCallee()
-	if callee == nil || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" || len(d.Call.Args) == 0 {
-		return lockOp{}
-	}
-	switch callee.Name() {
-	case "Lock", "RLock":
-		return lockOp{key: lockKey(d.Call.Args[0]), acquire: true}
-	case "Unlock", "RUnlock":
-		return lockOp{key: lockKey(d.Call.Args[0])}
-	}
-	return lockOp{}
+	op, _ := lockOpOf(&d.Call)
+	return op
 }
