@@ -239,6 +239,8 @@ func (a *run) spawnAt(fn *ssa.Function, instr ssa.Instruction) (spawn, bool) {
 			return spawn{fns: a.funcsOf(h), label: label, multi: true}, true
 		case "time.AfterFunc":
 			return spawn{fns: a.funcsOf(args[1]), label: "time.AfterFunc callback in " + a.p.name(fn)}, true
+		case "context.AfterFunc":
+			return spawn{fns: a.funcsOf(args[1]), label: "context.AfterFunc callback in " + a.p.name(fn)}, true
 		case "(*sync.WaitGroup).Go", "(*golang.org/x/sync/errgroup.Group).Go":
 			return spawn{fns: a.funcsOf(args[1]), label: "goroutine started in " + a.p.name(fn), joins: map[string]bool{"wg": true}}, true
 		}
@@ -249,19 +251,21 @@ func (a *run) spawnAt(fn *ssa.Function, instr ssa.Instruction) (spawn, bool) {
 
 // callbacks is the functions a call runs before it returns, as calls of
 // them would, where the callee has no body here and the call graph no
-// edge to them: the function values handed to a dependency's function
-// (sync.Map's Range, sort.Slice, a subtest given to testing's T.Run, the
-// function of a sync.Once's Do, once.go), unless the call is one that
-// starts goroutines (spawns: a handler's registration, time.AfterFunc),
-// whose functions are roots instead. A dependency that keeps the function
-// and runs it later, in a goroutine of its own, is taken as running it
-// there and then: a race with it is missed, not invented. (A subtest that
+// edge to them: the function values handed to a function of the standard
+// library (sync.Map's Range, sort.Slice, a subtest given to testing's
+// T.Run, the function of a sync.Once's Do, once.go), whose documentation
+// says they run it before returning, unless the call is one that starts
+// goroutines (spawns: a handler's registration, time.AfterFunc,
+// context.AfterFunc), whose functions are roots instead, or hands it to
+// the runtime's finalizer goroutine. Functions handed to other
+// dependencies, which may keep them and run them later in goroutines of
+// their own, are not followed: what they do is not seen. (A subtest that
 // calls t.Parallel runs on after Run returns, alongside its parallel
 // siblings; that is not modelled either.)
 func (a *run) callbacks(site ssa.CallInstruction, spawns bool) []*ssa.Function {
 	common := site.Common()
 	callee := common.StaticCallee()
-	if callee == nil || spawns || a.follows(callee) {
+	if callee == nil || spawns || a.follows(callee) || !stdlib(callee) || callee.Pkg.Pkg.Path() == "runtime" {
 		return nil
 	}
 	var out []*ssa.Function
@@ -271,6 +275,16 @@ func (a *run) callbacks(site ssa.CallInstruction, spawns bool) []*ssa.Function {
 		}
 	}
 	return out
+}
+
+// stdlib reports whether fn belongs to the standard library: its
+// package path's first element has no dot.
+func stdlib(fn *ssa.Function) bool {
+	if fn.Pkg == nil {
+		return false
+	}
+	first, _, _ := strings.Cut(fn.Pkg.Pkg.Path(), "/")
+	return !strings.Contains(first, ".")
 }
 
 // staticCallee is the name (calleeName) of the function instr calls

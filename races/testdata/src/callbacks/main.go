@@ -5,6 +5,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"sort"
 	"sync"
@@ -36,6 +37,16 @@ func newCache(cb func()) *cache {
 
 type byName struct{ names []string }
 
+// context.AfterFunc runs its function in a goroutine of its own once the
+// context is done.
+type conn struct{ closed bool }
+
+func (c *conn) watch(ctx context.Context) {
+	context.AfterFunc(ctx, func() {
+		c.closed = true // want `conn.closed written in conn.watch func literal 1 \(context.AfterFunc callback in conn.watch: conn.watch func literal 1\) races with its read in main`
+	})
+}
+
 func main() {
 	r := &recorder{}
 	c := newCache(r.callback)
@@ -46,4 +57,10 @@ func main() {
 	b := &byName{names: []string{"b", "a"}}
 	sort.Slice(b.names, func(i, j int) bool { return b.names[i] < b.names[j] })
 	fmt.Println(b.names)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cn := &conn{}
+	cn.watch(ctx)
+	cancel()
+	fmt.Println(cn.closed)
 }
