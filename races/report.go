@@ -119,47 +119,61 @@ func (a *run) sortSites(sites []site) {
 // access it races with, and how many more there are.
 func (a *run) pairs(loc string, sites []site, reported map[[2]token.Position]bool) []finding {
 	var out []finding
-	doneLine := map[token.Position]bool{}
+	var lines []token.Position
+	writes := map[token.Position][]int{} // write sites by line, in source order
 	for i, w := range sites {
-		if !w.acc.write {
-			continue
+		if w.acc.write {
+			wl := a.line(w.acc.pos)
+			if writes[wl] == nil {
+				lines = append(lines, wl)
+			}
+			writes[wl] = append(writes[wl], i)
 		}
-		wl := a.line(w.acc.pos)
-		if doneLine[wl] {
-			continue
-		}
-		var partner *site
-		more := map[token.Position]bool{}
-		for j := range sites {
-			o := sites[j]
-			if i == j && !w.root.multi {
-				continue
+	}
+	for _, wl := range lines {
+		// Every write site on the line (one per root and context) is
+		// paired: the one shown is the first whose partner is on
+		// another line, the write racing with itself only if none is.
+		var w, partner *site
+		var others []racePair // the first pair for each other partner line
+		seen := map[token.Position]bool{}
+		for _, i := range writes[wl] {
+			for j := range sites {
+				if i == j && !sites[i].root.multi || !a.races(sites[i], sites[j]) {
+					continue
+				}
+				ol := a.line(sites[j].acc.pos)
+				if reported[[2]token.Position{ol, wl}] || seen[ol] {
+					continue // reported from the other side already, or seen
+				}
+				seen[ol] = true
+				others = append(others, racePair{&sites[i], &sites[j]})
+				if partner == nil || a.line(partner.acc.pos) == wl && ol != wl {
+					w, partner = &sites[i], &sites[j]
+				}
 			}
-			if !a.races(w, o) {
-				continue
-			}
-			ol := a.line(o.acc.pos)
-			if reported[[2]token.Position{ol, wl}] {
-				continue // reported from the other side already
-			}
-			// The partner shown is the first on another line; the
-			// write racing with itself only if there is none.
-			if partner == nil || a.line(partner.acc.pos) == wl && ol != wl {
-				partner = &sites[j]
-			}
-			more[ol] = true
 		}
 		if partner == nil {
 			continue
 		}
-		doneLine[wl] = true
 		pl := a.line(partner.acc.pos)
 		reported[[2]token.Position{wl, pl}] = true
-		delete(more, pl)
-		out = append(out, finding{a.diagnostic(loc, w, *partner, len(more)), pkgPath(w.fn)})
+		// The other accesses listed: those racing with the line's write
+		// as other roots make it first, then the rest, in source order.
+		var rest []racePair
+		for _, p := range others {
+			if p.o != partner {
+				rest = append(rest, p)
+			}
+		}
+		sort.SliceStable(rest, func(i, j int) bool { return rest[i].w.root != w.root && rest[j].w.root == w.root })
+		out = append(out, finding{a.diagnostic(loc, *w, *partner, rest), pkgPath(w.fn)})
 	}
 	return out
 }
+
+// racePair is a write and an access it races with.
+type racePair struct{ w, o *site }
 
 // races reports whether x and y can run at the same time with nothing
 // between them: roots that can run at once, no lock held at both, and
@@ -197,23 +211,32 @@ func (a *run) line(pos token.Pos) token.Position {
 	return token.Position{Filename: p.Filename, Line: p.Line}
 }
 
-func (a *run) diagnostic(loc string, w, o site, more int) analysis.Diagnostic {
-	kind := "read"
-	if o.acc.write {
-		kind = "write"
-	}
+// maxRelated bounds the other accesses a finding lists as related
+// positions, after the one its message names.
+const maxRelated = 4
+
+func (a *run) diagnostic(loc string, w, o site, rest []racePair) analysis.Diagnostic {
 	also := ""
-	if more > 0 {
+	if more := len(rest); more > 0 {
 		also = fmt.Sprintf(" (and %d more %s)", more, plural(more, "access", "accesses"))
 	}
 	msg := fmt.Sprintf("%s written in %s races with its %s in %s%s; %s: guard both with one lock, or order them (start the goroutine after the write, or wait for it before)",
-		shown(loc), a.where(w), kind, a.where(o), also, a.lockText(w, o))
-	return analysis.Diagnostic{
-		Pos:      w.acc.pos,
-		Category: Rule,
-		Message:  msg,
-		Related:  []analysis.RelatedInformation{{Pos: o.acc.pos, Message: "the " + kind + " of " + shown(loc) + " in " + a.p.name(o.fn)}},
+		shown(loc), a.where(w), kindOf(o), a.where(o), also, a.lockText(w, o))
+	related := []analysis.RelatedInformation{{Pos: o.acc.pos, Message: "the " + kindOf(o) + " of " + shown(loc) + " in " + a.p.name(o.fn)}}
+	for i, p := range rest {
+		if i == maxRelated {
+			break
+		}
+		related = append(related, analysis.RelatedInformation{Pos: p.o.acc.pos, Message: fmt.Sprintf("also the %s of %s in %s, against the write in %s", kindOf(*p.o), shown(loc), a.where(*p.o), a.where(*p.w))})
 	}
+	return analysis.Diagnostic{Pos: w.acc.pos, Category: Rule, Message: msg, Related: related}
+}
+
+func kindOf(s site) string {
+	if s.acc.write {
+		return "write"
+	}
+	return "read"
 }
 
 // where names an access's function and how its root reaches it:
