@@ -20,6 +20,9 @@ type run struct {
 	wrappers map[*ssa.Function]wrapped // spawn wrappers (wrappers.go)
 	fresh    map[freshKey]bool         // functions returning what they allocate (objects.go)
 	atomics  map[string]bool           // locations sync/atomic functions apply to (atomics.go)
+	// signalMemo and receiveMemo: what each frame signals after it and
+	// receives before it (order.go).
+	signalMemo, receiveMemo map[frame]map[string]bool
 }
 
 type spawnKey struct {
@@ -37,7 +40,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[freshKey]bool{}, effects: map[*ssa.Function]counts{}}
+	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[freshKey]bool{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, effects: map[*ssa.Function]counts{}}
 	own := p.ownFuncs()
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")

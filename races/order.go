@@ -53,7 +53,7 @@ func beforeParallel(s site) bool {
 }
 
 func (a *run) ordered(x, y site) bool {
-	return a.spawnOrders(x, y) || a.spawnOrders(y, x) || chanOrders(x, y) || chanOrders(y, x) || onceOrders(x, y) || onceOrders(y, x)
+	return a.spawnOrders(x, y) || a.spawnOrders(y, x) || a.chanOrders(x, y) || a.chanOrders(y, x) || onceOrders(x, y) || onceOrders(y, x)
 }
 
 // chanOrders reports whether x happens before y through a channel or an
@@ -65,30 +65,62 @@ func (a *run) ordered(x, y site) bool {
 // the atomic. A close that publishes what was written before it, read by
 // whoever it wakes, is the common shape; a started flag stored once
 // set-up is done and loaded before anything uses it is the other.
-func chanOrders(x, y site) bool {
+func (a *run) chanOrders(x, y site) bool {
 	signals := map[string]bool{}
-	for _, f := range frames(x) {
-		for _, b := range f.fn.Blocks {
-			for _, instr := range b.Instrs {
-				if c := signalled(instr); c != "" && reaches(f.at, instr) && !reaches(instr, f.at) {
-					signals[c] = true
-				}
-			}
+	for _, f := range frames(x, false) {
+		for c := range a.signalsAfter(f) {
+			signals[c] = true
 		}
 	}
 	if len(signals) == 0 {
 		return false
 	}
-	for _, f := range frames(y) {
-		for _, b := range f.fn.Blocks {
-			for _, instr := range b.Instrs {
-				if received(instr, signals) && dominates(instr, f.at) {
-					return true
-				}
+	for _, f := range frames(y, true) {
+		for c := range a.receivedBefore(f) {
+			if signals[c] {
+				return true
 			}
 		}
 	}
 	return false
+}
+
+// signalsAfter is the channels and atomics f's function signals after
+// f.at, and cannot before it; computed once per frame.
+func (a *run) signalsAfter(f frame) map[string]bool {
+	if m, ok := a.signalMemo[f]; ok {
+		return m
+	}
+	m := map[string]bool{}
+	for _, b := range f.fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c := signalled(instr); c != "" && reaches(f.at, instr) && !reaches(instr, f.at) {
+				m[c] = true
+			}
+		}
+	}
+	a.signalMemo[f] = m
+	return m
+}
+
+// receivedBefore is the channels received from and atomics loaded on
+// every way to f.at in f's function; computed once per frame.
+func (a *run) receivedBefore(f frame) map[string]bool {
+	if m, ok := a.receiveMemo[f]; ok {
+		return m
+	}
+	m := map[string]bool{}
+	for _, b := range f.fn.Blocks {
+		for _, instr := range b.Instrs {
+			for _, c := range receivedLocs(instr) {
+				if dominates(instr, f.at) {
+					m[c] = true
+				}
+			}
+		}
+	}
+	a.receiveMemo[f] = m
+	return m
 }
 
 // frame is a function on an access's call path and where in it the path
@@ -100,18 +132,29 @@ type frame struct {
 }
 
 // maxFrames bounds how far up an access's call path order is looked for.
-const maxFrames = 4
+const maxFrames = 12
 
 // frames is s's function and its callers on s's witness path, nearest
-// first.
-func frames(s site) []frame {
+// first. With spawns, the path goes on through the go statement (or
+// other start) of s's root into its starter's path, and so on: what a
+// starter did before the start happens before everything the started
+// goroutine does.
+func frames(s site, spawns bool) []frame {
 	out := []frame{{s.fn, s.acc.instr}}
-	path := s.root.path(s.fn)
-	for i := len(path) - 1; i > 0 && len(out) < maxFrames; i-- {
-		if path[i].site == nil {
+	r, fn := s.root, s.fn
+	for r != nil && len(out) < maxFrames {
+		path := r.path(fn)
+		for i := len(path) - 1; i > 0 && len(out) < maxFrames; i-- {
+			if path[i].site == nil {
+				break
+			}
+			out = append(out, frame{path[i-1].caller, path[i].site})
+		}
+		if !spawns || r.parent == nil || r.site == nil {
 			break
 		}
-		out = append(out, frame{path[i-1].caller, path[i].site})
+		out = append(out, frame{r.siteFn, r.site})
+		r, fn = r.parent, r.siteFn
 	}
 	return out
 }
@@ -134,25 +177,27 @@ func signalled(instr ssa.Instruction) string {
 	return ""
 }
 
-// received reports whether instr receives from one of the channels in
-// locs (a receive, or a select with a receive case on one) or loads one
-// of the atomics.
-func received(instr ssa.Instruction, locs map[string]bool) bool {
+// receivedLocs is the channels instr receives from (a receive, or a
+// select's receive cases) or the atomic it loads, as locations.
+func receivedLocs(instr ssa.Instruction) []string {
+	var out []string
 	switch x := instr.(type) {
 	case *ssa.UnOp:
-		return x.Op == token.ARROW && locs[chanLocation(x.X)]
+		if x.Op == token.ARROW {
+			out = append(out, chanLocation(x.X))
+		}
 	case *ssa.Select:
 		for _, st := range x.States {
-			if st.Dir == types.RecvOnly && locs[chanLocation(st.Chan)] {
-				return true
+			if st.Dir == types.RecvOnly {
+				out = append(out, chanLocation(st.Chan))
 			}
 		}
 	case *ssa.Call:
 		if loc, op := atomicOp(x); op == atomicLoad || op == atomicSwap {
-			return locs[loc]
+			out = append(out, loc)
 		}
 	}
-	return false
+	return out
 }
 
 // chanLocation names a channel loaded from a field or package variable.

@@ -39,6 +39,15 @@ func (c *cache) use() {
 	fmt.Println(c.name) // after the flag is loaded
 }
 
+// serve starts a goroutine only once the flag is loaded: the go
+// statement orders what the goroutine does after the load.
+func (c *cache) serve() {
+	if !c.started.Load() {
+		return
+	}
+	go func() { fmt.Println(c.name) }()
+}
+
 func main() {
 	c := &cache{}
 	go c.set()
@@ -47,4 +56,5 @@ func main() {
 
 	go c.start()
 	go c.use()
+	go c.serve()
 }
