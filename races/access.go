@@ -289,11 +289,12 @@ func (a *run) unpublishedAt(alloc *ssa.Alloc, instr ssa.Instruction) bool {
 }
 
 // reachesSame reports whether, in one call of a function, to can run
-// after from with the same allocation alloc made: some path leads from
-// from to to without running alloc again (an allocation in a loop makes
+// after from with the same allocation alloc made (an allocation, or a
+// call that returns a fresh object): some path leads from from to to
+// without running alloc again (an allocation in a loop makes
 // a new object each time round: what the last one published is not the
 // object a later access touches).
-func reachesSame(from, to ssa.Instruction, alloc *ssa.Alloc) bool {
+func reachesSame(from, to, alloc ssa.Instruction) bool {
 	ab, ai := alloc.Block(), index(alloc)
 	if from.Block() == to.Block() && index(from) < index(to) && !(ab == from.Block() && index(from) < ai && ai < index(to)) {
 		return true

@@ -19,6 +19,16 @@ type site struct {
 	// objs is the allocations the accessed object can be (points); empty
 	// when unknown.
 	objs map[int]bool
+	// ord is what orders the access through channels and atomics,
+	// computed when first asked (chanOrders).
+	ord *siteOrder
+}
+
+// siteOrder is what a site signals after it and receives before it, up
+// its call path (frames).
+type siteOrder struct {
+	done          bool
+	signals, recv map[string]bool
 }
 
 // ordered reports whether x and y cannot run at the same time because of
@@ -66,23 +76,41 @@ func (a *run) ordered(x, y site) bool {
 // whoever it wakes, is the common shape; a started flag stored once
 // set-up is done and loaded before anything uses it is the other.
 func (a *run) chanOrders(x, y site) bool {
-	signals := map[string]bool{}
-	for _, f := range frames(x, false) {
-		for c := range a.signalsAfter(f) {
-			signals[c] = true
-		}
-	}
-	if len(signals) == 0 {
+	signals, recv := a.orderOf(x).signals, a.orderOf(y).recv
+	if len(signals) == 0 || len(recv) == 0 {
 		return false
 	}
-	for _, f := range frames(y, true) {
-		for c := range a.receivedBefore(f) {
-			if signals[c] {
-				return true
-			}
+	for c := range recv {
+		if signals[c] {
+			return true
 		}
 	}
 	return false
+}
+
+// orderOf computes, once per site, the channels and atomics it signals
+// after (up its call path) and receives before (up its call path and on
+// through the starts of its goroutine).
+func (a *run) orderOf(s site) *siteOrder {
+	if s.ord == nil {
+		s.ord = &siteOrder{} // not shared: computed for this copy only
+	}
+	if s.ord.done {
+		return s.ord
+	}
+	s.ord.done = true
+	s.ord.signals, s.ord.recv = map[string]bool{}, map[string]bool{}
+	for _, f := range frames(s, false) {
+		for c := range a.signalsAfter(f) {
+			s.ord.signals[c] = true
+		}
+	}
+	for _, f := range frames(s, true) {
+		for c := range a.receivedBefore(f) {
+			s.ord.recv[c] = true
+		}
+	}
+	return s.ord
 }
 
 // signalsAfter is the channels and atomics f's function signals after
@@ -214,7 +242,7 @@ func chanLocation(v ssa.Value) string {
 func (a *run) spawnOrders(x, y site) bool {
 	for c := y.root; c != nil; c = c.parent {
 		if c.parent == x.root {
-			return a.before(x.root, x.fn, x.acc.instr, c.siteFn, c.site) || a.after(x.root, x.fn, x.acc.instr, c)
+			return a.before(x.root, x.fn, x.acc.instr, x.acc.base, c.siteFn, c.site) || a.after(x.root, x.fn, x.acc.instr, c)
 		}
 	}
 	return false
@@ -245,7 +273,7 @@ func diverge(r *root, fx *ssa.Function, ix ssa.Instruction, fs *ssa.Function, is
 // the instruction is in fs: where their call paths part, the first cannot
 // run after the second. A root that starts with several functions (init,
 // then main) runs them in order.
-func (a *run) before(r *root, fx *ssa.Function, ix ssa.Instruction, fs *ssa.Function, is ssa.Instruction) bool {
+func (a *run) before(r *root, fx *ssa.Function, ix ssa.Instruction, base ssa.Value, fs *ssa.Function, is ssa.Instruction) bool {
 	if sx, ss := startIndex(r, fx), startIndex(r, fs); !r.multi && sx >= 0 && ss >= 0 && sx != ss {
 		return sx < ss // init, then main
 	}
@@ -253,7 +281,42 @@ func (a *run) before(r *root, fx *ssa.Function, ix ssa.Instruction, fs *ssa.Func
 	if _, deferred := nx.(*ssa.Defer); deferred {
 		return false // a deferred call runs as its function returns, after the rest
 	}
-	return ok && !reaches(ns, nx)
+	if !ok {
+		return false
+	}
+	if def := a.freshDef(nx, base); def != nil {
+		// The access is to an object made afresh on the way to it (in
+		// a loop, each time round): only the start that follows the
+		// same making can come after it.
+		return !reachesSame(ns, nx, def)
+	}
+	return !reaches(ns, nx)
+}
+
+// freshDef is, when the access nx makes (in the function where the paths
+// part) is through base, an object that function makes itself (an
+// allocation, or a call that returns a fresh object; a field of one),
+// the instruction that makes it; nil otherwise.
+func (a *run) freshDef(nx ssa.Instruction, base ssa.Value) ssa.Instruction {
+	for i := 0; i < 8 && base != nil; i++ {
+		switch x := base.(type) {
+		case *ssa.Alloc:
+			if x.Parent() == nx.Parent() {
+				return x
+			}
+			return nil
+		case *ssa.Call:
+			if x.Parent() == nx.Parent() && a.freshValue(x, 0) {
+				return x
+			}
+			return nil
+		case *ssa.FieldAddr:
+			base = x.X
+		default:
+			return nil
+		}
+	}
+	return nil
 }
 
 // startIndex is the index in r.fns of the function r's path to fn starts

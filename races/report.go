@@ -50,7 +50,7 @@ func (a *run) report() *Result {
 					if !a.budget.step() {
 						return &Result{Fset: a.p.fset}
 					}
-					st := site{root: r, fn: fn, acc: acc, held: bl.held(acc.instr, c.entry), own: acc.base != nil && a.own(fn, c, acc.base), objs: a.objectsIn(fn, c, acc.base)}
+					st := site{ord: &siteOrder{}, root: r, fn: fn, acc: acc, held: bl.held(acc.instr, c.entry), own: acc.base != nil && a.own(fn, c, acc.base), objs: a.objectsIn(fn, c, acc.base)}
 					k := fmt.Sprint(st.held.sorted(), st.own)
 					if i, ok := seen[k]; ok {
 						prev := &byLoc[acc.loc][i]

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -37,6 +38,7 @@ func racesCommand(args []string, stdout, stderr io.Writer) int {
 	jsonOut := fs.Bool("json", false, "print the findings as JSON (the x/tools tree: package → races → diagnostics, each with the other side as related)")
 	sarifOut := fs.Bool("sarif", false, "print the findings as SARIF 2.1.0, the other side as a related location")
 	dir := fs.String("C", "", "run in `dir`")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to `file`")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), racesUsage)
 		fs.PrintDefaults()
@@ -62,6 +64,21 @@ func racesCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "guardvet races: -C: %v\n", err)
 			return output.ExitError
 		}
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintf(stderr, "guardvet races: -cpuprofile: %v\n", err)
+			return output.ExitError
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintf(stderr, "guardvet races: -cpuprofile: %v\n", err)
+			return output.ExitError
+		}
+		defer func() {
+			pprof.StopCPUProfile()
+			f.Close()
+		}()
 	}
 	prog := progress.Start(stderr, *jsonOut || *sarifOut)
 	res, err := races.Analyze(fs.Args(), races.Options{Tests: *tests, Progress: func(stage string) { prog.SetPhase("%s", stage) }})

@@ -72,4 +72,18 @@ func main() {
 
 	t := time.AfterFunc(time.Second, w.tick)
 	t.Stop()
+
+	// A worker made afresh each time round, set up, then started: the
+	// next round's set-up is of another worker.
+	for i := 0; i < 2; i++ {
+		p := newPeer()
+		p.id = i
+		go p.run()
+	}
 }
+
+type peer struct{ id int }
+
+func newPeer() *peer { return &peer{} }
+
+func (p *peer) run() { _ = p.id }
