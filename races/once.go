@@ -13,7 +13,13 @@ import "golang.org/x/tools/go/ssa"
 // variable.
 func onceDo(instr ssa.Instruction) string {
 	call, ok := instr.(*ssa.Call)
-	if !ok || staticCallee(call) != "(*sync.Once).Do" || len(call.Common().Args) != 2 {
+	if !ok || len(call.Common().Args) != 2 {
+		return ""
+	}
+	// (*sync.Once).Do, the only method of package sync named Do, told
+	// without spelling its name (this runs for every pair of accesses).
+	callee := call.Common().StaticCallee()
+	if callee == nil || callee.Name() != "Do" || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" {
 		return ""
 	}
 	switch x := call.Common().Args[0].(type) {
@@ -109,7 +115,7 @@ func dominatesReturns(instr ssa.Instruction) bool {
 // onceOrders reports whether x runs in a Once's function and y either
 // follows a Do on that Once or runs in the same function, which runs
 // once.
-func onceOrders(x, y site) bool {
-	o := inOnce(x)
-	return o != "" && (inOnce(y) == o || afterOnce(y, o))
+func (a *run) onceOrders(x, y site) bool {
+	o := a.orderOf(x).once
+	return o != "" && (a.orderOf(y).once == o || afterOnce(y, o))
 }

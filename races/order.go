@@ -11,7 +11,7 @@ import (
 type site struct {
 	root *root
 	fn   *ssa.Function
-	acc  access
+	acc  *access
 	held lockSet
 	// own: the accessed object is one the root's own code allocated,
 	// in the instance that accesses it.
@@ -29,6 +29,7 @@ type site struct {
 type siteOrder struct {
 	done          bool
 	signals, recv map[string]bool
+	once          string // the Once whose Do runs the site (inOnce)
 }
 
 // ordered reports whether x and y cannot run at the same time because of
@@ -63,7 +64,7 @@ func beforeParallel(s site) bool {
 }
 
 func (a *run) ordered(x, y site) bool {
-	return a.spawnOrders(x, y) || a.spawnOrders(y, x) || a.chanOrders(x, y) || a.chanOrders(y, x) || onceOrders(x, y) || onceOrders(y, x)
+	return a.spawnOrders(x, y) || a.spawnOrders(y, x) || a.chanOrders(x, y) || a.chanOrders(y, x) || a.onceOrders(x, y) || a.onceOrders(y, x)
 }
 
 // chanOrders reports whether x happens before y through a channel or an
@@ -99,6 +100,7 @@ func (a *run) orderOf(s site) *siteOrder {
 		return s.ord
 	}
 	s.ord.done = true
+	s.ord.once = inOnce(s)
 	s.ord.signals, s.ord.recv = map[string]bool{}, map[string]bool{}
 	for _, f := range frames(s, false) {
 		for c := range a.signalsAfter(f) {

@@ -34,6 +34,7 @@ const maxSites = 400
 func (a *run) report() *Result {
 	byLoc := map[string][]site{}
 	bodies := map[*ssa.Function][]access{}
+	sets := map[string]lockSet{} // one copy of each lock set the sites hold
 	fns := map[*ssa.Function]bool{}
 	for _, r := range a.roots {
 		for fn, cs := range r.ctxs {
@@ -44,14 +45,16 @@ func (a *run) report() *Result {
 				bodies[fn] = accs
 			}
 			bl := a.bodyLocksOf(fn)
-			for _, acc := range accs {
+			for i := range accs {
+				acc := &accs[i]
 				seen := map[string]int{} // contexts that give the same site
 				for _, c := range cs {
 					if !a.budget.step() {
 						return &Result{Fset: a.p.fset}
 					}
-					st := site{ord: &siteOrder{}, root: r, fn: fn, acc: acc, held: bl.held(acc.instr, c.entry), own: acc.base != nil && a.own(fn, c, acc.base), objs: a.objectsIn(fn, c, acc.base)}
-					k := fmt.Sprint(st.held.sorted(), st.own)
+					held, hk := interned(bl.held(acc.instr, c.entry), sets)
+					st := site{ord: &siteOrder{}, root: r, fn: fn, acc: acc, held: held, own: acc.base != nil && a.own(fn, c, acc.base), objs: a.objectsIn(fn, c, acc.base)}
+					k := fmt.Sprint(hk, st.own)
 					if i, ok := seen[k]; ok {
 						prev := &byLoc[acc.loc][i]
 						prev.objs = unionKnown(prev.objs, st.objs)
@@ -170,6 +173,20 @@ func (a *run) pairs(loc string, sites []site, reported map[[2]token.Position]boo
 		out = append(out, finding{a.diagnostic(loc, *w, *partner, rest), pkgPath(w.fn)})
 	}
 	return out
+}
+
+// interned is s, or the equal set seen before (sets holds one of each),
+// and its key: the many sites that hold the same locks share one set.
+func interned(s lockSet, sets map[string]lockSet) (lockSet, string) {
+	if len(s) == 0 {
+		return nil, ""
+	}
+	k := strings.Join(s.sorted(), "\x00")
+	if old, ok := sets[k]; ok {
+		return old, k
+	}
+	sets[k] = s
+	return s, k
 }
 
 // racePair is a write and an access it races with.

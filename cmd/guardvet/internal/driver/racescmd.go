@@ -39,6 +39,7 @@ func racesCommand(args []string, stdout, stderr io.Writer) int {
 	sarifOut := fs.Bool("sarif", false, "print the findings as SARIF 2.1.0, the other side as a related location")
 	dir := fs.String("C", "", "run in `dir`")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to `file`")
+	memprofile := fs.String("memprofile", "", "write a heap profile to `file` once the findings are made")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), racesUsage)
 		fs.PrintDefaults()
@@ -83,6 +84,14 @@ func racesCommand(args []string, stdout, stderr io.Writer) int {
 	prog := progress.Start(stderr, *jsonOut || *sarifOut)
 	res, err := races.Analyze(fs.Args(), races.Options{Tests: *tests, Progress: func(stage string) { prog.SetPhase("%s", stage) }})
 	prog.Stop()
+	if *memprofile != "" {
+		if f, err := os.Create(*memprofile); err == nil {
+			_ = pprof.Lookup("heap").WriteTo(f, 0)
+			f.Close()
+		} else {
+			fmt.Fprintf(stderr, "guardvet races: -memprofile: %v\n", err)
+		}
+	}
 	rule := races.Describe()
 	if err != nil {
 		line := "guardvet races: " + err.Error()
