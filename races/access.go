@@ -17,6 +17,10 @@ type access struct {
 	atomic bool
 	instr  ssa.Instruction
 	pos    token.Pos
+	// line and offset are pos's line and offset in its file, worked out
+	// once (report): findings are per line, sorted by file and offset.
+	line   token.Position
+	offset int
 }
 
 // accessesOf lists the accesses of fn's body: loads and stores of fields

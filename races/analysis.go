@@ -23,6 +23,8 @@ type run struct {
 	// signalMemo and receiveMemo: what each frame signals after it and
 	// receives before it (order.go).
 	signalMemo, receiveMemo map[frame]map[string]bool
+	waits                   map[*ssa.Function][]ssa.Instruction // waitsIn, memoised
+	spawnMemo               map[ssa.Instruction]spawnFound      // spawnAt, memoised
 }
 
 type spawnKey struct {
@@ -40,7 +42,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[freshKey]bool{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, effects: map[*ssa.Function]counts{}}
+	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[freshKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, effects: map[*ssa.Function]counts{}}
 	own := p.ownFuncs()
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")
@@ -351,10 +353,10 @@ func (a *run) started(r *root, fn *ssa.Function, instr ssa.Instruction, sp spawn
 	child := &root{
 		label: sp.label, fns: fns, top: r.top, parent: r, site: instr, siteFn: fn,
 		multi: sp.multi || r.multi || inLoop(instr),
-		joins: sp.joins,
+		joins: map[string]bool{}, // its own: joinsOf adds to it
 	}
-	if child.joins == nil {
-		child.joins = map[string]bool{}
+	for k, v := range sp.joins {
+		child.joins[k] = v
 	}
 	a.spawns[k] = child
 	return child
@@ -408,6 +410,19 @@ func index(instr ssa.Instruction) int {
 // path is the witness call path from r's start to fn: the functions and
 // the calls between them, r's first function first.
 func (r *root) path(fn *ssa.Function) []callEdge {
+	if p, ok := r.paths[fn]; ok {
+		return p
+	}
+	if r.paths == nil {
+		r.paths = map[*ssa.Function][]callEdge{}
+	}
+	p := r.walkPath(fn)
+	r.paths[fn] = p
+	return p
+}
+
+// walkPath computes path.
+func (r *root) walkPath(fn *ssa.Function) []callEdge {
 	var rev []callEdge
 	seen := map[*ssa.Function]bool{}
 	for fn != nil && !seen[fn] {

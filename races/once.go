@@ -115,7 +115,7 @@ func dominatesReturns(instr ssa.Instruction) bool {
 // onceOrders reports whether x runs in a Once's function and y either
 // follows a Do on that Once or runs in the same function, which runs
 // once.
-func (a *run) onceOrders(x, y site) bool {
+func (a *run) onceOrders(x, y *site) bool {
 	o := a.orderOf(x).once
-	return o != "" && (a.orderOf(y).once == o || afterOnce(y, o))
+	return o != "" && (a.orderOf(y).once == o || afterOnce(*y, o))
 }

@@ -13,6 +13,8 @@ type site struct {
 	fn   *ssa.Function
 	acc  *access
 	held lockSet
+	// heldKey is held's locks, sorted and joined: equal sets, equal keys.
+	heldKey string
 	// own: the accessed object is one the root's own code allocated,
 	// in the instance that accesses it.
 	own bool
@@ -63,8 +65,8 @@ func beforeParallel(s site) bool {
 	return !reaches(r.parallel, at)
 }
 
-func (a *run) ordered(x, y site) bool {
-	return a.spawnOrders(x, y) || a.spawnOrders(y, x) || a.chanOrders(x, y) || a.chanOrders(y, x) || a.onceOrders(x, y) || a.onceOrders(y, x)
+func (a *run) ordered(x, y *site) bool {
+	return a.spawnOrders(*x, *y) || a.spawnOrders(*y, *x) || a.chanOrders(x, y) || a.chanOrders(y, x) || a.onceOrders(x, y) || a.onceOrders(y, x)
 }
 
 // chanOrders reports whether x happens before y through a channel or an
@@ -76,7 +78,7 @@ func (a *run) ordered(x, y site) bool {
 // the atomic. A close that publishes what was written before it, read by
 // whoever it wakes, is the common shape; a started flag stored once
 // set-up is done and loaded before anything uses it is the other.
-func (a *run) chanOrders(x, y site) bool {
+func (a *run) chanOrders(x, y *site) bool {
 	signals, recv := a.orderOf(x).signals, a.orderOf(y).recv
 	if len(signals) == 0 || len(recv) == 0 {
 		return false
@@ -92,22 +94,22 @@ func (a *run) chanOrders(x, y site) bool {
 // orderOf computes, once per site, the channels and atomics it signals
 // after (up its call path) and receives before (up its call path and on
 // through the starts of its goroutine).
-func (a *run) orderOf(s site) *siteOrder {
+func (a *run) orderOf(s *site) *siteOrder {
 	if s.ord == nil {
-		s.ord = &siteOrder{} // not shared: computed for this copy only
+		s.ord = &siteOrder{}
 	}
 	if s.ord.done {
 		return s.ord
 	}
 	s.ord.done = true
-	s.ord.once = inOnce(s)
+	s.ord.once = inOnce(*s)
 	s.ord.signals, s.ord.recv = map[string]bool{}, map[string]bool{}
-	for _, f := range frames(s, false) {
+	for _, f := range frames(*s, false) {
 		for c := range a.signalsAfter(f) {
 			s.ord.signals[c] = true
 		}
 	}
-	for _, f := range frames(s, true) {
+	for _, f := range frames(*s, true) {
 		for c := range a.receivedBefore(f) {
 			s.ord.recv[c] = true
 		}
@@ -350,14 +352,31 @@ func (a *run) after(r *root, fx *ssa.Function, ix ssa.Instruction, c *root) bool
 	if _, deferred := nx.(*ssa.Defer); deferred {
 		at = exits(nx.Parent()) // a deferred call runs where the function returns
 	}
-	for _, b := range nx.Parent().Blocks {
-		for _, j := range b.Instrs {
-			if waitsFor(j, joins) && reaches(ns, j) && !reaches(j, ns) && dominatesAll(j, at) {
-				return true
-			}
+	for _, j := range a.waitsIn(nx.Parent()) {
+		if waitsFor(j, joins) && reaches(ns, j) && !reaches(j, ns) && dominatesAll(j, at) {
+			return true
 		}
 	}
 	return false
+}
+
+// waitsIn is the instructions of fn that can wait for a goroutine (a
+// WaitGroup's or an errgroup's Wait, a receive), found once per function.
+func (a *run) waitsIn(fn *ssa.Function) []ssa.Instruction {
+	if w, ok := a.waits[fn]; ok {
+		return w
+	}
+	var out []ssa.Instruction
+	all := map[string]bool{"wg": true, "chan": true}
+	for _, b := range fn.Blocks {
+		for _, j := range b.Instrs {
+			if waitsFor(j, all) {
+				out = append(out, j)
+			}
+		}
+	}
+	a.waits[fn] = out
+	return out
 }
 
 // exits is where fn runs its deferred calls: each RunDefers, and each
@@ -388,8 +407,11 @@ func dominatesAll(j ssa.Instruction, at []ssa.Instruction) bool {
 func waitsFor(instr ssa.Instruction, joins map[string]bool) bool {
 	switch x := instr.(type) {
 	case *ssa.Call:
+		if !joins["wg"] {
+			return false
+		}
 		n := staticCallee(x)
-		return joins["wg"] && (n == "(*sync.WaitGroup).Wait" || n == "(*golang.org/x/sync/errgroup.Group).Wait")
+		return n == "(*sync.WaitGroup).Wait" || n == "(*golang.org/x/sync/errgroup.Group).Wait"
 	case *ssa.UnOp:
 		return joins["chan"] && x.Op == token.ARROW
 	}

@@ -40,6 +40,9 @@ type program struct {
 	own   map[*ssa.Package]bool // the packages named: the only ones with bodies
 	pkgs  []*ssa.Package        // the same, in load order
 	names map[*ssa.Function]string
+	// dynamic memoises the callees of calls through interfaces and
+	// function values, in a stable order.
+	dynamic map[ssa.CallInstruction][]*ssa.Function
 }
 
 // LoadError is a package that failed to load or type-check.
@@ -77,7 +80,7 @@ func load(patterns []string, opts Options) (*program, error) {
 	}
 	progress(opts, "building SSA")
 	prog, spkgs := ssautil.Packages(pkgs, ssa.InstantiateGenerics)
-	p := &program{fset: prog.Fset, prog: prog, own: map[*ssa.Package]bool{}, names: map[*ssa.Function]string{}}
+	p := &program{fset: prog.Fset, prog: prog, own: map[*ssa.Package]bool{}, names: map[*ssa.Function]string{}, dynamic: map[ssa.CallInstruction][]*ssa.Function{}}
 	seen := map[*ssa.Package]bool{}
 	for _, sp := range spkgs {
 		if sp == nil || seen[sp] {
@@ -119,6 +122,9 @@ func (p *program) callees(fn *ssa.Function, site ssa.CallInstruction) []*ssa.Fun
 	if c := site.Common(); c.StaticCallee() != nil {
 		return []*ssa.Function{c.StaticCallee()}
 	}
+	if out, ok := p.dynamic[site]; ok {
+		return out
+	}
 	node := p.cg.Nodes[fn]
 	if node == nil {
 		return nil
@@ -130,6 +136,7 @@ func (p *program) callees(fn *ssa.Function, site ssa.CallInstruction) []*ssa.Fun
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	p.dynamic[site] = out
 	return out
 }
 

@@ -42,6 +42,11 @@ func (a *run) report() *Result {
 			accs, ok := bodies[fn]
 			if !ok {
 				accs = a.accessesOf(fn)
+				for i := range accs {
+					p := a.p.fset.Position(accs[i].pos)
+					accs[i].line = token.Position{Filename: p.Filename, Line: p.Line}
+					accs[i].offset = p.Offset
+				}
 				bodies[fn] = accs
 			}
 			bl := a.bodyLocksOf(fn)
@@ -53,7 +58,7 @@ func (a *run) report() *Result {
 						return &Result{Fset: a.p.fset}
 					}
 					held, hk := interned(bl.held(acc.instr, c.entry), sets)
-					st := site{ord: &siteOrder{}, root: r, fn: fn, acc: acc, held: held, own: acc.base != nil && a.own(fn, c, acc.base), objs: a.objectsIn(fn, c, acc.base)}
+					st := site{root: r, fn: fn, acc: acc, held: held, heldKey: hk, own: acc.base != nil && a.own(fn, c, acc.base), objs: a.objectsIn(fn, c, acc.base)}
 					k := fmt.Sprint(hk, st.own)
 					if i, ok := seen[k]; ok {
 						prev := &byLoc[acc.loc][i]
@@ -98,12 +103,12 @@ func (a *run) report() *Result {
 
 func (a *run) sortSites(sites []site) {
 	sort.SliceStable(sites, func(i, j int) bool {
-		pi, pj := a.p.fset.Position(sites[i].acc.pos), a.p.fset.Position(sites[j].acc.pos)
-		if pi.Filename != pj.Filename {
-			return pi.Filename < pj.Filename
+		ai, aj := sites[i].acc, sites[j].acc
+		if ai.line.Filename != aj.line.Filename {
+			return ai.line.Filename < aj.line.Filename
 		}
-		if pi.Offset != pj.Offset {
-			return pi.Offset < pj.Offset
+		if ai.offset != aj.offset {
+			return ai.offset < aj.offset
 		}
 		if sites[i].acc.write != sites[j].acc.write {
 			return sites[i].acc.write
@@ -111,10 +116,13 @@ func (a *run) sortSites(sites []site) {
 		if sites[i].root.index != sites[j].root.index {
 			return sites[i].root.index < sites[j].root.index
 		}
-		if hi, hj := describe(sites[i].held), describe(sites[j].held); hi != hj {
+		if hi, hj := sites[i].heldKey, sites[j].heldKey; hi != hj {
 			return hi < hj
 		}
-		return !sites[i].own && sites[j].own
+		if sites[i].own != sites[j].own {
+			return !sites[i].own
+		}
+		return a.p.name(sites[i].fn) < a.p.name(sites[j].fn) // instances of one generic function
 	})
 }
 
@@ -126,7 +134,7 @@ func (a *run) pairs(loc string, sites []site, reported map[[2]token.Position]boo
 	writes := map[token.Position][]int{} // write sites by line, in source order
 	for i, w := range sites {
 		if w.acc.write {
-			wl := a.line(w.acc.pos)
+			wl := w.acc.line
 			if writes[wl] == nil {
 				lines = append(lines, wl)
 			}
@@ -142,16 +150,16 @@ func (a *run) pairs(loc string, sites []site, reported map[[2]token.Position]boo
 		seen := map[token.Position]bool{}
 		for _, i := range writes[wl] {
 			for j := range sites {
-				if i == j && !sites[i].root.multi || !a.races(sites[i], sites[j]) {
+				if i == j && !sites[i].root.multi || !a.races(&sites[i], &sites[j]) {
 					continue
 				}
-				ol := a.line(sites[j].acc.pos)
+				ol := sites[j].acc.line
 				if reported[[2]token.Position{ol, wl}] || seen[ol] {
 					continue // reported from the other side already, or seen
 				}
 				seen[ol] = true
 				others = append(others, racePair{&sites[i], &sites[j]})
-				if partner == nil || a.line(partner.acc.pos) == wl && ol != wl {
+				if partner == nil || partner.acc.line == wl && ol != wl {
 					w, partner = &sites[i], &sites[j]
 				}
 			}
@@ -159,7 +167,7 @@ func (a *run) pairs(loc string, sites []site, reported map[[2]token.Position]boo
 		if partner == nil {
 			continue
 		}
-		pl := a.line(partner.acc.pos)
+		pl := partner.acc.line
 		reported[[2]token.Position{wl, pl}] = true
 		// The other accesses listed: those racing with the line's write
 		// as other roots make it first, then the rest, in source order.
@@ -195,19 +203,24 @@ type racePair struct{ w, o *site }
 // races reports whether x and y can run at the same time with nothing
 // between them: roots that can run at once, no lock held at both, and
 // no order from how the roots were started.
-func (a *run) races(x, y site) bool {
+func (a *run) races(x, y *site) bool {
 	if !x.acc.write && !y.acc.write || x.acc.atomic && y.acc.atomic {
 		return false
 	}
-	if !concurrent(x.root, y.root) || (x.root.top != y.root.top && (beforeParallel(x) || beforeParallel(y))) {
+	if !concurrent(x.root, y.root) || (x.root.top != y.root.top && (beforeParallel(*x) || beforeParallel(*y))) {
 		return false
 	}
-	for k := range x.held {
-		if y.held[k] {
+	if x.heldKey != "" && y.heldKey != "" { // both hold locks: one in common?
+		if x.heldKey == y.heldKey {
 			return false
 		}
+		for k := range x.held {
+			if y.held[k] {
+				return false
+			}
+		}
 	}
-	return mayAlias(x.objs, y.objs) && !distinct(x, y) && !a.ordered(x, y)
+	return mayAlias(x.objs, y.objs) && !distinct(*x, *y) && !a.ordered(x, y)
 }
 
 // concurrent reports whether code of roots x and y can run at the same
@@ -220,12 +233,6 @@ func concurrent(x, y *root) bool {
 		return x.multi
 	}
 	return true
-}
-
-// line is a position's file and line, the unit findings are reported in.
-func (a *run) line(pos token.Pos) token.Position {
-	p := a.p.fset.Position(pos)
-	return token.Position{Filename: p.Filename, Line: p.Line}
 }
 
 // maxRelated bounds the other accesses a finding lists as related

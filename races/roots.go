@@ -42,6 +42,8 @@ type root struct {
 	// reaches, and the first call that reached it, for the witness path.
 	ctxs map[*ssa.Function][]*context
 	via  map[*ssa.Function]callEdge
+	// paths memoises path, once the traversal is done.
+	paths map[*ssa.Function][]callEdge
 }
 
 type callEdge struct {
@@ -215,8 +217,27 @@ type spawn struct {
 	joins map[string]bool
 }
 
-// spawnAt recognises instr, in fn, as starting other goroutines.
+// spawnAt recognises instr, in fn, as starting other goroutines; the
+// answer is worked out once per instruction.
 func (a *run) spawnAt(fn *ssa.Function, instr ssa.Instruction) (spawn, bool) {
+	if _, ok := instr.(ssa.CallInstruction); !ok {
+		return spawn{}, false
+	}
+	if m, ok := a.spawnMemo[instr]; ok {
+		return m.sp, m.ok
+	}
+	sp, ok := a.findSpawn(fn, instr)
+	a.spawnMemo[instr] = spawnFound{sp, ok}
+	return sp, ok
+}
+
+type spawnFound struct {
+	sp spawn
+	ok bool
+}
+
+// findSpawn computes spawnAt.
+func (a *run) findSpawn(fn *ssa.Function, instr ssa.Instruction) (spawn, bool) {
 	switch x := instr.(type) {
 	case *ssa.Go:
 		if a.wrapperStmt(fn, x) {
