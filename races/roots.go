@@ -169,11 +169,43 @@ func (a *run) libraryRoots() []*root {
 				methods.fns = append(methods.fns, fn)
 			}
 		}
+		methods.fns = append(methods.fns, a.promoted(pkg, locking)...)
 	}
+	methods.fns = dedupe(sortedFuncs(methods.fns))
 	if len(methods.fns) > 0 {
 		roots = append(roots, methods)
 	}
 	return roots
+}
+
+// promoted is the exported methods of locking types that an exported
+// type of pkg promotes (type Cache struct{ *cache }: Cache.Set is
+// cache.Set): code outside calls them through the exported type.
+func (a *run) promoted(pkg *ssa.Package, locking map[string]bool) []*ssa.Function {
+	var out []*ssa.Function
+	for _, m := range pkg.Members {
+		t, ok := m.(*ssa.Type)
+		if !ok || !t.Object().Exported() {
+			continue
+		}
+		mset := a.p.prog.MethodSets.MethodSet(types.NewPointer(t.Type()))
+		for i := 0; i < mset.Len(); i++ {
+			sel := mset.At(i)
+			f, ok := sel.Obj().(*types.Func)
+			if !ok || !f.Exported() || len(sel.Index()) < 2 {
+				continue // not promoted: the type's own methods are roots already when they lock
+			}
+			if fn := a.p.prog.FuncValue(f); fn != nil && fn.Blocks != nil && locking[recvName(fn)] {
+				out = append(out, fn)
+			}
+		}
+	}
+	return out
+}
+
+func sortedFuncs(fns []*ssa.Function) []*ssa.Function {
+	sort.Slice(fns, func(i, j int) bool { return fns[i].String() < fns[j].String() })
+	return fns
 }
 
 // recvName is the qualified name of fn's receiver type, "" for a function.
