@@ -228,7 +228,7 @@ func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Funct
 // to the intersection with another caller's.
 type context struct {
 	entry   lockSet
-	origins []bool
+	origins []ownership
 	// params is, for each parameter, what the calls into this context
 	// pass it (objects.go); nil where no better than the points-to
 	// analysis.
@@ -239,7 +239,7 @@ type context struct {
 // arguments are own, and what they point into.
 type entry struct {
 	held    lockSet
-	origins []bool
+	origins []ownership
 	params  []objSet
 }
 
@@ -251,7 +251,7 @@ const maxContexts = 4
 // receiver first, for a call through an interface), whether its argument
 // points into an object the root's own code allocated (an own object, of
 // one instance of the root).
-func (a *run) argOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction, callee *ssa.Function) []bool {
+func (a *run) argOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction, callee *ssa.Function) []ownership {
 	common := site.Common()
 	args := common.Args
 	if common.IsInvoke() {
@@ -260,40 +260,63 @@ func (a *run) argOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction,
 	if len(args) != len(callee.Params) {
 		return nil
 	}
-	var out []bool
+	var out []ownership
 	for i, arg := range args {
-		if a.own(fn, c, arg) {
+		if o := a.own(fn, c, arg); o != notOwn {
 			if out == nil {
-				out = make([]bool, len(args))
+				out = make([]ownership, len(args))
 			}
-			out[i] = true
+			out[i] = o
 		}
 	}
 	return out
 }
 
 // sameOrigins reports whether two contexts' parameters are own alike.
-func sameOrigins(x, y []bool) bool {
+func sameOrigins(x, y []ownership) bool {
 	for i := range max(len(x), len(y)) {
-		if (i < len(x) && x[i]) != (i < len(y) && y[i]) {
+		if originAt(x, i) != originAt(y, i) {
 			return false
 		}
 	}
 	return true
 }
 
-// meetOrigins keeps in old only the own parameters new agrees on, and
-// reports whether old changed.
-func meetOrigins(old, new []bool) bool {
+func originAt(x []ownership, i int) ownership {
+	if i >= 0 && i < len(x) {
+		return x[i]
+	}
+	return notOwn
+}
+
+// meetOrigins keeps in old, for each parameter, the lesser ownership
+// new agrees on, and reports whether old changed.
+func meetOrigins(old, new []ownership) bool {
 	changed := false
 	for i := range old {
-		if old[i] && (i >= len(new) || !new[i]) {
-			old[i] = false
+		if n := originAt(new, i); n < old[i] {
+			old[i] = n
 			changed = true
 		}
 	}
 	return changed
 }
+
+// ownership is how surely an object is one instance of a root's own.
+type ownership uint8
+
+const (
+	notOwn ownership = iota
+	// ownHere: reached through a variable a function literal captured
+	// from the function that made it; its own in the instance that made
+	// the literal, if that instance runs it (the same root).
+	ownHere
+	// ownMade: allocated by the root's own code (directly, or by a call
+	// that returns what it allocates) and reached without a load: no
+	// other instance of any root can reach it except through a copy
+	// published elsewhere, whose accesses are not own.
+	ownMade
+)
 
 // own reports whether v, in fn, points into an object r's own code
 // allocated: an allocation of fn, a field of one, what a call returns
@@ -301,13 +324,16 @@ func meetOrigins(old, new []bool) bool {
 // every call in r passes one to. One instance of r made it, so another
 // instance of r cannot reach it except through a copy published
 // elsewhere, whose accesses are not own.
-func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) bool {
+func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 	for i := 0; i < 16; i++ {
 		switch x := v.(type) {
 		case *ssa.Alloc:
-			return true
+			return ownMade
 		case *ssa.Call, *ssa.Extract:
-			return a.freshValue(v, 0)
+			if a.freshValue(v, 0) {
+				return ownMade
+			}
+			return notOwn
 		case *ssa.FieldAddr:
 			v = x.X
 		case *ssa.ChangeType:
@@ -318,20 +344,17 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) bool {
 			// A function literal's variable bound to a cell its
 			// enclosing function declared: that function's own, in the
 			// instance that made the literal and runs it.
-			_, isCell := binding(x).(*ssa.Alloc)
-			return isCell
-		case *ssa.Parameter:
-			for j, p := range fn.Params {
-				if p == x {
-					return j < len(c.origins) && c.origins[j]
-				}
+			if _, isCell := binding(x).(*ssa.Alloc); isCell {
+				return ownHere
 			}
-			return false
+			return notOwn
+		case *ssa.Parameter:
+			return originAt(c.origins, paramOf(fn, x))
 		default:
-			return false
+			return notOwn
 		}
 	}
-	return false
+	return notOwn
 }
 
 // started makes the root sp starts at instr in fn, reached from r, once

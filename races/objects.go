@@ -225,6 +225,23 @@ func (a *run) freshIn(v ssa.Value, depth, steps int) bool {
 		return true
 	case *ssa.Call, *ssa.Extract:
 		return a.freshValue(v, depth+1)
+	case *ssa.UnOp:
+		// A result a function with defers keeps in a cell until it
+		// returns: fresh if everything stored into the cell is.
+		cell, ok := x.X.(*ssa.Alloc)
+		if !ok || x.Op != token.MUL {
+			return false
+		}
+		stored := false
+		for _, ref := range *cell.Referrers() {
+			if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
+				if !a.freshIn(st.Val, depth, steps+1) {
+					return false
+				}
+				stored = true
+			}
+		}
+		return stored
 	}
 	return false
 }

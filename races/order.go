@@ -15,9 +15,9 @@ type site struct {
 	held lockSet
 	// heldKey is held's locks, sorted and joined: equal sets, equal keys.
 	heldKey string
-	// own: the accessed object is one the root's own code allocated,
-	// in the instance that accesses it.
-	own bool
+	// own: how surely the accessed object is one the root's own code
+	// made, in the instance that accesses it (ownership).
+	own ownership
 	// objs is the allocations the accessed object can be (points); empty
 	// when unknown.
 	objs map[int]bool
@@ -37,11 +37,12 @@ type siteOrder struct {
 // ordered reports whether x and y cannot run at the same time because of
 // how their roots were started: one root ran its access before starting
 // the other (or the root that started it), or after waiting for it.
-// distinct reports whether x and y are on objects of one instance of
-// their root each: the same instance runs them in sequence, and two
-// instances allocate two objects.
+// distinct reports whether x and y are on objects each accessing
+// instance made for itself: two instances (of one root or of two) that
+// each made their object have two objects; within one root, an object
+// reached through a captured variable is also the instance's own.
 func distinct(x, y site) bool {
-	return x.root == y.root && x.own && y.own
+	return x.own == ownMade && y.own == ownMade || x.root == y.root && x.own != notOwn && y.own != notOwn
 }
 
 // beforeParallel reports whether s is a parallel test's own access that

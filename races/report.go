@@ -58,7 +58,7 @@ func (a *run) report() *Result {
 						return &Result{Fset: a.p.fset}
 					}
 					held, hk := interned(bl.held(acc.instr, c.entry), sets)
-					st := site{root: r, fn: fn, acc: acc, held: held, heldKey: hk, own: acc.base != nil && a.own(fn, c, acc.base), objs: a.objectsIn(fn, c, acc.base)}
+					st := site{root: r, fn: fn, acc: acc, held: held, heldKey: hk, own: a.ownAccess(fn, c, acc), objs: a.objectsIn(fn, c, acc.base)}
 					k := fmt.Sprint(hk, st.own)
 					if i, ok := seen[k]; ok {
 						prev := &byLoc[acc.loc][i]
@@ -120,7 +120,7 @@ func (a *run) sortSites(sites []site) {
 			return hi < hj
 		}
 		if sites[i].own != sites[j].own {
-			return !sites[i].own
+			return sites[i].own < sites[j].own
 		}
 		return a.p.name(sites[i].fn) < a.p.name(sites[j].fn) // instances of one generic function
 	})
@@ -181,6 +181,14 @@ func (a *run) pairs(loc string, sites []site, reported map[[2]token.Position]boo
 		out = append(out, finding{a.diagnostic(loc, *w, *partner, rest), pkgPath(w.fn)})
 	}
 	return out
+}
+
+// ownAccess is how surely acc's object is the accessing instance's own.
+func (a *run) ownAccess(fn *ssa.Function, c *context, acc *access) ownership {
+	if acc.base == nil {
+		return notOwn
+	}
+	return a.own(fn, c, acc.base)
 }
 
 // interned is s, or the equal set seen before (sets holds one of each),
