@@ -1,6 +1,8 @@
 package races
 
 import (
+	"go/token"
+
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -330,7 +332,7 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 		case *ssa.Alloc:
 			return ownMade
 		case *ssa.Call, *ssa.Extract:
-			if a.freshValue(v, 0) {
+			if a.freshValue(v) {
 				return ownMade
 			}
 			return notOwn
@@ -350,11 +352,40 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 			return notOwn
 		case *ssa.Parameter:
 			return originAt(c.origins, paramOf(fn, x))
+		case *ssa.UnOp:
+			// A variable captured by a literal lives in a cell: what is
+			// loaded is as own as the least own value stored into it.
+			cell, ok := x.X.(*ssa.Alloc)
+			if !ok || x.Op != token.MUL {
+				return notOwn
+			}
+			return a.cellOwn(fn, c, cell, i)
 		default:
 			return notOwn
 		}
 	}
 	return notOwn
+}
+
+// cellOwn is the least ownership of the values stored into a variable's
+// cell (notOwn if none is, or the cell has no store).
+func (a *run) cellOwn(fn *ssa.Function, c *context, cell *ssa.Alloc, steps int) ownership {
+	least, stored := ownMade, false
+	for _, ref := range *cell.Referrers() {
+		st, ok := ref.(*ssa.Store)
+		if !ok || st.Addr != cell {
+			continue
+		}
+		if _, self := st.Val.(*ssa.UnOp); self || steps > 8 {
+			return notOwn // loads into cells: not followed further
+		}
+		stored = true
+		least = min(least, a.own(fn, c, st.Val))
+	}
+	if !stored {
+		return notOwn
+	}
+	return least
 }
 
 // started makes the root sp starts at instr in fn, reached from r, once

@@ -154,14 +154,15 @@ func unionKnown(x, y objSet) objSet {
 // is always an object the call allocated: every function the call can
 // reach returns, in that place, an allocation of its own or the fresh
 // result of another such call (a constructor, a method that makes a
-// future and returns it). depth bounds the chain of calls followed.
-func (a *run) freshValue(v ssa.Value, depth int) bool {
+// future and returns it). Each function's answer is worked out once; a
+// function whose answer is being worked out (recursion) is not fresh.
+func (a *run) freshValue(v ssa.Value) bool {
 	index := 0
 	if ex, ok := v.(*ssa.Extract); ok {
 		index, v = ex.Index, ex.Tuple
 	}
 	call, ok := v.(*ssa.Call)
-	if !ok || depth > 3 {
+	if !ok {
 		return false
 	}
 	callees := a.p.callees(call.Parent(), call)
@@ -169,7 +170,7 @@ func (a *run) freshValue(v ssa.Value, depth int) bool {
 		return false
 	}
 	for _, callee := range callees {
-		if !a.follows(callee) || !a.freshResult(callee, index, depth) {
+		if !a.follows(callee) || !a.freshResult(callee, index) {
 			return false
 		}
 	}
@@ -178,7 +179,7 @@ func (a *run) freshValue(v ssa.Value, depth int) bool {
 
 // freshResult reports whether fn's result i is, at every return, an
 // object fn allocated, nil, or a fresh call result.
-func (a *run) freshResult(fn *ssa.Function, i, depth int) bool {
+func (a *run) freshResult(fn *ssa.Function, i int) bool {
 	k := freshKey{fn, i}
 	if f, ok := a.fresh[k]; ok {
 		return f
@@ -189,7 +190,7 @@ func (a *run) freshResult(fn *ssa.Function, i, depth int) bool {
 	for _, b := range fn.Blocks {
 		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
 			returned = true
-			f = f && a.freshIn(ret.Results[i], depth, 0)
+			f = f && a.freshIn(ret.Results[i], 0)
 		}
 	}
 	f = f && returned
@@ -203,7 +204,7 @@ type freshKey struct {
 }
 
 // freshIn reports whether v, a value a function returns, is fresh.
-func (a *run) freshIn(v ssa.Value, depth, steps int) bool {
+func (a *run) freshIn(v ssa.Value, steps int) bool {
 	if steps > 8 {
 		return false
 	}
@@ -213,18 +214,18 @@ func (a *run) freshIn(v ssa.Value, depth, steps int) bool {
 	case *ssa.Const:
 		return x.IsNil()
 	case *ssa.MakeInterface:
-		return a.freshIn(x.X, depth, steps+1)
+		return a.freshIn(x.X, steps+1)
 	case *ssa.ChangeType:
-		return a.freshIn(x.X, depth, steps+1)
+		return a.freshIn(x.X, steps+1)
 	case *ssa.Phi:
 		for _, e := range x.Edges {
-			if !a.freshIn(e, depth, steps+1) {
+			if !a.freshIn(e, steps+1) {
 				return false
 			}
 		}
 		return true
 	case *ssa.Call, *ssa.Extract:
-		return a.freshValue(v, depth+1)
+		return a.freshValue(v)
 	case *ssa.UnOp:
 		// A result a function with defers keeps in a cell until it
 		// returns: fresh if everything stored into the cell is.
@@ -235,7 +236,7 @@ func (a *run) freshIn(v ssa.Value, depth, steps int) bool {
 		stored := false
 		for _, ref := range *cell.Referrers() {
 			if st, ok := ref.(*ssa.Store); ok && st.Addr == cell {
-				if !a.freshIn(st.Val, depth, steps+1) {
+				if !a.freshIn(st.Val, steps+1) {
 					return false
 				}
 				stored = true

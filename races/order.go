@@ -311,7 +311,7 @@ func (a *run) freshDef(nx ssa.Instruction, base ssa.Value) ssa.Instruction {
 			}
 			return nil
 		case *ssa.Call:
-			if x.Parent() == nx.Parent() && a.freshValue(x, 0) {
+			if x.Parent() == nx.Parent() && a.freshValue(x) {
 				return x
 			}
 			return nil
