@@ -249,17 +249,28 @@ type entry struct {
 // the last takes the intersection of the rest.
 const maxContexts = 4
 
-// argOrigins is, for each parameter of callee at a call from fn (the
-// receiver first, for a call through an interface), whether its argument
-// points into an object the root's own code allocated (an own object, of
-// one instance of the root).
-func (a *run) argOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction, callee *ssa.Function) []ownership {
+// passed is what a call passes to each of callee's parameters, the
+// receiver first for a call through an interface; nil when they do not
+// line up (a bound method's wrapper, a variadic mismatch).
+func passed(site ssa.CallInstruction, callee *ssa.Function) []ssa.Value {
 	common := site.Common()
 	args := common.Args
 	if common.IsInvoke() {
 		args = append([]ssa.Value{common.Value}, args...)
 	}
-	if len(args) != len(callee.Params) {
+	if len(args) != len(callee.Params) || len(args) == 0 {
+		return nil
+	}
+	return args
+}
+
+// argOrigins is, for each parameter of callee at a call from fn (the
+// receiver first, for a call through an interface), whether its argument
+// points into an object the root's own code allocated (an own object, of
+// one instance of the root).
+func (a *run) argOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction, callee *ssa.Function) []ownership {
+	args := passed(site, callee)
+	if args == nil {
 		return nil
 	}
 	var out []ownership

@@ -70,12 +70,8 @@ func (a *run) refined(fn *ssa.Function, c *context, v ssa.Value, depth int) (obj
 // context c, what its argument points into where that is less than what
 // the points-to analysis says of the parameter; nil if it is nowhere.
 func (a *run) argObjects(fn *ssa.Function, c *context, site ssa.CallInstruction, callee *ssa.Function) []objSet {
-	common := site.Common()
-	args := common.Args
-	if common.IsInvoke() {
-		args = append([]ssa.Value{common.Value}, args...)
-	}
-	if len(args) != len(callee.Params) {
+	args := passed(site, callee)
+	if args == nil {
 		return nil
 	}
 	var out []objSet

@@ -130,6 +130,11 @@ func (a *run) signalsAfter(f frame) map[string]bool {
 			if c := signalled(instr); c != "" && reaches(f.at, instr) && !reaches(instr, f.at) {
 				m[c] = true
 			}
+			if d, ok := instr.(*ssa.Defer); ok {
+				if c := waitGroupOp(&d.Call, "Done"); c != "" {
+					m[c] = true // defer wg.Done(): runs as the function returns, after f.at
+				}
+			}
 		}
 	}
 	a.signalMemo[f] = m
@@ -206,6 +211,35 @@ func signalled(instr ssa.Instruction) string {
 		if loc, op := atomicOp(x); op == atomicStore || op == atomicSwap {
 			return loc
 		}
+		return waitGroupOp(x.Common(), "Done")
+	}
+	return ""
+}
+
+// waitGroupOp is the WaitGroup a call of its method name works on, as a
+// location (T.wg, for a WaitGroup field or one a pointer field points
+// to; pkg.wg), "" for any other call. A Done after an access orders it
+// before whatever follows a Wait on the same WaitGroup, in any goroutine,
+// not only in the one that started the goroutine that calls Done.
+func waitGroupOp(c *ssa.CallCommon, name string) string {
+	callee := c.StaticCallee()
+	if callee == nil || callee.Name() != name || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" || len(c.Args) != 1 {
+		return ""
+	}
+	if recv := callee.Signature.Recv(); recv == nil || recv.Type().String() != "*sync.WaitGroup" {
+		return ""
+	}
+	v := c.Args[0]
+	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
+		v = load.X // a *sync.WaitGroup held in a field
+	}
+	switch x := v.(type) {
+	case *ssa.FieldAddr:
+		return fieldKey(x.X.Type(), x.Field)
+	case *ssa.Global:
+		if x.Pkg != nil {
+			return x.Pkg.Pkg.Path() + "." + x.Name()
+		}
 	}
 	return ""
 }
@@ -227,6 +261,9 @@ func receivedLocs(instr ssa.Instruction) []string {
 		}
 	case *ssa.Call:
 		if loc, op := atomicOp(x); op == atomicLoad || op == atomicSwap {
+			out = append(out, loc)
+		}
+		if loc := waitGroupOp(x.Common(), "Wait"); loc != "" {
 			out = append(out, loc)
 		}
 	}

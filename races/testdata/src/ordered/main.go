@@ -87,3 +87,25 @@ type peer struct{ id int }
 func newPeer() *peer { return &peer{} }
 
 func (p *peer) run() { _ = p.id }
+
+// A WaitGroup waited on by a sibling: the first goroutine writes before
+// its deferred Done, the second reads after Wait on the same WaitGroup.
+type session struct {
+	wg  *sync.WaitGroup
+	out string
+}
+
+func (s *session) attach() {
+	s.wg = &sync.WaitGroup{}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		s.out = "copied"
+	}()
+	go func() {
+		s.wg.Wait()
+		_ = s.out
+	}()
+}
+
+func init() { (&session{}).attach() }
