@@ -13,7 +13,13 @@
 //     statements, net/http handlers, time.AfterFunc callbacks, and, for a
 //     library with no main, the exported methods of types whose methods
 //     take one of their own locks (RacerD's rule: the type says it is used
-//     concurrently); test functions with -tests;
+//     concurrently); test functions with -tests; wrappers.go makes each
+//     call of a spawn wrapper (a function whose go statement runs what it
+//     is handed) a go statement of its own;
+//   - points.go is a points-to analysis of the program's own code, and
+//     objects.go refines it along call paths (what a parameter points to
+//     in each context, results that are fresh objects); ownership (which
+//     objects one instance of a root made itself) is in analysis.go;
 //   - locks.go computes the locks surely held at each access: a dataflow
 //     over each body (what it acquires and releases), and the entry lock
 //     set of each function reached from a root, the intersection over its
@@ -23,16 +29,18 @@
 //     objects a function made itself and has not published yet;
 //   - order.go is happens-before: what a goroutine's spawner does before
 //     the go statement, and after it joins the goroutine (sync.WaitGroup,
-//     errgroup, a receive from a channel the goroutine sends on or closes);
+//     errgroup, a receive from a channel the goroutine sends on or closes),
+//     and order through channels, atomics (atomics.go) and WaitGroups held
+//     in fields; once.go is sync.Once;
 //   - report.go pairs the accesses of one field from roots that can run at
 //     the same time, at least one a write, with no lock held at both and
 //     no order between them, and reports each with both sides and the
 //     call path from each root.
 //
-// Locks and fields are told apart by type and field (Session.mu,
-// Session.ptmx), not by object: two instances of one type count as one,
-// which can hide a race (a lock of another instance taken) but not invent
-// one.
+// Locks are told apart by type and field (Session.mu), not by object: a
+// lock of another instance of the type counts as this one's, which can
+// hide a race but not invent one. Objects are told apart by allocation
+// site, refined along call paths (objects.go).
 package races
 
 // Rule is the name races' findings carry, as a rule's do.
