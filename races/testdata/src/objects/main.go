@@ -70,3 +70,23 @@ func main() {
 	wg.Wait()
 	fmt.Println(other.n, t.sum)
 }
+
+// envelope is sent by value: the pointer inside it is what the receiver
+// gets, not any task.
+type task struct{ n int }
+
+type envelope struct{ t *task }
+
+func courier(in chan envelope) {
+	e := <-in
+	e.t.n = 1
+}
+
+func setN(t *task) { t.n = 2 }
+
+func init() {
+	in := make(chan envelope, 1)
+	go courier(in)
+	in <- envelope{t: &task{}}
+	setN(&task{}) // another task than the one sent: silent
+}
