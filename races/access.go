@@ -208,16 +208,7 @@ func binding(fv *ssa.FreeVar) ssa.Value {
 // function that declares it, and its name (pkg.Func.v, pkg.T.M.v).
 func variableKey(cell *ssa.Alloc) string {
 	fn := outermost(cell.Parent())
-	name := fn.Name()
-	if recv := fn.Signature.Recv(); recv != nil {
-		t := recv.Type()
-		if ptr, ok := t.(*types.Pointer); ok {
-			t = ptr.Elem()
-		}
-		if named, ok := types.Unalias(t).(*types.Named); ok {
-			name = named.Obj().Name() + "." + name
-		}
-	}
+	name := methodName(fn)
 	path := ""
 	if fn.Pkg != nil {
 		path = fn.Pkg.Pkg.Path() + "."

@@ -38,15 +38,25 @@ func atomicOp(call *ssa.Call) (loc string, kind atomicKind) {
 	default:
 		return "", notAtomic
 	}
-	switch addr := call.Common().Args[0].(type) {
-	case *ssa.FieldAddr:
-		return fieldKey(addr.X.Type(), addr.Field), kind
-	case *ssa.Global:
-		if addr.Pkg != nil {
-			return addr.Pkg.Pkg.Path() + "." + addr.Name(), kind
-		}
+	if loc := heldAt(call.Common().Args[0]); loc != "" {
+		return loc, kind
 	}
 	return "", notAtomic
+}
+
+// heldAt names where the value addr points to is held, as accesses name
+// locations: a field (T.f) or a package variable (pkg.v); "" for anything
+// else. The Once, WaitGroup or atomic a call works on is known by it.
+func heldAt(addr ssa.Value) string {
+	switch x := addr.(type) {
+	case *ssa.FieldAddr:
+		return fieldKey(x.X.Type(), x.Field)
+	case *ssa.Global:
+		if x.Pkg != nil {
+			return x.Pkg.Pkg.Path() + "." + x.Name()
+		}
+	}
+	return ""
 }
 
 // atomicAccess is call's access when it is a sync/atomic function's on

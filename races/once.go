@@ -22,15 +22,7 @@ func onceDo(instr ssa.Instruction) string {
 	if callee == nil || callee.Name() != "Do" || callee.Pkg == nil || callee.Pkg.Pkg.Path() != "sync" {
 		return ""
 	}
-	switch x := call.Common().Args[0].(type) {
-	case *ssa.FieldAddr:
-		return fieldKey(x.X.Type(), x.Field)
-	case *ssa.Global:
-		if x.Pkg != nil {
-			return x.Pkg.Pkg.Path() + "." + x.Name()
-		}
-	}
-	return ""
+	return heldAt(call.Common().Args[0])
 }
 
 // inOnce is the Once whose Do runs s, through s's witness path; "" if

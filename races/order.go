@@ -233,15 +233,7 @@ func waitGroupOp(c *ssa.CallCommon, name string) string {
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		v = load.X // a *sync.WaitGroup held in a field
 	}
-	switch x := v.(type) {
-	case *ssa.FieldAddr:
-		return fieldKey(x.X.Type(), x.Field)
-	case *ssa.Global:
-		if x.Pkg != nil {
-			return x.Pkg.Pkg.Path() + "." + x.Name()
-		}
-	}
-	return ""
+	return heldAt(v)
 }
 
 // receivedLocs is the channels instr receives from (a receive, or a

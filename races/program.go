@@ -140,22 +140,24 @@ func (p *program) callees(fn *ssa.Function, site ssa.CallInstruction) []*ssa.Fun
 	return out
 }
 
+// methodName is fn's name, after its receiver type's for a method
+// (Session.Detach, handle).
+func methodName(fn *ssa.Function) string {
+	if recv := fn.Signature.Recv(); recv != nil {
+		if named, ok := types.Unalias(deref(recv.Type())).(*types.Named); ok {
+			return named.Obj().Name() + "." + fn.Name()
+		}
+	}
+	return fn.Name()
+}
+
 // name is how a finding names a function: Session.Detach, handle,
 // Server.start$1 for a closure (as func literal 1 in Server.start).
 func (p *program) name(fn *ssa.Function) string {
 	if n, ok := p.names[fn]; ok {
 		return n
 	}
-	n := fn.Name()
-	if recv := fn.Signature.Recv(); recv != nil {
-		t := recv.Type()
-		if ptr, ok := t.(*types.Pointer); ok {
-			t = ptr.Elem()
-		}
-		if named, ok := types.Unalias(t).(*types.Named); ok {
-			n = named.Obj().Name() + "." + n
-		}
-	}
+	n := methodName(fn)
 	if parent := fn.Parent(); parent != nil {
 		n = p.name(parent) + "." + strings.TrimPrefix(fn.Name(), parent.Name())
 		n = strings.Replace(n, ".$", " func literal ", 1)

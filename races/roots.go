@@ -214,11 +214,7 @@ func recvName(fn *ssa.Function) string {
 	if recv == nil {
 		return ""
 	}
-	t := recv.Type()
-	if p, ok := t.(*types.Pointer); ok {
-		t = p.Elem()
-	}
-	if named, ok := types.Unalias(t).(*types.Named); ok {
+	if named, ok := types.Unalias(deref(recv.Type())).(*types.Named); ok {
 		return qualifiedName(named)
 	}
 	return ""
