@@ -27,6 +27,10 @@ type run struct {
 	signalMemo, receiveMemo map[frame]map[string]bool
 	waits                   map[*ssa.Function][]ssa.Instruction // waitsIn, memoised
 	spawnMemo               map[ssa.Instruction]spawnFound      // spawnAt, memoised
+	// shared is the objects another goroutine can reach (escape.go);
+	// library says the roots are a library's exported API.
+	shared  map[int]bool
+	library bool
 }
 
 type spawnKey struct {
@@ -52,6 +56,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	a.pts = newPoints(own, p.callees, a.budget)
 	progress(opts, "following goroutine roots")
 	work := a.topRoots()
+	a.shared = a.findShared(own, work, a.library)
 	for len(work) > 0 && len(a.roots) < maxRoots && a.budget.err == nil {
 		r := work[0]
 		work = work[1:]

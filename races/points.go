@@ -19,6 +19,7 @@ type points struct {
 	nodes   map[ssa.Value]int
 	sets    []map[int]bool // by node: the objects it points to
 	copyTo  [][]int        // node → nodes that hold at least what it holds
+	typed   [][]typedEdge  // node → nodes that hold what it holds of one type
 	loads   [][]int        // address node → nodes loaded from what it points to
 	stores  [][]int        // address node → nodes stored into what it points to
 	fields  [][]fieldEdge  // struct pointer node → field address nodes
@@ -37,6 +38,20 @@ type points struct {
 	objType map[int]types.Type
 	ownPkgs map[*types.Package]bool
 	byType  map[string]map[int]bool
+	// globals is the object of each package variable; binds, for each
+	// closure's object, the nodes of the values it captures: what the
+	// escape analysis (escape.go) starts from and follows.
+	globals []int
+	binds   map[int][]int
+}
+
+// typedEdge passes on only the objects of one type (or of a type the
+// analysis does not know): an interface method call passes a receiver
+// of its type to each implementation, and a type assertion to *T lets
+// only T's objects through. Field numbers mean nothing across types.
+type typedEdge struct {
+	dst int
+	typ types.Type
 }
 
 type fieldEdge struct {
@@ -48,7 +63,7 @@ type fieldEdge struct {
 // newPoints builds and solves the constraints of fns, with calls resolved
 // by callees.
 func newPoints(fns []*ssa.Function, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function, b *budget) *points {
-	p := &points{budget: b, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[*ssa.Function]int{}, depth: map[int]int{}, objType: map[int]types.Type{}, ownPkgs: map[*types.Package]bool{}}
+	p := &points{budget: b, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[*ssa.Function]int{}, depth: map[int]int{}, objType: map[int]types.Type{}, ownPkgs: map[*types.Package]bool{}, binds: map[int][]int{}}
 	for _, fn := range fns {
 		if fn.Pkg != nil {
 			p.ownPkgs[fn.Pkg.Pkg] = true
@@ -81,6 +96,7 @@ func (p *points) newNode() int {
 	p.sets = append(p.sets, nil)
 	p.delta = append(p.delta, nil)
 	p.copyTo = append(p.copyTo, nil)
+	p.typed = append(p.typed, nil)
 	p.loads = append(p.loads, nil)
 	p.stores = append(p.stores, nil)
 	p.fields = append(p.fields, nil)
@@ -177,6 +193,44 @@ func (p *points) flow(src, dst int) {
 	}
 }
 
+// flowTyped makes dst hold at least what src holds of objects of type
+// typ; with typ nil, it is flow.
+func (p *points) flowTyped(src, dst int, typ types.Type) {
+	if typ == nil {
+		p.flow(src, dst)
+		return
+	}
+	p.typed[src] = append(p.typed[src], typedEdge{dst, typ})
+	for obj := range p.sets[src] {
+		if p.fits(obj, typ) {
+			p.add(dst, obj)
+		}
+	}
+}
+
+// fits reports whether obj can be of type typ: it is, or its type is
+// not known.
+func (p *points) fits(obj int, typ types.Type) bool {
+	t, ok := p.objType[obj]
+	return obj == unknownObj || !ok || types.Identical(t, typ)
+}
+
+// pointee is the named struct type a value of type t points to, which
+// the objects it holds must be; nil if t is no pointer to one.
+func pointee(t types.Type) types.Type {
+	ptr, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+	if _, ok := types.Unalias(ptr.Elem()).(*types.Named); !ok {
+		return nil
+	}
+	if _, ok := ptr.Elem().Underlying().(*types.Struct); !ok {
+		return nil
+	}
+	return ptr.Elem()
+}
+
 func (p *points) solve() {
 	for len(p.work) > 0 && p.budget.step() {
 		n := p.work[len(p.work)-1]
@@ -186,6 +240,11 @@ func (p *points) solve() {
 		for obj := range d {
 			for _, dst := range p.copyTo[n] {
 				p.add(dst, obj)
+			}
+			for _, te := range p.typed[n] {
+				if p.fits(obj, te.typ) {
+					p.add(te.dst, obj)
+				}
 			}
 			for _, dst := range p.loads[n] {
 				p.flow(p.contentOf(obj), dst)
@@ -245,12 +304,14 @@ func (p *points) instruction(fn *ssa.Function, instr ssa.Instruction, callees fu
 	case *ssa.MakeMap, *ssa.MakeSlice, *ssa.MakeChan:
 		p.add(p.node(x.(ssa.Value)), p.newObject())
 	case *ssa.MakeClosure:
-		p.add(p.node(x), p.newObject())
+		obj := p.newObject()
+		p.add(p.node(x), obj)
 		if f, ok := x.Fn.(*ssa.Function); ok {
 			for i, b := range x.Bindings {
 				if i < len(f.FreeVars) {
 					p.flow(p.value(b), p.node(f.FreeVars[i]))
 				}
+				p.binds[obj] = append(p.binds[obj], p.value(b))
 			}
 		}
 	case *ssa.FieldAddr:
@@ -294,7 +355,9 @@ func (p *points) instruction(fn *ssa.Function, instr ssa.Instruction, callees fu
 		for _, e := range x.Edges {
 			p.flow(p.value(e), p.node(x))
 		}
-	case *ssa.ChangeType, *ssa.Convert, *ssa.ChangeInterface, *ssa.MakeInterface, *ssa.TypeAssert, *ssa.Extract, *ssa.Slice:
+	case *ssa.TypeAssert:
+		p.flowTyped(p.value(x.X), p.node(x), pointee(x.AssertedType))
+	case *ssa.ChangeType, *ssa.Convert, *ssa.ChangeInterface, *ssa.MakeInterface, *ssa.Extract, *ssa.Slice:
 		// A value made from its first operand holds what that holds.
 		if ops := instr.Operands(nil); len(ops) > 0 && *ops[0] != nil {
 			p.flow(p.value(*ops[0]), p.node(x.(ssa.Value)))
@@ -336,7 +399,9 @@ func (p *points) value(v ssa.Value) int {
 	if !seen {
 		n = p.node(v)
 		if _, ok := v.(*ssa.Global); ok {
-			p.add(n, p.newObject())
+			obj := p.newObject()
+			p.globals = append(p.globals, obj)
+			p.add(n, obj)
 		}
 	}
 	return n
@@ -355,17 +420,29 @@ func (p *points) call(fn *ssa.Function, site ssa.CallInstruction, callees func(*
 			continue
 		}
 		for i, a := range args {
-			if i < len(callee.Params) {
-				p.flow(p.value(a), p.node(callee.Params[i]))
+			if i >= len(callee.Params) {
+				continue
 			}
+			if i == 0 && c.IsInvoke() {
+				// The receiver: only the implementation's own objects.
+				p.flowTyped(p.value(a), p.node(callee.Params[0]), pointee(callee.Params[0].Type()))
+				continue
+			}
+			p.flow(p.value(a), p.node(callee.Params[i]))
 		}
 		if v := site.Value(); v != nil {
 			p.flow(p.returnOf(callee), p.node(v))
 		}
 	}
 	if b, ok := c.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(args) > 0 {
+		// The result is the old backing array or a new one holding the
+		// elements appended: it points into both slices' arrays.
 		if v := site.Value(); v != nil {
-			p.flow(p.value(args[0]), p.node(v))
+			for _, a := range args {
+				if _, ok := a.Type().Underlying().(*types.Slice); ok {
+					p.flow(p.value(a), p.node(v))
+				}
+			}
 		}
 	}
 }
@@ -450,6 +527,22 @@ func mayAlias(x, y map[int]bool) bool {
 	for o := range x {
 		if y[o] {
 			return true
+		}
+	}
+	return false
+}
+
+// tracked reports whether the analysis knows what v points into from the
+// program's own flows (not from the fallback for pointers it lost, which
+// came through a dependency): its set is non-empty, or v is a field of a
+// value it tracks.
+func (p *points) tracked(v ssa.Value) bool {
+	if n, ok := p.nodes[v]; ok && len(p.sets[n]) > 0 {
+		return true
+	}
+	if fa, ok := v.(*ssa.FieldAddr); ok {
+		if _, ok := p.nodes[fa]; !ok {
+			return p.tracked(fa.X)
 		}
 	}
 	return false

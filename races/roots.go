@@ -82,6 +82,7 @@ func (a *run) topRoots() []*root {
 	}
 	if len(roots) == 0 {
 		roots = a.libraryRoots()
+		a.library = true
 	}
 	for _, r := range roots {
 		r.top = r
