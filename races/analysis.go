@@ -27,9 +27,10 @@ type run struct {
 	signalMemo, receiveMemo map[frame]map[string]bool
 	waits                   map[*ssa.Function][]ssa.Instruction // waitsIn, memoised
 	spawnMemo               map[ssa.Instruction]spawnFound      // spawnAt, memoised
-	// shared is the objects another goroutine can reach (escape.go);
-	// library says the roots are a library's exported API.
-	shared  map[int]bool
+	// shared is, by top root, the objects another goroutine of its
+	// program can reach (escape.go); library says the roots are a
+	// library's exported API.
+	shared  map[*root]map[int]bool
 	library bool
 }
 
@@ -56,7 +57,6 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	a.pts = newPoints(own, p.callees, a.budget)
 	progress(opts, "following goroutine roots")
 	work := a.topRoots()
-	a.shared = a.findShared(own, work, a.library)
 	for len(work) > 0 && len(a.roots) < maxRoots && a.budget.err == nil {
 		r := work[0]
 		work = work[1:]
@@ -67,6 +67,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	if a.budget.err != nil {
 		return nil, a.budget.err
 	}
+	a.sharedObjects(own)
 	progress(opts, "pairing accesses")
 	res := a.report()
 	if a.budget.err != nil {

@@ -27,9 +27,9 @@ import (
 //     (unknownObj);
 //   - what is passed to a dependency outside the standard library, to a
 //     standard-library function that hands its arguments to other
-//     goroutines (publishers), to a method of a standard-library object
-//     the analysis lost track of or that is itself shared, or to a
-//     standard-library function together with a shared object;
+//     goroutines (publishers), or to a method of a standard-library
+//     object (or a function of one, its first argument: heap.Push(h, x))
+//     the analysis lost track of or that is itself shared;
 //   - for a library (roots are its exported API), what its exported
 //     functions return or take: the library's users hold it.
 //
@@ -48,12 +48,73 @@ type escape struct {
 }
 
 type stdCall struct {
+	site ssa.CallInstruction
 	recv ssa.Value // nil for a function
 	args []ssa.Value
+	// handsOver: what it returns is the caller's alone (sync.Pool's
+	// Get takes the item out of the pool), whatever it is a method of.
+	handsOver bool
+}
+
+// sharedObjects computes, for each program the roots make up, the
+// objects its goroutines can share. Each main package is a program of
+// its own, and each package's tests are one (a test binary): what one
+// program's code does cannot make another's objects shared. A library's
+// roots are one program, which any of its functions may be part of.
+func (a *run) sharedObjects(own []*ssa.Function) {
+	a.shared = map[*root]map[int]bool{}
+	var tops []*root
+	for _, r := range a.roots {
+		if r.top == r {
+			tops = append(tops, r)
+		}
+	}
+	if a.library {
+		s := a.findShared(own, tops, true)
+		for _, t := range tops {
+			a.shared[t] = s
+		}
+		return
+	}
+	var keys []string
+	members := map[string][]*root{}
+	reached := map[string]map[*ssa.Function]bool{}
+	for _, r := range a.roots {
+		k := programOf(r.top)
+		if reached[k] == nil {
+			keys = append(keys, k)
+			reached[k] = map[*ssa.Function]bool{}
+		}
+		if r.top == r {
+			members[k] = append(members[k], r)
+		}
+		for fn := range r.ctxs {
+			reached[k][fn] = true
+		}
+	}
+	for _, k := range keys {
+		fns := make([]*ssa.Function, 0, len(reached[k]))
+		for fn := range reached[k] {
+			fns = append(fns, fn)
+		}
+		s := a.findShared(sortedFuncs(fns), members[k], false)
+		for _, t := range members[k] {
+			a.shared[t] = s
+		}
+	}
+}
+
+// programOf names the program a top root belongs to: its package's
+// main, or its package's test binary.
+func programOf(top *root) string {
+	if len(top.fns) == 0 || top.fns[0].Pkg == nil {
+		return top.label
+	}
+	return top.fns[0].Pkg.Pkg.Path()
 }
 
 // findShared computes the objects other goroutines can reach, given the
-// program's own functions and its top roots.
+// functions a program runs and its top roots.
 func (a *run) findShared(own []*ssa.Function, tops []*root, library bool) map[int]bool {
 	e := &escape{p: a.pts, shared: map[int]bool{}}
 	e.mark(unknownObj)
@@ -81,9 +142,13 @@ func (a *run) findShared(own []*ssa.Function, tops []*root, library bool) map[in
 		changed = false
 		for _, c := range e.deferred {
 			if e.triggers(c) {
-				changed = e.values(c.args...) || changed
-				if c.recv != nil {
-					changed = e.values(c.recv) || changed
+				args := c.args
+				if c.recv == nil {
+					args = args[1:]
+				}
+				changed = e.values(args...) || changed
+				if !c.handsOver {
+					changed = e.result(c.site) || changed
 				}
 			}
 		}
@@ -101,8 +166,10 @@ func (e *escape) handedOut(fn *ssa.Function, results bool) {
 	for _, v := range fn.FreeVars {
 		e.values(v)
 	}
-	if n, ok := e.p.returns[fn]; ok && results {
-		e.node(n)
+	for i := range fn.Signature.Results().Len() {
+		if n, ok := e.p.returns[resultKey{fn, i}]; ok && results {
+			e.node(n)
+		}
 	}
 }
 
@@ -198,19 +265,25 @@ func (a *run) callEscapes(e *escape, fn *ssa.Function, site ssa.CallInstruction)
 	if recv != nil && !c.IsInvoke() {
 		args = args[1:]
 	}
+	if name == "(*sync.Pool).Put" {
+		// A hand-over, not a publication: what is put is the next
+		// Get's alone, and the putter is done with it.
+		return
+	}
 	if pkg == nil || !stdlibPath(pkg.Path()) || publisher(pkg.Path(), name) {
 		e.values(recv)
 		e.values(args...)
+		e.result(site)
 		return
 	}
-	e.deferred = append(e.deferred, stdCall{recv: recv, args: args})
+	e.deferred = append(e.deferred, stdCall{site: site, recv: recv, args: args, handsOver: name == "(*sync.Pool).Get"})
 }
 
 // publishers: standard-library packages and functions that hand what
 // they are given to other goroutines, or keep it where others find it.
 var publisherPkgs = []string{"net/http", "net/rpc", "os/signal", "os/exec", "expvar", "runtime", "sync/atomic", "log/slog"}
 
-var publisherFuncs = []string{"(*sync.Pool).Put", "(*sync.Map).", "context.WithValue", "context.AfterFunc", "time.AfterFunc"}
+var publisherFuncs = []string{"(*sync.Map).", "context.WithValue", "context.AfterFunc", "time.AfterFunc"}
 
 func publisher(pkg, name string) bool {
 	for _, p := range publisherPkgs {
@@ -234,13 +307,20 @@ func stdlibPath(path string) bool {
 }
 
 // triggers reports whether a standard-library call hands its arguments
-// on: a method of an object the analysis lost track of or that is
-// shared (it may keep them there), or a call given a shared object.
+// on to where other goroutines find them: it is a method of an object
+// the analysis lost track of or that is shared (the method may keep them
+// in it), or a function whose first argument is such an object (a
+// container's: heap.Push(h, x)). What it is handed is then shared; the
+// object itself already is.
 func (e *escape) triggers(c stdCall) bool {
-	if c.recv != nil && (pointerLike(c.recv.Type()) && !e.p.tracked(c.recv) || e.anyShared(c.recv)) {
-		return true
+	holder := c.recv
+	if holder == nil && len(c.args) > 0 {
+		holder = c.args[0]
 	}
-	return e.anyShared(c.args...)
+	if holder == nil || !pointerLike(holder.Type()) {
+		return false
+	}
+	return !e.p.tracked(holder) || e.anyShared(holder)
 }
 
 func (e *escape) anyShared(vs ...ssa.Value) bool {
@@ -257,6 +337,20 @@ func (e *escape) anyShared(vs ...ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// result marks what a call into a dependency returns (external, in
+// points.go): it may be something the dependency keeps and shares.
+func (e *escape) result(site ssa.CallInstruction) bool {
+	v := site.Value()
+	if v == nil {
+		return false
+	}
+	changed := e.values(v)
+	for _, n := range e.p.parts[v] {
+		changed = e.node(n) || changed
+	}
+	return changed
 }
 
 // values marks what each of vs points into; reports whether any was new.
@@ -334,14 +428,15 @@ func exportedFunc(fn *ssa.Function) bool {
 }
 
 // confined reports whether every object objs names is one no other
-// goroutine can reach, as the analysis knows base: an access through it
-// cannot race.
-func (a *run) confined(base ssa.Value, objs objSet) bool {
+// goroutine of r's program can reach, as the analysis knows base: an
+// access through it cannot race.
+func (a *run) confined(r *root, base ssa.Value, objs objSet) bool {
 	if base == nil || len(objs) == 0 || !a.pts.tracked(base) {
 		return false
 	}
+	shared := a.shared[r.top]
 	for o := range objs {
-		if a.shared[o] {
+		if shared[o] {
 			return false
 		}
 	}

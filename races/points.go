@@ -20,6 +20,7 @@ type points struct {
 	sets    []map[int]bool // by node: the objects it points to
 	copyTo  [][]int        // node → nodes that hold at least what it holds
 	typed   [][]typedEdge  // node → nodes that hold what it holds of one type
+	ntype   []types.Type   // node → the type of its value; nil for the analysis's own nodes
 	loads   [][]int        // address node → nodes loaded from what it points to
 	stores  [][]int        // address node → nodes stored into what it points to
 	fields  [][]fieldEdge  // struct pointer node → field address nodes
@@ -29,7 +30,8 @@ type points struct {
 	depth   map[int]int // a derived object's depth: a field of a field of ...
 	work    []int
 	delta   []map[int]bool // by node: objects not yet propagated
-	returns map[*ssa.Function]int
+	returns map[resultKey]int
+	parts   map[ssa.Value]map[resultKey]int // a call's results, for a tuple
 	budget  *budget
 	// objType is the type of each object of a named struct type: an
 	// allocation's, a field's; byType, built once solved, lists the
@@ -43,6 +45,9 @@ type points struct {
 	// escape analysis (escape.go) starts from and follows.
 	globals []int
 	binds   map[int][]int
+	// ext is the objects dependencies return, and the calls that do.
+	ext      map[int][]ssa.CallInstruction
+	extByKey map[any]int
 }
 
 // typedEdge passes on only the objects of one type (or of a type the
@@ -63,7 +68,7 @@ type fieldEdge struct {
 // newPoints builds and solves the constraints of fns, with calls resolved
 // by callees.
 func newPoints(fns []*ssa.Function, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function, b *budget) *points {
-	p := &points{budget: b, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[*ssa.Function]int{}, depth: map[int]int{}, objType: map[int]types.Type{}, ownPkgs: map[*types.Package]bool{}, binds: map[int][]int{}}
+	p := &points{budget: b, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[resultKey]int{}, parts: map[ssa.Value]map[resultKey]int{}, depth: map[int]int{}, objType: map[int]types.Type{}, ownPkgs: map[*types.Package]bool{}, binds: map[int][]int{}, ext: map[int][]ssa.CallInstruction{}, extByKey: map[any]int{}}
 	for _, fn := range fns {
 		if fn.Pkg != nil {
 			p.ownPkgs[fn.Pkg.Pkg] = true
@@ -89,6 +94,7 @@ func (p *points) node(v ssa.Value) int {
 	}
 	n := p.newNode()
 	p.nodes[v] = n
+	p.ntype[n] = v.Type()
 	return n
 }
 
@@ -97,6 +103,7 @@ func (p *points) newNode() int {
 	p.delta = append(p.delta, nil)
 	p.copyTo = append(p.copyTo, nil)
 	p.typed = append(p.typed, nil)
+	p.ntype = append(p.ntype, nil)
 	p.loads = append(p.loads, nil)
 	p.stores = append(p.stores, nil)
 	p.fields = append(p.fields, nil)
@@ -152,11 +159,38 @@ const (
 	maxDepth   = 4
 )
 
-func (p *points) returnOf(fn *ssa.Function) int {
-	n, ok := p.returns[fn]
+// returnOf is the node of fn's result i.
+func (p *points) returnOf(fn *ssa.Function, i int) int {
+	k := resultKey{fn, i}
+	n, ok := p.returns[k]
 	if !ok {
 		n = p.newNode()
-		p.returns[fn] = n
+		p.returns[k] = n
+	}
+	return n
+}
+
+type resultKey struct {
+	fn *ssa.Function
+	i  int
+}
+
+// resultOf is the node of a call's result i: the call's own node for a
+// single result, one node per result for a tuple (what Extract reads),
+// so that an error a call returns is not taken for its other result.
+func (p *points) resultOf(v ssa.Value, i int) int {
+	if _, tuple := v.Type().(*types.Tuple); !tuple {
+		return p.node(v)
+	}
+	k := resultKey{nil, i}
+	if p.parts[v] == nil {
+		p.parts[v] = map[resultKey]int{}
+	}
+	n, ok := p.parts[v][k]
+	if !ok {
+		n = p.newNode()
+		p.ntype[n] = v.Type().(*types.Tuple).At(i).Type()
+		p.parts[v][k] = n
 	}
 	return n
 }
@@ -164,7 +198,7 @@ func (p *points) returnOf(fn *ssa.Function) int {
 // add puts obj in node n's set; a set that grows past maxObjects
 // becomes {unknownObj}.
 func (p *points) add(n, obj int) {
-	if p.sets[n][obj] || p.sets[n][unknownObj] {
+	if p.sets[n][obj] || p.sets[n][unknownObj] || !p.canHold(p.ntype[n], obj) {
 		return
 	}
 	if len(p.sets[n]) >= maxObjects {
@@ -180,6 +214,38 @@ func (p *points) add(n, obj int) {
 		p.work = append(p.work, n)
 	}
 	p.delta[n][obj] = true
+}
+
+// canHold reports whether a value of type t can point into obj, as far
+// as their types tell: a pointer to T only into T's objects (or, past
+// maxDepth, an object standing for its fields), a slice only into arrays
+// of its elements, a number into nothing. Imprecise flows (a struct
+// value stored whole, an interface call's arguments) then cannot put a
+// connection where a byte slice is.
+func (p *points) canHold(t types.Type, obj int) bool {
+	if t == nil || obj == unknownObj {
+		return true
+	}
+	ot, known := p.objType[obj]
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	case *types.Pointer:
+		if !known || p.depth[obj] >= maxDepth {
+			return true
+		}
+		if _, isIface := u.Elem().Underlying().(*types.Interface); isIface {
+			return true
+		}
+		return types.Identical(ot.Underlying(), u.Elem().Underlying())
+	case *types.Slice:
+		if !known {
+			return true
+		}
+		arr, ok := ot.Underlying().(*types.Array)
+		return ok && types.Identical(arr.Elem(), u.Elem())
+	}
+	return true
 }
 
 // flow makes dst hold at least what src holds.
@@ -357,14 +423,25 @@ func (p *points) instruction(fn *ssa.Function, instr ssa.Instruction, callees fu
 		}
 	case *ssa.TypeAssert:
 		p.flowTyped(p.value(x.X), p.node(x), pointee(x.AssertedType))
-	case *ssa.ChangeType, *ssa.Convert, *ssa.ChangeInterface, *ssa.MakeInterface, *ssa.Extract, *ssa.Slice:
-		// A value made from its first operand holds what that holds.
+	case *ssa.Extract:
+		if _, call := x.Tuple.(*ssa.Call); call {
+			p.flow(p.resultOf(x.Tuple, x.Index), p.node(x))
+			return
+		}
+		p.flow(p.value(x.Tuple), p.node(x))
+	case *ssa.ChangeType, *ssa.Convert, *ssa.ChangeInterface, *ssa.MakeInterface, *ssa.Slice:
+		// A value made from its first operand holds what that holds; a
+		// number (a pointer made a uintptr, unsafe's arithmetic) holds
+		// nothing.
+		if !holdsPointers(x.(ssa.Value).Type()) {
+			return
+		}
 		if ops := instr.Operands(nil); len(ops) > 0 && *ops[0] != nil {
 			p.flow(p.value(*ops[0]), p.node(x.(ssa.Value)))
 		}
 	case *ssa.Return:
-		for _, r := range x.Results {
-			p.flow(p.value(r), p.returnOf(fn))
+		for i, r := range x.Results {
+			p.flow(p.value(r), p.returnOf(fn, i))
 		}
 	case ssa.CallInstruction:
 		p.call(fn, x, callees)
@@ -415,10 +492,12 @@ func (p *points) call(fn *ssa.Function, site ssa.CallInstruction, callees func(*
 	if c.IsInvoke() {
 		args = append([]ssa.Value{c.Value}, args...)
 	}
+	followed := false
 	for _, callee := range callees(fn, site) {
 		if callee.Blocks == nil {
 			continue
 		}
+		followed = true
 		for i, a := range args {
 			if i >= len(callee.Params) {
 				continue
@@ -431,7 +510,18 @@ func (p *points) call(fn *ssa.Function, site ssa.CallInstruction, callees func(*
 			p.flow(p.value(a), p.node(callee.Params[i]))
 		}
 		if v := site.Value(); v != nil {
-			p.flow(p.returnOf(callee), p.node(v))
+			for i := range callee.Signature.Results().Len() {
+				p.flow(p.returnOf(callee, i), p.resultOf(v, i))
+			}
+		}
+	}
+	if _, builtin := c.Value.(*ssa.Builtin); !followed && !builtin {
+		if v := site.Value(); v != nil {
+			for i := range c.Signature().Results().Len() {
+				if t := c.Signature().Results().At(i).Type(); holdsPointers(t) {
+					p.add(p.resultOf(v, i), p.external(site, i, t))
+				}
+			}
 		}
 	}
 	if b, ok := c.Value.(*ssa.Builtin); ok && b.Name() == "append" && len(args) > 0 {
@@ -445,6 +535,35 @@ func (p *points) call(fn *ssa.Function, site ssa.CallInstruction, callees func(*
 			}
 		}
 	}
+}
+
+// external is the object a call into code without a body here (a
+// dependency) returns: one per type for a pointer to a named struct
+// (two calls may return the same one), else one per call. The escape
+// analysis decides whether it is shared (escape.go); ext records the
+// calls that return each.
+func (p *points) external(site ssa.CallInstruction, i int, t types.Type) int {
+	key := any(extKey{site, i})
+	elem := pointee(t)
+	if elem != nil {
+		key = types.TypeString(elem, nil)
+	}
+	if o, ok := p.extByKey[key]; ok {
+		p.ext[o] = append(p.ext[o], site)
+		return o
+	}
+	o := p.newObject()
+	if elem != nil {
+		p.objType[o] = elem
+	}
+	p.extByKey[key] = o
+	p.ext[o] = []ssa.CallInstruction{site}
+	return o
+}
+
+type extKey struct {
+	site ssa.CallInstruction
+	i    int
 }
 
 // objects is what v can point into; empty when unknown.
@@ -546,4 +665,12 @@ func (p *points) tracked(v ssa.Value) bool {
 		}
 	}
 	return false
+}
+
+// holdsPointers reports whether a value of type t can hold a pointer:
+// anything but a basic type other than unsafe.Pointer (a string holds
+// none the analysis follows).
+func holdsPointers(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return !ok || b.Kind() == types.UnsafePointer
 }
