@@ -1,6 +1,7 @@
 package races
 
 import (
+	"sort"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -31,6 +32,15 @@ type run struct {
 	// library's exported API.
 	shared  map[*root]map[int]bool
 	library bool
+	// owned is the fields that hold only what their object's group made;
+	// groups says whether roots join their parents' groups (not in the
+	// first walk, which finds manyStarters: the sites more than one
+	// root starts a goroutine at). ownership.go.
+	calls        map[*ssa.Function][]callSite // callsOf, memoised
+	fnKeys       map[*ssa.Function]string     // fnKey, memoised
+	owned        map[string]bool
+	groups       bool
+	manyStarters map[[2]any]bool
 }
 
 type spawnKey struct {
@@ -48,21 +58,14 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[freshKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, effects: map[*ssa.Function]counts{}}
+	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[freshKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, effects: map[*ssa.Function]counts{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}}
 	own := p.ownFuncs()
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")
 	a.budget = newBudget(opts.MemoryLimit)
 	a.pts = newPoints(own, p.callees, a.budget)
 	progress(opts, "following goroutine roots")
-	work := a.topRoots()
-	for len(work) > 0 && len(a.roots) < maxRoots && a.budget.err == nil {
-		r := work[0]
-		work = work[1:]
-		r.index = len(a.roots)
-		a.roots = append(a.roots, r)
-		work = append(work, a.traverse(r)...)
-	}
+	a.walkOwned(own)
 	if a.budget.err != nil {
 		return nil, a.budget.err
 	}
@@ -73,6 +76,42 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 		return nil, a.budget.err
 	}
 	return res, nil
+}
+
+// walk finds the roots and traverses each, from the top roots.
+func (a *run) walk() {
+	a.roots = nil
+	a.spawns = map[spawnKey]*root{}
+	work := a.topRoots()
+	for len(work) > 0 && len(a.roots) < maxRoots && a.budget.err == nil {
+		r := work[0]
+		work = work[1:]
+		r.index = len(a.roots)
+		a.roots = append(a.roots, r)
+		work = append(work, a.traverse(r)...)
+	}
+}
+
+// reached is the functions r's walk reached, in a fixed order: what is
+// computed from them (ownership, the freshness of results, sites) then
+// comes out the same on every run.
+func (a *run) reached(r *root) []*ssa.Function {
+	fns := make([]*ssa.Function, 0, len(r.ctxs))
+	for fn := range r.ctxs {
+		fns = append(fns, fn)
+	}
+	sort.Slice(fns, func(i, j int) bool { return a.fnKey(fns[i]) < a.fnKey(fns[j]) })
+	return fns
+}
+
+// fnKey is fn's full name, worked out once.
+func (a *run) fnKey(fn *ssa.Function) string {
+	k, ok := a.fnKeys[fn]
+	if !ok {
+		k = fn.String()
+		a.fnKeys[fn] = k
+	}
+	return k
 }
 
 // bodyLocksOf is fn's lock dataflow, computed once.
@@ -177,7 +216,7 @@ func (a *run) traverse(r *root) []*root {
 		}
 	}
 	for _, fn := range r.fns {
-		enter(fn, entry{}, callEdge{})
+		enter(fn, entry{origins: r.origins[fn]}, callEdge{})
 	}
 	var started []*root
 	for len(work) > 0 && a.budget.step() {
@@ -194,37 +233,68 @@ func (a *run) traverse(r *root) []*root {
 func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Function, entry, callEdge)) []*root {
 	var started []*root
 	bl := a.bodyLocksOf(fn)
+	for _, cs := range a.callsOf(fn) {
+		if cs.spawns {
+			if child := a.started(r, fn, c, cs.instr, cs.sp); child != nil {
+				started = append(started, child)
+			}
+			if !cs.entered {
+				continue // a go statement; a call (a wrapper's) is entered too
+			}
+		}
+		held := bl.held(cs.instr, c.entry)
+		for _, callee := range cs.callees {
+			in := entry{held: held, origins: a.argOrigins(fn, c, cs.site, callee), params: a.argObjects(fn, c, cs.site, callee)}
+			enter(callee, in, callEdge{caller: fn, site: cs.instr})
+		}
+		for _, sub := range cs.callbacks {
+			enter(sub, entry{held: held}, callEdge{caller: fn, site: cs.instr})
+		}
+	}
+	return started
+}
+
+// callSite is what a walk needs of one call or go statement of a
+// function, worked out once for every walk and visit.
+type callSite struct {
+	instr     ssa.Instruction
+	site      ssa.CallInstruction
+	sp        spawn
+	spawns    bool // it starts goroutines (sp)
+	entered   bool // a call (not a go statement): its callees are entered
+	callees   []*ssa.Function
+	callbacks []*ssa.Function
+}
+
+// callsOf is fn's calls and go statements, but lock operations.
+func (a *run) callsOf(fn *ssa.Function) []callSite {
+	if cs, ok := a.calls[fn]; ok {
+		return cs
+	}
+	var out []callSite
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			sp, spawns := a.spawnAt(fn, instr)
-			if spawns {
-				if child := a.started(r, fn, instr, sp); child != nil {
-					started = append(started, child)
-				}
-				if _, call := instr.(*ssa.Call); !call {
-					continue // a go statement; a call (a wrapper's) is entered too
-				}
-			}
 			site, ok := instr.(ssa.CallInstruction)
 			if !ok {
 				continue
 			}
-			if call, ok := instr.(*ssa.Call); ok {
-				if _, ok := asLockOp(call); ok {
+			sp, spawns := a.spawnAt(fn, instr)
+			call, isCall := instr.(*ssa.Call)
+			if isCall && !spawns {
+				if _, lock := asLockOp(call); lock {
 					continue
 				}
 			}
-			held := bl.held(instr, c.entry)
-			for _, callee := range a.p.callees(fn, site) {
-				in := entry{held: held, origins: a.argOrigins(fn, c, site, callee), params: a.argObjects(fn, c, site, callee)}
-				enter(callee, in, callEdge{caller: fn, site: instr})
+			cs := callSite{instr: instr, site: site, sp: sp, spawns: spawns, entered: !spawns || isCall}
+			if cs.entered {
+				cs.callees = a.p.callees(fn, site)
+				cs.callbacks = a.callbacks(site, spawns)
 			}
-			for _, sub := range a.callbacks(site, spawns) {
-				enter(sub, entry{held: held}, callEdge{caller: fn, site: instr})
-			}
+			out = append(out, cs)
 		}
 	}
-	return started
+	a.calls[fn] = out
+	return out
 }
 
 // context is one way a root reaches a function: the locks held when it
@@ -271,9 +341,10 @@ func passed(site ssa.CallInstruction, callee *ssa.Function) []ssa.Value {
 
 // started makes the root sp starts at instr in fn, reached from r, once
 // per top root; nil if it was made already or starts nothing followed.
-func (a *run) started(r *root, fn *ssa.Function, instr ssa.Instruction, sp spawn) *root {
-	k := spawnKey{r.top, instr}
-	if a.spawns[k] != nil {
+func (a *run) started(r *root, fn *ssa.Function, c *context, instr ssa.Instruction, sp spawn) *root {
+	k := spawnKey{top: r.top, site: instr}
+	if old := a.spawns[k]; old != nil {
+		a.startedAgain(old, r, fn, c, instr)
 		return nil
 	}
 	var fns []*ssa.Function
@@ -289,6 +360,11 @@ func (a *run) started(r *root, fn *ssa.Function, instr ssa.Instruction, sp spawn
 		label: sp.label, fns: fns, top: r.top, parent: r, site: instr, siteFn: fn,
 		multi: sp.multi || r.multi || inLoop(instr),
 		joins: map[string]bool{}, // its own: joinsOf adds to it
+	}
+	child.group = child
+	if a.joinsGroup(r, fn, instr, sp) {
+		child.group = r.group
+		child.origins = a.spawnOrigins(fn, c, instr, fns)
 	}
 	for k, v := range sp.joins {
 		child.joins[k] = v

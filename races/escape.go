@@ -88,7 +88,7 @@ func (a *run) sharedObjects(own []*ssa.Function) {
 		if r.top == r {
 			members[k] = append(members[k], r)
 		}
-		for fn := range r.ctxs {
+		for _, fn := range a.reached(r) {
 			reached[k][fn] = true
 		}
 	}

@@ -41,8 +41,19 @@ type siteOrder struct {
 // instance made for itself: two instances (of one root or of two) that
 // each made their object have two objects; within one root, an object
 // reached through a captured variable is also the instance's own.
+//
+// With groups (ownership.go): two accesses of one root to objects its
+// group owns are in one goroutine or on two objects; accesses of roots
+// of two groups, each to what its group owns, are on two objects.
 func distinct(x, y site) bool {
-	return x.own == ownMade && y.own == ownMade || x.root == y.root && x.own != notOwn && y.own != notOwn
+	if x.own == notOwn || y.own == notOwn {
+		return false
+	}
+	if x.own == ownMade && y.own == ownMade || x.root == y.root {
+		return true
+	}
+	groupOwn := func(o ownership) bool { return o == ownGroup || o == ownMade }
+	return groupOwn(x.own) && groupOwn(y.own) && x.root.group != y.root.group
 }
 
 // beforeParallel reports whether s is a parallel test's own access that

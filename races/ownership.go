@@ -2,6 +2,7 @@ package races
 
 import (
 	"go/token"
+	"go/types"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -62,6 +63,13 @@ type ownership uint8
 
 const (
 	notOwn ownership = iota
+	// ownGroup: made by a goroutine of the accessing root's group, in
+	// the same instance of the group (a handler and the goroutines it
+	// starts once each): passed to the root by its parent when it was
+	// started, or loaded from an owned field of such an object. Another
+	// instance of the group has another object; another root of the
+	// same instance may have the same one.
+	ownGroup
 	// ownHere: reached through a variable a function literal captured
 	// from the function that made it; its own in the instance that made
 	// the literal, if that instance runs it (the same root).
@@ -106,10 +114,17 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 		case *ssa.Parameter:
 			return originAt(c.origins, paramOf(fn, x))
 		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return notOwn
+			}
+			// An owned field of an own object holds what its group made.
+			if fa, ok := x.X.(*ssa.FieldAddr); ok && a.owned[fieldKey(fa.X.Type(), fa.Field)] {
+				return min(a.own(fn, c, fa.X), ownGroup)
+			}
 			// A variable captured by a literal lives in a cell: what is
 			// loaded is as own as the least own value stored into it.
 			cell, ok := x.X.(*ssa.Alloc)
-			if !ok || x.Op != token.MUL {
+			if !ok {
 				return notOwn
 			}
 			return a.cellOwn(fn, c, cell, i)
@@ -139,4 +154,244 @@ func (a *run) cellOwn(fn *ssa.Function, c *context, cell *ssa.Alloc, steps int) 
 		return notOwn
 	}
 	return least
+}
+
+// Groups and owned fields.
+//
+// A handler that makes a connection and starts a reader and a writer
+// goroutine for it makes one connection per request: the reader of one
+// request and the reader of another never share it. A root started once
+// per instance of its parent, by a go statement of the parent's own
+// function outside any loop, joins its parent's group; what the parent
+// passes it that the parent made is the group's own (ownGroup). Two
+// accesses of one root to group-own objects are then on different
+// objects, or in one goroutine; two roots of different groups are on
+// different objects. Roots of one group may share.
+//
+// A field is owned when every store into it, in every root and context,
+// puts something its storing goroutine's group made (or nil) into an
+// object of the same group: then what any own object's field holds is
+// that group's too, and a load from it is own (a connection's current
+// writer, a request's header). The fields are found after a first walk
+// and used in a second.
+
+// joinsGroup reports whether the goroutine sp starts at instr, in fn,
+// joins r's group: fn runs at most once per instance of r (onceIn), the
+// statement is in no loop, and it starts one goroutine.
+func (a *run) joinsGroup(r *root, fn *ssa.Function, instr ssa.Instruction, sp spawn) bool {
+	return a.groups && !a.manyStarters[startKey(r.top, instr)] && !sp.multi && !inLoop(instr) && a.onceIn(r, fn, 0)
+}
+
+// startedAgain is a spawn site reached again, by root r: the goroutine
+// it starts meets what r passes it, and if another root than the first
+// starts it, it joins neither's group (the next walk knows it from the
+// start: manyStarters).
+func (a *run) startedAgain(child, r *root, fn *ssa.Function, c *context, instr ssa.Instruction) {
+	if child.parent != r {
+		a.manyStarters[startKey(r.top, instr)] = true
+		child.group, child.origins = child, nil
+		return
+	}
+	for f, o := range a.spawnOrigins(fn, c, instr, child.fns) {
+		if child.origins != nil {
+			meetOrigins(child.origins[f], o)
+		}
+	}
+}
+
+// startKey names a spawn site under a top root the same in every walk.
+func startKey(top *root, instr ssa.Instruction) [2]any {
+	return [2]any{top.fns[0], instr}
+}
+
+// onceIn reports whether fn runs at most once per instance of r: it is
+// where r starts, or it has one caller in the whole program, which calls
+// it (not in a loop, not with go) from a function that runs once per
+// instance of r (a handler's closure calling serveWs).
+func (a *run) onceIn(r *root, fn *ssa.Function, depth int) bool {
+	for _, f := range r.fns {
+		if f == fn {
+			return true
+		}
+	}
+	node := a.p.cg.Nodes[fn]
+	if depth >= 4 || node == nil || len(node.In) != 1 {
+		return false
+	}
+	e := node.In[0]
+	if _, isCall := e.Site.(*ssa.Call); !isCall || inLoop(e.Site) || e.Caller.Func == fn {
+		return false
+	}
+	return a.onceIn(r, e.Caller.Func, depth+1)
+}
+
+// spawnOrigins is, for each function a spawn starts, which of its
+// parameters the spawner passes an object its group owns.
+func (a *run) spawnOrigins(fn *ssa.Function, c *context, instr ssa.Instruction, fns []*ssa.Function) map[*ssa.Function][]ownership {
+	site, ok := instr.(ssa.CallInstruction)
+	if !ok {
+		return nil
+	}
+	out := map[*ssa.Function][]ownership{}
+	for _, f := range fns {
+		args := passed(site, f)
+		if args == nil {
+			continue
+		}
+		origins := make([]ownership, len(args))
+		for i, arg := range args {
+			if a.own(fn, c, arg) != notOwn {
+				origins[i] = ownGroup
+			}
+		}
+		out[f] = origins
+	}
+	return out
+}
+
+// maxOwnedWalks bounds the walks that look for owned fields.
+const maxOwnedWalks = 4
+
+// walkOwned walks the roots until the owned fields are known: a field
+// is owned if, taking the fields thought owned as owned, every store
+// into it keeps it so (then no store can be the first to break it). It
+// assumes every pointer field stored owned, drops those a walk finds a
+// store that breaks, and walks again, until a walk drops none. The first
+// walk also finds the sites more than one root starts a goroutine at
+// (manyStarters), which may join no group: a goroutine it made a member
+// before it knew is walked on the wrong grounds, so that walk never
+// stands as the last. If the fields do not settle in maxOwnedWalks, the
+// last walk takes none as owned.
+func (a *run) walkOwned(own []*ssa.Function) {
+	a.groups = true
+	a.manyStarters = map[[2]any]bool{}
+	assumed := storedFields(own)
+	for i := 0; i < maxOwnedWalks && a.budget.err == nil; i++ {
+		a.owned = assumed
+		a.walk()
+		kept := a.ownedFields(assumed)
+		if i > 0 && len(kept) == len(assumed) {
+			return
+		}
+		assumed = kept
+	}
+	a.owned = nil
+	a.walk()
+}
+
+// storedFields is every pointer field a store of fns writes.
+func storedFields(fns []*ssa.Function) map[string]bool {
+	seen := map[string]bool{}
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if st, ok := instr.(*ssa.Store); ok {
+					checkStore(nil, fn, nil, st, seen, nil)
+				}
+			}
+		}
+	}
+	return seen
+}
+
+// ownedFields is the fields among (every field, if nil) that every store
+// the walk reached keeps owned: it puts an own object, or nil, into an
+// own object.
+func (a *run) ownedFields(among map[string]bool) map[string]bool {
+	seen, bad := map[string]bool{}, map[string]bool{}
+	a.eachStore(func(fn *ssa.Function, cs []*context, st *ssa.Store) {
+		checkStore(a, fn, cs, st, seen, bad)
+	})
+	owned := map[string]bool{}
+	for k := range seen {
+		if !bad[k] && (among == nil || among[k]) {
+			owned[k] = true
+		}
+	}
+	return owned
+}
+
+// eachStore calls f for each store of each function the walk reached,
+// with the function's contexts (of every root).
+func (a *run) eachStore(f func(fn *ssa.Function, cs []*context, st *ssa.Store)) {
+	ctxs := map[*ssa.Function][]*context{}
+	var fns []*ssa.Function
+	for _, r := range a.roots {
+		for _, fn := range a.reached(r) {
+			cs := r.ctxs[fn]
+			if ctxs[fn] == nil {
+				fns = append(fns, fn)
+			}
+			ctxs[fn] = append(ctxs[fn], cs...)
+		}
+	}
+	for _, fn := range fns {
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				if st, ok := instr.(*ssa.Store); ok {
+					f(fn, ctxs[fn], st)
+				}
+			}
+		}
+	}
+}
+
+// checkStore records the fields st writes, in seen, and in bad those it
+// may put something not own into, or put into something not own.
+// With a nil, it only records what st writes.
+func checkStore(a *run, fn *ssa.Function, cs []*context, st *ssa.Store, seen, bad map[string]bool) {
+	fa, ok := st.Addr.(*ssa.FieldAddr)
+	if !ok {
+		// A whole struct stored: each of its fields written.
+		strct, isStruct := deref(st.Addr.Type()).Underlying().(*types.Struct)
+		if !isStruct {
+			return
+		}
+		for i := 0; i < strct.NumFields(); i++ {
+			if pointerLike(strct.Field(i).Type()) {
+				k := fieldKey(st.Addr.Type(), i)
+				seen[k] = true
+				if a != nil && !a.wholeStoreOwn(fn, cs, st) {
+					bad[k] = true
+				}
+			}
+		}
+		return
+	}
+	if !pointerLike(st.Val.Type()) {
+		return
+	}
+	k := fieldKey(fa.X.Type(), fa.Field)
+	seen[k] = true
+	if c, isConst := st.Val.(*ssa.Const); isConst && c.IsNil() {
+		return
+	}
+	for _, c := range cs {
+		if a.own(fn, c, fa.X) == notOwn || a.own(fn, c, st.Val) == notOwn {
+			bad[k] = true
+			return
+		}
+	}
+}
+
+// wholeStoreOwn reports whether a whole struct stored is a zero value,
+// or a composite literal (whose fields' stores are checked one by one)
+// stored into an own object, in every context.
+func (a *run) wholeStoreOwn(fn *ssa.Function, cs []*context, st *ssa.Store) bool {
+	switch v := st.Val.(type) {
+	case *ssa.Const:
+		return true
+	case *ssa.UnOp:
+		if _, lit := v.X.(*ssa.Alloc); !lit || v.Op != token.MUL {
+			return false
+		}
+	default:
+		return false
+	}
+	for _, c := range cs {
+		if a.own(fn, c, st.Addr) == notOwn {
+			return false
+		}
+	}
+	return true
 }

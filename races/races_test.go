@@ -43,7 +43,7 @@ func TestFixtures(t *testing.T) {
 func checkFixture(t *testing.T, gopath, pkg string) {
 	dir := filepath.Join(gopath, "src", pkg)
 	tests, _ := filepath.Glob(filepath.Join(dir, "*_test.go"))
-	res, err := races.Analyze([]string{pkg}, races.Options{
+	res, err := races.Analyze([]string{pkg + "/..."}, races.Options{
 		Tests: len(tests) > 0,
 		Dir:   dir,
 		Env:   append(os.Environ(), "GOPATH="+gopath, "GO111MODULE=off", "GOFLAGS=", "GOWORK=off"),
@@ -67,7 +67,13 @@ func checkFixture(t *testing.T, gopath, pkg string) {
 		}
 		return true
 	})
-	files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	var files []string // the fixture's files, its packages' below it too
+	_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".go") {
+			files = append(files, path)
+		}
+		return err
+	})
 	fset := token.NewFileSet()
 	for _, f := range files {
 		if !built[f] {

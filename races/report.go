@@ -37,7 +37,8 @@ func (a *run) report() *Result {
 	sets := map[string]lockSet{} // one copy of each lock set the sites hold
 	fns := map[*ssa.Function]bool{}
 	for _, r := range a.roots {
-		for fn, cs := range r.ctxs {
+		for _, fn := range a.reached(r) {
+			cs := r.ctxs[fn]
 			fns[fn] = true
 			accs, ok := bodies[fn]
 			if !ok {

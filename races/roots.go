@@ -38,6 +38,13 @@ type root struct {
 	// "chan" if it sends on or closes a channel; both may hold.
 	joins map[string]bool
 
+	// group is the root whose instances each make one group of
+	// goroutines: itself, or its parent's group when it starts once per
+	// instance of its parent (ownership.go). origins is, for each of its
+	// functions, which parameters its parent passes own objects to.
+	group   *root
+	origins map[*ssa.Function][]ownership
+
 	// The traversal's results: the entry lock set of each function it
 	// reaches, and the first call that reached it, for the witness path.
 	ctxs map[*ssa.Function][]*context
@@ -86,6 +93,7 @@ func (a *run) topRoots() []*root {
 	}
 	for _, r := range roots {
 		r.top = r
+		r.group = r
 	}
 	return roots
 }

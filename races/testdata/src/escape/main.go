@@ -9,6 +9,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 )
@@ -106,6 +107,59 @@ func consume(q *queue) {
 	}
 }
 
+// A call's results are kept apart: the error beside a buffer (a shared
+// package variable) does not make the buffer shared.
+var errFull = errors.New("full")
+
+func take(full bool) (*buffer, error) {
+	if full {
+		return nil, errFull
+	}
+	return &buffer{}, nil
+}
+
+func useTaken() {
+	b, err := take(false)
+	if err != nil {
+		return
+	}
+	bs := []*buffer{b} // through a slice: ownership alone does not see it
+	bs[0].n++
+}
+
+// A pointer only points into objects of its type: storing a whole
+// struct value (which the analysis follows field by field no further)
+// does not put the shared stats where the local counter is.
+type stats struct{ hits int }
+
+type local struct{ n int }
+
+type pair struct {
+	s *stats
+	l *local
+}
+
+var shared = &stats{}
+
+func usePair() {
+	p := &pair{}
+	*p = pair{s: shared, l: &local{}}
+	ls := []*local{p.l}
+	ls[0].n++
+}
+
+// What sync.Pool's Get returns is the caller's alone; Put hands it
+// back, to whichever Get is next.
+type scratch struct{ n int }
+
+var pool = sync.Pool{New: func() any { return new(scratch) }}
+
+func usePool() {
+	s := pool.Get().(*scratch)
+	s.n++
+	pool.Put(s)
+}
+
 // A counter handed to a goroutine is shared with it.
 type counter struct{ n int }
 
@@ -117,7 +171,7 @@ func main() {
 	for i := 0; i < 4; i++ {
 		wg.Add(3)
 		go func() { defer wg.Done(); _ = request(i) }()
-		go func() { defer wg.Done(); fill(); closeLocal(); _ = request(-i) }()
+		go func() { defer wg.Done(); fill(); closeLocal(); _ = request(-i); useTaken(); usePair(); usePool() }()
 		go func() { defer wg.Done(); produce(q) }()
 	}
 	wg.Add(1)
