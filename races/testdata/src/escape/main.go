@@ -171,7 +171,15 @@ func main() {
 	for i := 0; i < 4; i++ {
 		wg.Add(3)
 		go func() { defer wg.Done(); _ = request(i) }()
-		go func() { defer wg.Done(); fill(); closeLocal(); _ = request(-i); useTaken(); usePair(); usePool() }()
+		go func() {
+			defer wg.Done()
+			fill()
+			closeLocal()
+			_ = request(-i)
+			useTaken()
+			usePair()
+			usePool()
+		}()
 		go func() { defer wg.Done(); produce(q) }()
 	}
 	wg.Add(1)
