@@ -39,6 +39,8 @@ type run struct {
 	calls        map[*ssa.Function][]callSite // callsOf, memoised
 	fnKeys       map[*ssa.Function]string     // fnKey, memoised
 	owned        map[string]bool
+	returnOwn    map[returnKey]ownership // returnedOwn, memoised for the walk
+	ownDepth     int                     // how deep own is in calls and phis
 	groups       bool
 	manyStarters map[[2]any]bool
 }
@@ -80,6 +82,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 
 // walk finds the roots and traverses each, from the top roots.
 func (a *run) walk() {
+	a.returnOwn = map[returnKey]ownership{}
 	a.roots = nil
 	a.spawns = map[spawnKey]*root{}
 	work := a.topRoots()

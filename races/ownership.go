@@ -96,7 +96,13 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 			if a.freshValue(v) {
 				return ownMade
 			}
-			return notOwn
+			return a.returnedOwn(fn, c, v)
+		case *ssa.MakeMap, *ssa.MakeChan, *ssa.MakeSlice, *ssa.MakeClosure:
+			return ownMade
+		case *ssa.Slice:
+			v = x.X
+		case *ssa.Phi:
+			return a.phiOwn(fn, c, x)
 		case *ssa.FieldAddr:
 			v = x.X
 		case *ssa.ChangeType:
@@ -394,4 +400,99 @@ func (a *run) wholeStoreOwn(fn *ssa.Function, cs []*context, st *ssa.Store) bool
 		}
 	}
 	return true
+}
+
+// maxOwnDepth bounds how deep own follows calls' results and phis.
+const maxOwnDepth = 3
+
+// returnedOwn is how own what a call returns is, where its callees
+// return, in place of v, what is own in the context the call makes (an
+// owned field of an own argument: a connection's current writer).
+func (a *run) returnedOwn(fn *ssa.Function, c *context, v ssa.Value) ownership {
+	index := 0
+	if ex, ok := v.(*ssa.Extract); ok {
+		index, v = ex.Index, ex.Tuple
+	}
+	call, ok := v.(*ssa.Call)
+	if !ok || a.ownDepth >= maxOwnDepth {
+		return notOwn
+	}
+	callees := a.p.callees(fn, call)
+	if len(callees) == 0 {
+		return notOwn
+	}
+	a.ownDepth++
+	defer func() { a.ownDepth-- }()
+	least := ownMade
+	for _, callee := range callees {
+		if !a.follows(callee) {
+			return notOwn
+		}
+		origins := a.argOrigins(fn, c, call, callee)
+		k := returnKey{callee, index, string(origins)}
+		o, ok := a.returnOwn[k]
+		if !ok {
+			a.returnOwn[k] = notOwn // a recursive call: not own
+			o = a.resultOwn(callee, &context{origins: origins}, index)
+			// Kept only where worked out in full, not cut short by depth.
+			if a.ownDepth == 1 {
+				a.returnOwn[k] = o
+			} else {
+				delete(a.returnOwn, k)
+			}
+		}
+		least = min(least, o)
+	}
+	return least
+}
+
+type returnKey struct {
+	fn      *ssa.Function
+	index   int
+	origins string
+}
+
+// resultOwn is the least ownership of what fn returns as result index,
+// in context c; nil returned is no object.
+func (a *run) resultOwn(fn *ssa.Function, c *context, index int) ownership {
+	least, returned := ownMade, false
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok || index >= len(ret.Results) {
+			continue
+		}
+		if k, isConst := ret.Results[index].(*ssa.Const); isConst && k.IsNil() {
+			continue
+		}
+		returned = true
+		least = min(least, a.own(fn, c, ret.Results[index]))
+	}
+	if !returned {
+		return notOwn
+	}
+	return least
+}
+
+// phiOwn is the least ownership of a phi's values, nil ones aside.
+func (a *run) phiOwn(fn *ssa.Function, c *context, phi *ssa.Phi) ownership {
+	if a.ownDepth >= maxOwnDepth {
+		return notOwn
+	}
+	a.ownDepth++
+	defer func() { a.ownDepth-- }()
+	least, any := ownMade, false
+	for _, e := range phi.Edges {
+		if k, isConst := e.(*ssa.Const); isConst && k.IsNil() {
+			continue
+		}
+		if e == phi {
+			continue
+		}
+		any = true
+		least = min(least, a.own(fn, c, e))
+	}
+	if !any {
+		return notOwn
+	}
+	return least
 }
