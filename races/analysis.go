@@ -41,6 +41,7 @@ type run struct {
 	owned        map[string]bool
 	returnOwn    map[returnKey]ownership // returnedOwn, memoised for the walk
 	ownDepth     int                     // how deep own is in calls and phis
+	ownNesting   int                     // how deep own is in itself
 	groups       bool
 	manyStarters map[[2]any]bool
 }

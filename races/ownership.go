@@ -88,6 +88,13 @@ const (
 // instance of r cannot reach it except through a copy published
 // elsewhere, whose accesses are not own.
 func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
+	// A cycle through a variable's cell (s = s[1:]) or nested loads:
+	// past maxOwnNesting recursive calls, not own.
+	if a.ownNesting >= maxOwnNesting {
+		return notOwn
+	}
+	a.ownNesting++
+	defer func() { a.ownNesting-- }()
 	for i := 0; i < 16; i++ {
 		switch x := v.(type) {
 		case *ssa.Alloc:
@@ -402,8 +409,12 @@ func (a *run) wholeStoreOwn(fn *ssa.Function, cs []*context, st *ssa.Store) bool
 	return true
 }
 
-// maxOwnDepth bounds how deep own follows calls' results and phis.
-const maxOwnDepth = 3
+// maxOwnDepth bounds how deep own follows calls' results and phis;
+// maxOwnNesting, how deep own calls itself in all.
+const (
+	maxOwnDepth   = 3
+	maxOwnNesting = 32
+)
 
 // returnedOwn is how own what a call returns is, where its callees
 // return, in place of v, what is own in the context the call makes (an
