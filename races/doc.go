@@ -16,10 +16,14 @@
 //     concurrently); test functions with -tests; wrappers.go makes each
 //     call of a spawn wrapper (a function whose go statement runs what it
 //     is handed) a go statement of its own;
-//   - points.go is a points-to analysis of the program's own code, and
-//     objects.go refines it along call paths (what a parameter points to
-//     in each context, results that are fresh objects); ownership (which
-//     objects one instance of a root made itself) is in analysis.go;
+//   - points.go is a typed points-to analysis of the program's own code,
+//     and objects.go refines it along call paths (what a parameter points
+//     to in each context, results that are fresh objects); escape.go finds
+//     the objects another goroutine of the program can reach (the others
+//     cannot race); ownership.go, which objects one instance of a root,
+//     or of a group of roots (a handler and the goroutines it starts
+//     once), made itself, and the fields that only ever hold what their
+//     object's group made;
 //   - locks.go computes the locks surely held at each access: a dataflow
 //     over each body (what it acquires and releases), and the entry lock
 //     set of each function reached from a root, the intersection over its
@@ -40,7 +44,8 @@
 // Locks are told apart by type and field (Session.mu), not by object: a
 // lock of another instance of the type counts as this one's, which can
 // hide a race but not invent one. Objects are told apart by allocation
-// site, refined along call paths (objects.go).
+// site, refined along call paths (objects.go), by escape (escape.go) and
+// by ownership (ownership.go).
 package races
 
 // Rule is the name races' findings carry, as a rule's do.

@@ -49,10 +49,10 @@ func distinct(x, y site) bool {
 	if x.own == notOwn || y.own == notOwn {
 		return false
 	}
-	if x.own == ownMade && y.own == ownMade || x.root == y.root {
+	if x.own >= ownMade && y.own >= ownMade || x.root == y.root {
 		return true
 	}
-	groupOwn := func(o ownership) bool { return o == ownGroup || o == ownMade }
+	groupOwn := func(o ownership) bool { return o == ownGroup || o >= ownMade }
 	return groupOwn(x.own) && groupOwn(y.own) && x.root.group != y.root.group
 }
 

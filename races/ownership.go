@@ -18,7 +18,14 @@ func (a *run) argOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction,
 	}
 	var out []ownership
 	for i, arg := range args {
-		if o := a.own(fn, c, arg); o != notOwn {
+		o := a.own(fn, c, arg)
+		if o >= ownMade {
+			o = ownMade
+			if a.freshAt(fn, c, arg, site) {
+				o = ownFresh
+			}
+		}
+		if o != notOwn {
 			if out == nil {
 				out = make([]ownership, len(args))
 			}
@@ -26,6 +33,69 @@ func (a *run) argOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction,
 		}
 	}
 	return out
+}
+
+// freshAt reports whether arg, passed at site, is an object no other
+// goroutine can have reached yet: one fn allocated, or a parameter
+// passed such an object, not published before the call (the call
+// itself may publish it: what the callee does before that is still
+// unseen by others). A deferred call runs after the rest of fn, so its
+// arguments are not.
+func (a *run) freshAt(fn *ssa.Function, c *context, arg ssa.Value, site ssa.CallInstruction) bool {
+	if _, deferred := site.(*ssa.Defer); deferred {
+		return false
+	}
+	switch v := arg.(type) {
+	case *ssa.Alloc:
+		return a.unpublishedBefore(v, site)
+	case *ssa.Parameter:
+		return originAt(c.origins, paramOf(fn, v)) == ownFresh && a.unpublishedBefore(v, site)
+	}
+	return false
+}
+
+// unpublishedBefore reports whether no use of v but instr itself can
+// publish it (publishes) before instr runs, in one call of its
+// function; v is an allocation or a parameter.
+func (a *run) unpublishedBefore(v ssa.Value, instr ssa.Instruction) bool {
+	refs := v.Referrers()
+	if refs == nil {
+		return false
+	}
+	for _, ref := range *refs {
+		if ref == instr || !a.publishes(v, ref) {
+			continue
+		}
+		if alloc, ok := v.(*ssa.Alloc); ok {
+			if reachesSame(ref, instr, alloc) {
+				return false
+			}
+		} else if reaches(ref, instr) {
+			return false
+		}
+	}
+	return true
+}
+
+// freshAccess reports whether acc, in fn in context c, is through a
+// parameter passed an object no other goroutine can have reached yet,
+// and fn has not published it before acc: set-up on an object its
+// maker has not handed out yet (a constructor's helpers), which no
+// other goroutine can see.
+func (a *run) freshAccess(fn *ssa.Function, c *context, acc *access) bool {
+	v := acc.base
+	for {
+		fa, ok := v.(*ssa.FieldAddr)
+		if !ok {
+			break
+		}
+		v = fa.X
+	}
+	p, ok := v.(*ssa.Parameter)
+	if !ok || originAt(c.origins, paramOf(fn, p)) != ownFresh {
+		return false
+	}
+	return a.unpublishedBefore(p, acc.instr)
 }
 
 // sameOrigins reports whether two contexts' parameters are own alike.
@@ -79,6 +149,10 @@ const (
 	// other instance of any root can reach it except through a copy
 	// published elsewhere, whose accesses are not own.
 	ownMade
+	// ownFresh: passed, as a parameter, an object the caller made and
+	// had not published at the call (freshAt): until the callee
+	// publishes it, no other goroutine can reach it.
+	ownFresh
 )
 
 // own reports whether v, in fn, points into an object r's own code

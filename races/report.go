@@ -60,8 +60,8 @@ func (a *run) report() *Result {
 					}
 					held, hk := interned(bl.held(acc.instr, c.entry), sets)
 					st := site{root: r, fn: fn, acc: acc, held: held, heldKey: hk, own: a.ownAccess(fn, c, acc), objs: a.objectsIn(fn, c, acc.base)}
-					if a.confined(r, acc.base, st.objs) {
-						continue // no other goroutine can reach the object
+					if a.confined(r, acc.base, st.objs) || a.freshAccess(fn, c, acc) {
+						continue // no other goroutine can reach the object (yet)
 					}
 					k := fmt.Sprint(hk, st.own)
 					if i, ok := seen[k]; ok {
