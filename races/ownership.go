@@ -54,29 +54,6 @@ func (a *run) freshAt(fn *ssa.Function, c *context, arg ssa.Value, site ssa.Call
 	return false
 }
 
-// unpublishedBefore reports whether no use of v but instr itself can
-// publish it (publishes) before instr runs, in one call of its
-// function; v is an allocation or a parameter.
-func (a *run) unpublishedBefore(v ssa.Value, instr ssa.Instruction) bool {
-	refs := v.Referrers()
-	if refs == nil {
-		return false
-	}
-	for _, ref := range *refs {
-		if ref == instr || !a.publishes(v, ref) {
-			continue
-		}
-		if alloc, ok := v.(*ssa.Alloc); ok {
-			if reachesSame(ref, instr, alloc) {
-				return false
-			}
-		} else if reaches(ref, instr) {
-			return false
-		}
-	}
-	return true
-}
-
 // freshAccess reports whether acc, in fn in context c, is through a
 // parameter passed an object no other goroutine can have reached yet,
 // and fn has not published it before acc: set-up on an object its
