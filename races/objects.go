@@ -176,7 +176,7 @@ func (a *run) freshValue(v ssa.Value) bool {
 // freshResult reports whether fn's result i is, at every return, an
 // object fn allocated, nil, or a fresh call result.
 func (a *run) freshResult(fn *ssa.Function, i int) bool {
-	k := freshKey{fn, i}
+	k := resultKey{fn, i}
 	if f, ok := a.fresh[k]; ok {
 		return f
 	}
@@ -192,11 +192,6 @@ func (a *run) freshResult(fn *ssa.Function, i int) bool {
 	f = f && returned
 	a.fresh[k] = f
 	return f
-}
-
-type freshKey struct {
-	fn *ssa.Function
-	i  int
 }
 
 // freshIn reports whether v, a value a function returns, is fresh.

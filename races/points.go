@@ -170,6 +170,8 @@ func (p *points) returnOf(fn *ssa.Function, i int) int {
 	return n
 }
 
+// resultKey names a function's result i (the points-to analysis's node
+// of it; whether it is fresh, objects.go).
 type resultKey struct {
 	fn *ssa.Function
 	i  int
