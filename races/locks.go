@@ -387,6 +387,9 @@ func analyseLocks(fn *ssa.Function, env lockEnv) *bodyLocks {
 // held is the locks held at instr when fn is entered holding entry.
 func (bl *bodyLocks) held(instr ssa.Instruction, entry lockSet) lockSet {
 	d := bl.delta[instr]
+	if len(d) == 0 {
+		return entry // nothing taken or released on the way: the entry's (never changed in place)
+	}
 	var out lockSet
 	add := func(k string) {
 		if out == nil {

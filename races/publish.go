@@ -39,14 +39,32 @@ func (a *run) unpublished(addr ssa.Value, instr ssa.Instruction) bool {
 // unpublishedAt reports whether nothing has made alloc reachable from
 // elsewhere before instr (or by instr itself).
 func (a *run) unpublishedAt(alloc *ssa.Alloc, instr ssa.Instruction) bool {
-	return !a.publishedBefore(alloc, instr, true, map[ssa.Value]bool{}, 0)
+	return !a.published(alloc, instr, true)
 }
 
 // unpublishedBefore reports whether nothing but instr itself can have
 // made v (an allocation or a parameter) reachable from elsewhere before
 // instr runs, in one call of its function.
 func (a *run) unpublishedBefore(v ssa.Value, instr ssa.Instruction) bool {
-	return !a.publishedBefore(v, instr, false, map[ssa.Value]bool{}, 0)
+	return !a.published(v, instr, false)
+}
+
+// published is publishedBefore from the start, worked out once for each
+// value, instruction and self: it depends on the program alone.
+func (a *run) published(v ssa.Value, instr ssa.Instruction, self bool) bool {
+	k := pubKey{v, instr, self}
+	if p, ok := a.pubMemo[k]; ok {
+		return p
+	}
+	p := a.publishedBefore(v, instr, self, map[ssa.Value]bool{}, 0)
+	a.pubMemo[k] = p
+	return p
+}
+
+type pubKey struct {
+	v     ssa.Value
+	instr ssa.Instruction
+	self  bool
 }
 
 // publishedBefore reports whether a use of v that runs before instr (or
