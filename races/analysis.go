@@ -1,6 +1,7 @@
 package races
 
 import (
+	"go/types"
 	"sort"
 
 	"golang.org/x/tools/go/ssa"
@@ -248,7 +249,7 @@ func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Funct
 			}
 		}
 		held := bl.held(cs.instr, c.entry)
-		for _, callee := range cs.callees {
+		for _, callee := range a.targets(fn, c, cs) {
 			in := entry{held: held, origins: a.argOrigins(fn, c, cs.site, callee), params: a.argObjects(fn, c, cs.site, callee)}
 			enter(callee, in, callEdge{caller: fn, site: cs.instr})
 		}
@@ -257,6 +258,46 @@ func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Funct
 		}
 	}
 	return started
+}
+
+// targets is the functions a call can reach from fn in context c: its
+// callees, and for a call through an interface only the methods of the
+// types its receiver can be there. The call graph resolves such a call
+// for every caller at once (sarama's encode(e encoder) reaching every
+// message type's encode); in a context the receiver points into objects
+// of a few types. Only where every object it can be is known, of a
+// known type, and every method is on a pointer (a value in an interface
+// is not an object the points-to analysis follows).
+func (a *run) targets(fn *ssa.Function, c *context, cs callSite) []*ssa.Function {
+	common := cs.site.Common()
+	if !common.IsInvoke() || len(cs.callees) < 2 || !a.pts.tracked(common.Value) {
+		return cs.callees
+	}
+	kinds := map[types.Type]bool{}
+	for o := range a.objectsIn(fn, c, common.Value) {
+		t, ok := a.pts.objType[o]
+		if o == unknownObj || !ok {
+			return cs.callees
+		}
+		kinds[t] = true
+	}
+	var out []*ssa.Function
+	for _, callee := range cs.callees {
+		if len(callee.Params) == 0 {
+			return cs.callees
+		}
+		ptr, ok := callee.Params[0].Type().Underlying().(*types.Pointer)
+		if !ok {
+			return cs.callees
+		}
+		for t := range kinds {
+			if types.Identical(t, ptr.Elem()) {
+				out = append(out, callee)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // callSite is what a walk needs of one call or go statement of a
