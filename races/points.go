@@ -19,7 +19,6 @@ type points struct {
 	nodes   map[ssa.Value]int
 	sets    []map[int]bool // by node: the objects it points to
 	copyTo  [][]int        // node → nodes that hold at least what it holds
-	typed   [][]typedEdge  // node → nodes that hold what it holds of one type
 	ntype   []types.Type   // node → the type of its value; nil for the analysis's own nodes
 	loads   [][]int        // address node → nodes loaded from what it points to
 	stores  [][]int        // address node → nodes stored into what it points to
@@ -48,15 +47,6 @@ type points struct {
 	// ext is the objects dependencies return, and the calls that do.
 	ext      map[int][]ssa.CallInstruction
 	extByKey map[any]int
-}
-
-// typedEdge passes on only the objects of one type (or of a type the
-// analysis does not know): an interface method call passes a receiver
-// of its type to each implementation, and a type assertion to *T lets
-// only T's objects through. Field numbers mean nothing across types.
-type typedEdge struct {
-	dst int
-	typ types.Type
 }
 
 type fieldEdge struct {
@@ -102,7 +92,6 @@ func (p *points) newNode() int {
 	p.sets = append(p.sets, nil)
 	p.delta = append(p.delta, nil)
 	p.copyTo = append(p.copyTo, nil)
-	p.typed = append(p.typed, nil)
 	p.ntype = append(p.ntype, nil)
 	p.loads = append(p.loads, nil)
 	p.stores = append(p.stores, nil)
@@ -261,28 +250,6 @@ func (p *points) flow(src, dst int) {
 	}
 }
 
-// flowTyped makes dst hold at least what src holds of objects of type
-// typ; with typ nil, it is flow.
-func (p *points) flowTyped(src, dst int, typ types.Type) {
-	if typ == nil {
-		p.flow(src, dst)
-		return
-	}
-	p.typed[src] = append(p.typed[src], typedEdge{dst, typ})
-	for obj := range p.sets[src] {
-		if p.fits(obj, typ) {
-			p.add(dst, obj)
-		}
-	}
-}
-
-// fits reports whether obj can be of type typ: it is, or its type is
-// not known.
-func (p *points) fits(obj int, typ types.Type) bool {
-	t, ok := p.objType[obj]
-	return obj == unknownObj || !ok || types.Identical(t, typ)
-}
-
 // pointee is the named struct type a value of type t points to, which
 // the objects it holds must be; nil if t is no pointer to one.
 func pointee(t types.Type) types.Type {
@@ -308,11 +275,6 @@ func (p *points) solve() {
 		for obj := range d {
 			for _, dst := range p.copyTo[n] {
 				p.add(dst, obj)
-			}
-			for _, te := range p.typed[n] {
-				if p.fits(obj, te.typ) {
-					p.add(te.dst, obj)
-				}
 			}
 			for _, dst := range p.loads[n] {
 				p.flow(p.contentOf(obj), dst)
@@ -424,7 +386,7 @@ func (p *points) instruction(fn *ssa.Function, instr ssa.Instruction, callees fu
 			p.flow(p.value(e), p.node(x))
 		}
 	case *ssa.TypeAssert:
-		p.flowTyped(p.value(x.X), p.node(x), pointee(x.AssertedType))
+		p.flow(p.value(x.X), p.node(x)) // the node's type lets only *T's objects in (canHold)
 	case *ssa.Extract:
 		if _, call := x.Tuple.(*ssa.Call); call {
 			p.flow(p.resultOf(x.Tuple, x.Index), p.node(x))
@@ -504,11 +466,8 @@ func (p *points) call(fn *ssa.Function, site ssa.CallInstruction, callees func(*
 			if i >= len(callee.Params) {
 				continue
 			}
-			if i == 0 && c.IsInvoke() {
-				// The receiver: only the implementation's own objects.
-				p.flowTyped(p.value(a), p.node(callee.Params[0]), pointee(callee.Params[0].Type()))
-				continue
-			}
+			// A receiver's node takes only its implementation's own
+			// objects (canHold): an interface call passes it every one.
 			p.flow(p.value(a), p.node(callee.Params[i]))
 		}
 		if v := site.Value(); v != nil {
