@@ -23,6 +23,7 @@ type run struct {
 	pubMemo  map[pubKey]bool           // published, memoised
 	wrappers map[*ssa.Function]wrapped // spawn wrappers (wrappers.go)
 	fresh    map[resultKey]bool        // functions returning what they allocate (objects.go)
+	handMemo map[handKey]bool          // handsOver, memoised (publish.go)
 	atomics  map[string]bool           // locations sync/atomic functions apply to (atomics.go)
 	// signalMemo and receiveMemo: what each frame signals after it and
 	// receives before it (order.go).
@@ -63,7 +64,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]escapeKind{}, pubMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, effects: map[*ssa.Function]counts{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}}
+	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]escapeKind{}, pubMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, effects: map[*ssa.Function]counts{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}}
 	own := p.ownFuncs()
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")

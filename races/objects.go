@@ -153,12 +153,19 @@ func unionKnown(x, y objSet) objSet {
 // future and returns it). Each function's answer is worked out once; a
 // function whose answer is being worked out (recursion) is not fresh.
 func (a *run) freshValue(v ssa.Value) bool {
+	return a.everyCallee(v, a.freshResult)
+}
+
+// everyCallee reports whether v is a call's result (or one of its
+// results) and ok holds of every function the call can run, each a body
+// the analysis follows, with the result's index.
+func (a *run) everyCallee(v ssa.Value, ok func(callee *ssa.Function, i int) bool) bool {
 	index := 0
-	if ex, ok := v.(*ssa.Extract); ok {
+	if ex, isExtract := v.(*ssa.Extract); isExtract {
 		index, v = ex.Index, ex.Tuple
 	}
-	call, ok := v.(*ssa.Call)
-	if !ok {
+	call, isCall := v.(*ssa.Call)
+	if !isCall {
 		return false
 	}
 	callees := a.p.callees(call.Parent(), call)
@@ -166,7 +173,7 @@ func (a *run) freshValue(v ssa.Value) bool {
 		return false
 	}
 	for _, callee := range callees {
-		if !a.follows(callee) || !a.freshResult(callee, index) {
+		if !a.follows(callee) || !ok(callee, index) {
 			return false
 		}
 	}

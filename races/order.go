@@ -18,6 +18,9 @@ type site struct {
 	// own: how surely the accessed object is one the root's own code
 	// made, in the instance that accesses it (ownership).
 	own ownership
+	// kept: the object is one the accessing goroutine made and has
+	// handed to none but goroutines it started (unsharedAccess).
+	kept bool
 	// objs is the allocations the accessed object can be (points); empty
 	// when unknown.
 	objs map[int]bool
@@ -46,6 +49,9 @@ type siteOrder struct {
 // group owns are in one goroutine or on two objects; accesses of roots
 // of two groups, each to what its group owns, are on two objects.
 func distinct(x, y site) bool {
+	if x.kept && !descends(y.root, x.root) || y.kept && !descends(x.root, y.root) {
+		return true
+	}
 	if x.own == notOwn || y.own == notOwn {
 		return false
 	}
@@ -54,6 +60,17 @@ func distinct(x, y site) bool {
 	}
 	groupOwn := func(o ownership) bool { return o == ownGroup || o >= ownMade }
 	return groupOwn(x.own) && groupOwn(y.own) && x.root.group != y.root.group
+}
+
+// descends reports whether r was started, directly or not, by anc's
+// code.
+func descends(r, anc *root) bool {
+	for p := r.parent; p != nil; p = p.parent {
+		if p == anc {
+			return true
+		}
+	}
+	return false
 }
 
 // beforeParallel reports whether s is a parallel test's own access that

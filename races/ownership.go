@@ -21,8 +21,10 @@ func (a *run) argOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction,
 		o := a.own(fn, c, arg)
 		if o >= ownMade {
 			o = ownMade
-			if a.freshAt(fn, c, arg, site) {
+			if a.unsharedAt(fn, c, arg, site, toAnyone) {
 				o = ownFresh
+			} else if a.unsharedAt(fn, c, arg, site, beyondSpawned) {
+				o = ownKept
 			}
 		}
 		if o != notOwn {
@@ -35,31 +37,26 @@ func (a *run) argOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction,
 	return out
 }
 
-// freshAt reports whether arg, passed at site, is an object no other
-// goroutine can have reached yet: one fn allocated, or a parameter
-// passed such an object, not published before the call (the call
-// itself may publish it: what the callee does before that is still
-// unseen by others). A deferred call runs after the rest of fn, so its
+// unsharedAt reports whether arg, passed at site, is an object no
+// goroutine but fn's (to: toAnyone), or none but fn's and those it
+// started (beyondSpawned), can have reached yet (unsharedBefore); the
+// call itself may publish it: what the callee does before that is still
+// unseen by others. A deferred call runs after the rest of fn, so its
 // arguments are not.
-func (a *run) freshAt(fn *ssa.Function, c *context, arg ssa.Value, site ssa.CallInstruction) bool {
+func (a *run) unsharedAt(fn *ssa.Function, c *context, arg ssa.Value, site ssa.CallInstruction, to scope) bool {
 	if _, deferred := site.(*ssa.Defer); deferred {
 		return false
 	}
-	switch v := arg.(type) {
-	case *ssa.Alloc:
-		return a.unpublishedBefore(v, site)
-	case *ssa.Parameter:
-		return originAt(c.origins, paramOf(fn, v)) == ownFresh && a.unpublishedBefore(v, site)
-	}
-	return false
+	return a.unsharedBefore(fn, c, arg, site, false, to)
 }
 
-// freshAccess reports whether acc, in fn in context c, is through a
-// parameter passed an object no other goroutine can have reached yet,
-// and fn has not published it before acc: set-up on an object its
-// maker has not handed out yet (a constructor's helpers), which no
-// other goroutine can see.
-func (a *run) freshAccess(fn *ssa.Function, c *context, acc *access) bool {
+// unsharedAccess reports whether acc, in fn in context c, is on an
+// object no goroutine but the accessing one (to: toAnyone), or none but
+// it and those it started (beyondSpawned), can have reached yet: set-up
+// on an object its maker has not handed out (a constructor's helpers),
+// or has handed only to the workers it starts with it. Another instance
+// of its root, or a root it did not start, cannot touch it.
+func (a *run) unsharedAccess(fn *ssa.Function, c *context, acc *access, to scope) bool {
 	v := acc.base
 	for {
 		fa, ok := v.(*ssa.FieldAddr)
@@ -68,11 +65,34 @@ func (a *run) freshAccess(fn *ssa.Function, c *context, acc *access) bool {
 		}
 		v = fa.X
 	}
-	p, ok := v.(*ssa.Parameter)
-	if !ok || originAt(c.origins, paramOf(fn, p)) != ownFresh {
-		return false
+	if alloc := cellAlloc(v); alloc != nil {
+		v = alloc
 	}
-	return a.unpublishedBefore(p, acc.instr)
+	return a.unsharedBefore(fn, c, v, acc.instr, true, to)
+}
+
+// unsharedBefore reports whether v, in fn in context c, is an object
+// its goroutine made and has not published (to) before instr (or by
+// instr, with self): an allocation of fn; a parameter every call in c
+// passes such an object; what a call returns that hands over what it
+// made (handedOver).
+func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ssa.Instruction, self bool, to scope) bool {
+	switch x := v.(type) {
+	case *ssa.Alloc:
+		if capturedCell(x) != nil {
+			return !a.cellShared(x, instr, to)
+		}
+		return !a.published(x, instr, self, to)
+	case *ssa.Parameter:
+		least := ownFresh
+		if to == beyondSpawned {
+			least = ownKept
+		}
+		return originAt(c.origins, paramOf(fn, x)) >= least && !a.published(x, instr, false, to)
+	case *ssa.Call, *ssa.Extract:
+		return a.handedOver(x, to) && !a.published(x, instr, false, to)
+	}
+	return false
 }
 
 // sameOrigins reports whether two contexts' parameters are own alike.
@@ -126,8 +146,12 @@ const (
 	// other instance of any root can reach it except through a copy
 	// published elsewhere, whose accesses are not own.
 	ownMade
+	// ownKept: passed, as a parameter, an object the caller made and
+	// had published at the call to none but goroutines it started
+	// itself (unsharedAt, beyondSpawned).
+	ownKept
 	// ownFresh: passed, as a parameter, an object the caller made and
-	// had not published at the call (freshAt): until the callee
+	// had not published at the call (unsharedAt): until the callee
 	// publishes it, no other goroutine can reach it.
 	ownFresh
 )

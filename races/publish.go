@@ -2,6 +2,7 @@ package races
 
 import (
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -16,6 +17,9 @@ import (
 // anything else before instr.
 func (a *run) unpublished(addr ssa.Value, instr ssa.Instruction) bool {
 	if cell, ok := addr.(*ssa.Alloc); ok {
+		if capturedCell(cell) != nil {
+			return !a.cellShared(cell, instr, toAnyone)
+		}
 		return a.unpublishedAt(cell, instr)
 	}
 	fa, ok := addr.(*ssa.FieldAddr)
@@ -31,32 +35,98 @@ func (a *run) unpublished(addr ssa.Value, instr ssa.Instruction) bool {
 	}
 	alloc, ok := fa.X.(*ssa.Alloc)
 	if !ok {
-		return false
+		if alloc = cellAlloc(fa.X); alloc == nil {
+			return false
+		}
 	}
 	return a.unpublishedAt(alloc, instr)
+}
+
+// cellAlloc is the allocation v, a load from a captured variable's cell
+// in the function that declares it, gives: the one allocation the
+// variable is ever set to (function literals may set it to nil). Nil if
+// there is no such allocation.
+func cellAlloc(v ssa.Value) *ssa.Alloc {
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return nil
+	}
+	cell, ok := load.X.(*ssa.Alloc)
+	if !ok || capturedCell(cell) == nil {
+		return nil
+	}
+	var alloc *ssa.Alloc
+	for _, ref := range *cell.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			a, ok := x.Val.(*ssa.Alloc)
+			if x.Addr != cell || !ok || alloc != nil && a != alloc {
+				return nil
+			}
+			alloc = a
+		case *ssa.MakeClosure:
+			fn := x.Fn.(*ssa.Function)
+			for i, b := range x.Bindings {
+				if b == cell && i < len(fn.FreeVars) && !onlyNilStored(fn.FreeVars[i]) {
+					return nil
+				}
+			}
+		}
+	}
+	return alloc
+}
+
+// onlyNilStored reports whether a function literal stores nothing but
+// nil into its free variable fv, and lets its address go nowhere.
+func onlyNilStored(fv *ssa.FreeVar) bool {
+	for _, ref := range *fv.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.UnOp, *ssa.DebugRef:
+		case *ssa.Store:
+			if c, ok := x.Val.(*ssa.Const); x.Addr != fv || !ok || !c.IsNil() {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // unpublishedAt reports whether nothing has made alloc reachable from
 // elsewhere before instr (or by instr itself).
 func (a *run) unpublishedAt(alloc *ssa.Alloc, instr ssa.Instruction) bool {
-	return !a.published(alloc, instr, true)
+	return !a.published(alloc, instr, true, toAnyone)
 }
 
 // unpublishedBefore reports whether nothing but instr itself can have
 // made v (an allocation or a parameter) reachable from elsewhere before
 // instr runs, in one call of its function.
 func (a *run) unpublishedBefore(v ssa.Value, instr ssa.Instruction) bool {
-	return !a.published(v, instr, false)
+	return !a.published(v, instr, false, toAnyone)
 }
+
+// scope is who a publication reaches: any other goroutine, or one the
+// maker does not start itself.
+type scope uint8
+
+const (
+	// toAnyone: any other goroutine, the ones the maker starts included.
+	toAnyone scope = iota
+	// beyondSpawned: a goroutine other than the maker and those it
+	// starts with the object (a go statement whose function keeps it:
+	// stores it nowhere that outlives it, hands it to nothing else).
+	beyondSpawned
+)
 
 // published is publishedBefore from the start, worked out once for each
 // value, instruction and self: it depends on the program alone.
-func (a *run) published(v ssa.Value, instr ssa.Instruction, self bool) bool {
-	k := pubKey{v, instr, self}
+func (a *run) published(v ssa.Value, instr ssa.Instruction, self bool, to scope) bool {
+	k := pubKey{v, instr, self, to}
 	if p, ok := a.pubMemo[k]; ok {
 		return p
 	}
-	p := a.publishedBefore(v, instr, self, map[ssa.Value]bool{}, 0)
+	p := a.publishedBefore(v, instr, self, to, map[ssa.Value]bool{}, 0)
 	a.pubMemo[k] = p
 	return p
 }
@@ -65,6 +135,7 @@ type pubKey struct {
 	v     ssa.Value
 	instr ssa.Instruction
 	self  bool
+	to    scope
 }
 
 // publishedBefore reports whether a use of v that runs before instr (or
@@ -76,7 +147,7 @@ type pubKey struct {
 // one another publishes them when it hands out the whole. seen holds the
 // values being looked at: a cycle (a part holding its whole) adds
 // nothing.
-func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, seen map[ssa.Value]bool, depth int) bool {
+func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to scope, seen map[ssa.Value]bool, depth int) bool {
 	if seen[v] {
 		return false
 	}
@@ -97,25 +168,55 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, see
 			if x.Val != v {
 				continue
 			}
+			if seen[newBase(x.Addr)] {
+				continue // into v's own object, or one holding v
+			}
 			if w := newRoot(x.Addr); w != nil && w != v {
-				if a.publishedBefore(w, instr, self, seen, depth+1) {
+				if a.publishedBefore(w, instr, self, to, seen, depth+1) {
 					return true
 				}
 				continue
 			}
 			return true
-		case *ssa.Extract:
-			if a.publishedBefore(x, instr, self, seen, depth+1) {
+		case *ssa.Extract, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.MakeInterface, *ssa.ChangeType:
+			// A part of v (the address of a field or element), or v
+			// converted, goes as v does: storing it into v's own
+			// object (c.wb.w = &c.wbuf) publishes nothing.
+			if a.publishedBefore(x.(ssa.Value), instr, self, to, seen, depth+1) {
 				return true
 			}
 		case *ssa.Call:
 			switch a.argKind(x, v) {
 			case escNone:
 			case escReturn:
-				if a.publishedBefore(x, instr, self, seen, depth+1) {
+				if a.publishedBefore(x, instr, self, to, seen, depth+1) {
 					return true
 				}
 			default:
+				return true
+			}
+		case *ssa.UnOp:
+			// What is loaded from a captured variable's cell is what
+			// was stored there: v, when v got here through the cell.
+			if x.Op == token.MUL && capturedCell(v) != nil {
+				if a.publishedBefore(x, instr, self, to, seen, depth+1) {
+					return true
+				}
+			}
+		case *ssa.Go:
+			if to == toAnyone || !a.spawnKeeps(x, v) {
+				return true
+			}
+		case *ssa.MakeClosure:
+			// A function literal (or method value) holding v goes as
+			// v does, when its body keeps v: run here or deferred,
+			// stored into v's own object (c.cmdable = c.Process),
+			// started as a goroutine (beyondSpawned).
+			if a.closureKind(x, v) != escNone || a.publishedBefore(x, instr, self, to, seen, depth+1) {
+				return true
+			}
+		case *ssa.Defer:
+			if x.Call.Value != v || x.Call.IsInvoke() || slices.Contains(x.Call.Args, v) {
 				return true
 			}
 		default:
@@ -142,13 +243,22 @@ func runsBefore(v ssa.Value, ref, instr ssa.Instruction) bool {
 // newRoot is the allocation addr is a field or element of (through
 // fields and array elements), nil if there is none.
 func newRoot(addr ssa.Value) ssa.Value {
+	if alloc, ok := newBase(addr).(*ssa.Alloc); ok {
+		return alloc
+	}
+	return nil
+}
+
+// newBase is the allocation or parameter addr is a field or element
+// of (through fields and array elements), nil if there is none.
+func newBase(addr ssa.Value) ssa.Value {
 	for {
 		switch x := addr.(type) {
 		case *ssa.FieldAddr:
 			addr = x.X
 		case *ssa.IndexAddr:
 			addr = x.X
-		case *ssa.Alloc:
+		case *ssa.Alloc, *ssa.Parameter:
 			return x
 		default:
 			return nil
@@ -205,8 +315,8 @@ func (a *run) publishes(v ssa.Value, ref ssa.Instruction) bool {
 		return x.Op != token.MUL
 	case *ssa.Store:
 		return x.Val == v
-	case *ssa.DebugRef:
-		return false
+	case *ssa.DebugRef, *ssa.BinOp:
+		return false // a comparison (fn != nil) keeps nothing
 	case *ssa.Call:
 		return a.callPublishes(x, v)
 	}
@@ -251,6 +361,9 @@ func (a *run) argKind(call *ssa.Call, v ssa.Value) escapeKind {
 		return escNone
 	}
 	c := call.Common()
+	if !slices.Contains(c.Args, v) && !(c.IsInvoke() && c.Value == v) {
+		return escNone // v is the function called: running it hands it nothing
+	}
 	callee := c.StaticCallee()
 	if callee == nil || callee.Blocks == nil || c.IsInvoke() || len(c.Args) != len(callee.Params) {
 		return escAny
@@ -279,6 +392,13 @@ func (a *run) paramKind(p *ssa.Parameter) escapeKind {
 // kindOf is how v's function lets v go: returning it, storing it into an
 // object the function made (as that object goes), passing it on.
 func (a *run) kindOf(v ssa.Value, depth int) escapeKind {
+	return a.kindIn(v, v, depth)
+}
+
+// kindIn is kindOf for v, which is of or a part of it (a field's
+// address, of converted, a literal capturing it): storing v into of's
+// own object lets nothing go.
+func (a *run) kindIn(of, v ssa.Value, depth int) escapeKind {
 	if depth > maxPublishDepth {
 		return escAny
 	}
@@ -292,7 +412,7 @@ func (a *run) kindOf(v ssa.Value, depth int) escapeKind {
 		case *ssa.Return:
 			k = max(k, escReturn)
 		case *ssa.Store:
-			if x.Val != v {
+			if x.Val != v || newBase(x.Addr) == of {
 				continue
 			}
 			if w := newRoot(x.Addr); w != nil && w != v {
@@ -300,8 +420,14 @@ func (a *run) kindOf(v ssa.Value, depth int) escapeKind {
 			} else {
 				k = escAny
 			}
-		case *ssa.Extract:
-			k = max(k, a.kindOf(x, depth+1))
+		case *ssa.Extract, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.MakeInterface, *ssa.ChangeType:
+			k = max(k, a.kindIn(of, x.(ssa.Value), depth+1))
+		case *ssa.MakeClosure:
+			k = max(k, a.closureKind(x, v), a.kindIn(of, x, depth+1))
+		case *ssa.Defer:
+			if x.Call.Value != v || x.Call.IsInvoke() || slices.Contains(x.Call.Args, v) {
+				k = escAny
+			}
 		case *ssa.Call:
 			switch a.argKind(x, v) {
 			case escNone:
@@ -320,6 +446,150 @@ func (a *run) kindOf(v ssa.Value, depth int) escapeKind {
 		}
 	}
 	return k
+}
+
+// spawnKeeps reports whether the goroutine g starts keeps v, one of its
+// arguments, to itself: its function is known and lets v go no further
+// than returning it.
+func (a *run) spawnKeeps(g *ssa.Go, v ssa.Value) bool {
+	c := g.Common()
+	callee := c.StaticCallee()
+	if callee == nil || callee.Blocks == nil || c.IsInvoke() || len(c.Args) != len(callee.Params) {
+		return false
+	}
+	if _, closure := v.(*ssa.MakeClosure); c.Value == v && !closure {
+		return false
+	}
+	for i, arg := range c.Args {
+		if arg == v && a.paramKind(callee.Params[i]) == escAny {
+			return false
+		}
+	}
+	return true
+}
+
+// closureKind is how the body of mc, a function literal or method
+// value, lets v go when mc captures it.
+func (a *run) closureKind(mc *ssa.MakeClosure, v ssa.Value) escapeKind {
+	fn := mc.Fn.(*ssa.Function)
+	k := escNone
+	for i, b := range mc.Bindings {
+		if b == v && i < len(fn.FreeVars) {
+			k = max(k, a.freeVarKind(fn.FreeVars[i]))
+		}
+	}
+	if k == escReturn {
+		return escAny // what calls of it return is not followed
+	}
+	return k
+}
+
+// cellShared reports whether a captured variable's cell can be reached,
+// by instr, by another goroutine (to: toAnyone), or one but those the
+// instance of its function that declared it starts (beyondSpawned): a
+// function literal capturing it was made that lets it (not what it
+// holds) go further, or its address was.
+func (a *run) cellShared(cell *ssa.Alloc, instr ssa.Instruction, to scope) bool {
+	seen := map[ssa.Value]bool{cell: true}
+	for _, ref := range *cell.Referrers() {
+		if !runsBefore(cell, ref, instr) && ref != instr {
+			continue
+		}
+		switch x := ref.(type) {
+		case *ssa.UnOp:
+			if x.Op != token.MUL {
+				return true
+			}
+		case *ssa.Store:
+			if x.Val == cell {
+				return true
+			}
+		case *ssa.DebugRef:
+		case *ssa.MakeClosure:
+			fn := x.Fn.(*ssa.Function)
+			for i, b := range x.Bindings {
+				if b == cell && i < len(fn.FreeVars) && a.kindOf(fn.FreeVars[i], 0) == escAny {
+					return true
+				}
+			}
+			if a.publishedBefore(x, instr, true, to, seen, 1) {
+				return true
+			}
+		default:
+			if a.publishes(cell, ref) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// freeVarKind is how a function literal lets a captured value go: the
+// free variable itself, and what it loads from it when it is a
+// variable's cell.
+func (a *run) freeVarKind(fv *ssa.FreeVar) escapeKind {
+	k := a.kindOf(fv, 0)
+	for _, ref := range *fv.Referrers() {
+		if l, ok := ref.(*ssa.UnOp); ok && l.Op == token.MUL {
+			k = max(k, a.kindOf(l, 1))
+		}
+	}
+	return k
+}
+
+// handedOver reports whether v, a call's result, is an object the call
+// made and returned having published it to nobody (to: toAnyone) or to
+// none but goroutines it started (beyondSpawned): a constructor's new
+// object, which only the caller holds once it returns.
+func (a *run) handedOver(v ssa.Value, to scope) bool {
+	return a.everyCallee(v, func(callee *ssa.Function, i int) bool { return a.handsOver(callee, i, to) })
+}
+
+// handsOver reports whether each of fn's returns gives as result i an
+// object it made and published to nobody (or none but goroutines it
+// started) before, or nil; worked out once.
+func (a *run) handsOver(fn *ssa.Function, i int, to scope) bool {
+	k := handKey{resultKey{fn, i}, to}
+	if h, ok := a.handMemo[k]; ok {
+		return h
+	}
+	a.handMemo[k] = false // a recursive call is not
+	h, returned := true, false
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
+			returned = true
+			h = h && a.handedIn(ret.Results[i], ret, to, 0)
+		}
+	}
+	h = h && returned
+	a.handMemo[k] = h
+	return h
+}
+
+type handKey struct {
+	r  resultKey
+	to scope
+}
+
+// handedIn reports whether v, returned by ret, is an object its function
+// made and has not published (to) before ret, or nil.
+func (a *run) handedIn(v ssa.Value, ret *ssa.Return, to scope, steps int) bool {
+	if steps > 8 {
+		return false
+	}
+	switch x := v.(type) {
+	case *ssa.Alloc:
+		return !a.published(x, ret, false, to)
+	case *ssa.Const:
+		return x.IsNil()
+	case *ssa.MakeInterface:
+		return a.handedIn(x.X, ret, to, steps+1)
+	case *ssa.ChangeType:
+		return a.handedIn(x.X, ret, to, steps+1)
+	case *ssa.Call, *ssa.Extract:
+		return a.handedOver(v, to) && !a.published(v, ret, false, to)
+	}
+	return false
 }
 
 // syncCall reports whether call is a function or method of sync or

@@ -59,11 +59,11 @@ func (a *run) report() *Result {
 						return &Result{Fset: a.p.fset}
 					}
 					held, hk := interned(bl.held(acc.instr, c.entry), sets)
-					st := site{root: r, fn: fn, acc: acc, held: held, heldKey: hk, own: a.ownAccess(fn, c, acc), objs: a.objectsIn(fn, c, acc.base)}
-					if a.confined(r, acc.base, st.objs) || a.freshAccess(fn, c, acc) {
+					st := site{root: r, fn: fn, acc: acc, held: held, heldKey: hk, own: a.ownAccess(fn, c, acc), kept: a.unsharedAccess(fn, c, acc, beyondSpawned), objs: a.objectsIn(fn, c, acc.base)}
+					if a.confined(r, acc.base, st.objs) || a.unsharedAccess(fn, c, acc, toAnyone) {
 						continue // no other goroutine can reach the object (yet)
 					}
-					k := fmt.Sprint(hk, st.own)
+					k := fmt.Sprint(hk, st.own, st.kept)
 					if i, ok := seen[k]; ok {
 						prev := &byLoc[acc.loc][i]
 						prev.objs = unionKnown(prev.objs, st.objs)
@@ -125,6 +125,9 @@ func (a *run) sortSites(sites []site) {
 		}
 		if sites[i].own != sites[j].own {
 			return sites[i].own < sites[j].own
+		}
+		if sites[i].kept != sites[j].kept {
+			return !sites[i].kept
 		}
 		return a.p.name(sites[i].fn) < a.p.name(sites[j].fn) // instances of one generic function
 	})
