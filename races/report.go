@@ -89,7 +89,7 @@ func (a *run) report() *Result {
 		if len(sites) > maxSites {
 			sites = sites[:maxSites]
 		}
-		found = append(found, a.pairs(loc, sites, reported)...)
+		found = append(found, a.pairs(loc, sites, guarded(loc, sites), reported)...)
 	}
 	sort.SliceStable(found, func(i, j int) bool {
 		pi, pj := a.p.fset.Position(found[i].diag.Pos), a.p.fset.Position(found[j].diag.Pos)
@@ -135,7 +135,7 @@ func (a *run) sortSites(sites []site) {
 
 // pairs reports, for each write site of loc (by source line), the first
 // access it races with, and how many more there are.
-func (a *run) pairs(loc string, sites []site, reported map[[2]token.Position]bool) []finding {
+func (a *run) pairs(loc string, sites []site, guarded bool, reported map[[2]token.Position]bool) []finding {
 	var out []finding
 	var lines []token.Position
 	writes := map[token.Position][]int{} // write sites by line, in source order
@@ -159,6 +159,9 @@ func (a *run) pairs(loc string, sites []site, reported map[[2]token.Position]boo
 			for j := range sites {
 				if i == j && !sites[i].root.multi || !a.races(&sites[i], &sites[j]) {
 					continue
+				}
+				if (sites[i].root.assumed || sites[j].root.assumed) && !guarded && sites[i].heldKey == "" && sites[j].heldKey == "" {
+					continue // no evidence the location is shared state
 				}
 				ol := sites[j].acc.line
 				if reported[[2]token.Position{ol, wl}] || seen[ol] {
@@ -188,6 +191,34 @@ func (a *run) pairs(loc string, sites []site, reported map[[2]token.Position]boo
 		out = append(out, finding{a.diagnostic(loc, *w, *partner, rest), pkgPath(w.fn)})
 	}
 	return out
+}
+
+// guarded reports whether some access of loc, a field of a type T (or
+// the entries of a map held in one), holds a lock that is a field of T:
+// the program guards it as shared state (a package variable: a lock of
+// its package; a captured variable: one of its function).
+//
+// A library's exported methods run at the same time only by assumption
+// (RacerD's: their type locks its own mutex, so it is meant to be used
+// concurrently). A race that rests on that assumption, between an
+// exported method's access and another's or a goroutine's, is reported
+// only with evidence that the location is shared state: one of the two
+// accesses holds a lock, or the location is guarded. Races between
+// goroutines the program starts itself need no assumption and are
+// reported on any location.
+func guarded(loc string, sites []site) bool {
+	owner := strings.TrimSuffix(loc, "[]")
+	if i := strings.LastIndex(owner, "."); i >= 0 {
+		owner = owner[:i+1]
+	}
+	for _, s := range sites {
+		for k := range s.held {
+			if strings.HasPrefix(k, owner) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ownAccess is how surely acc's object is the accessing instance's own.

@@ -24,6 +24,10 @@ type root struct {
 	// methods) or alone (main, a test).
 	top        *root
 	concurrent bool
+	// assumed: the root is a library's exported methods, which run at
+	// once only by assumption (RacerD's): a race that needs it is
+	// reported only on state the program guards (report.go).
+	assumed bool
 	// parallel is a test's call of t.Parallel (nil if it makes none): the
 	// test runs at the same time as the other parallel tests from there
 	// on, and before it, alone.
@@ -160,7 +164,7 @@ func isTest(fn *ssa.Function) bool {
 // whichever method it came from, and the program is walked once.
 func (a *run) libraryRoots() []*root {
 	var roots []*root
-	methods := &root{label: "exported method", multi: true, concurrent: true}
+	methods := &root{label: "exported method", multi: true, concurrent: true, assumed: true}
 	for _, pkg := range a.p.pkgs {
 		locking := map[string]bool{} // types whose methods lock their own locks
 		fns := members(pkg)
