@@ -276,6 +276,9 @@ func (a *run) targets(fn *ssa.Function, c *context, cs callSite) []*ssa.Function
 	}
 	kinds := map[types.Type]bool{}
 	for o := range a.objectsIn(fn, c, common.Value) {
+		if a.pts.backing[o] {
+			continue // a slice's array, a map: the value's box says its type
+		}
 		t, ok := a.pts.objType[o]
 		if o == unknownObj || !ok {
 			return cs.callees
@@ -287,12 +290,16 @@ func (a *run) targets(fn *ssa.Function, c *context, cs callSite) []*ssa.Function
 		if len(callee.Params) == 0 {
 			return cs.callees
 		}
-		ptr, ok := callee.Params[0].Type().Underlying().(*types.Pointer)
-		if !ok {
-			return cs.callees
+		// A pointer receiver *T: an object of T. A value receiver T: a
+		// box of T, or an object of T behind a pointer; a func type's,
+		// also a function literal of its signature.
+		recv := callee.Params[0].Type()
+		elem := recv
+		if ptr, ok := recv.Underlying().(*types.Pointer); ok {
+			elem = ptr.Elem()
 		}
 		for t := range kinds {
-			if types.Identical(t, ptr.Elem()) {
+			if types.Identical(t, elem) || types.Identical(t, recv.Underlying()) {
 				out = append(out, callee)
 				break
 			}

@@ -45,10 +45,25 @@ func (a *run) refined(fn *ssa.Function, c *context, v ssa.Value, depth int) (obj
 		}
 		return c.params[i], true
 	case *ssa.UnOp:
-		if cell, ok := x.X.(*ssa.Alloc); ok && x.Op == token.MUL {
+		if x.Op != token.MUL {
+			return nil, false
+		}
+		if cell, ok := x.X.(*ssa.Alloc); ok {
 			if p := storedParam(cell); p != nil {
 				return a.refined(fn, c, p, depth+1)
 			}
+		}
+		// A load from a field of objects the context knows: what was
+		// stored into that field of those objects (a request's body
+		// is the body that request was made with, not every body).
+		if fa, ok := x.X.(*ssa.FieldAddr); ok {
+			if addrs, ok := a.refined(fn, c, fa, depth+1); ok {
+				return a.pts.contents(addrs)
+			}
+		}
+	case *ssa.Alloc:
+		if set := a.pts.objects(x); len(set) > 0 && !set[unknownObj] {
+			return set, true
 		}
 	case *ssa.FieldAddr:
 		base, ok := a.refined(fn, c, x.X, depth+1)

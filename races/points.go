@@ -44,6 +44,12 @@ type points struct {
 	// escape analysis (escape.go) starts from and follows.
 	globals []int
 	binds   map[int][]int
+	// boxes is the box of each type of value an interface holds
+	// (boxOf), boxed the boxes; backing, the objects make makes (a
+	// slice's array, a map, a channel), never a method's receiver.
+	boxes   map[string]int
+	boxed   map[int]bool
+	backing map[int]bool
 	// ext is the objects dependencies return, and the calls that do.
 	ext      map[int][]ssa.CallInstruction
 	extByKey map[any]int
@@ -58,7 +64,7 @@ type fieldEdge struct {
 // newPoints builds and solves the constraints of fns, with calls resolved
 // by callees.
 func newPoints(fns []*ssa.Function, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function, b *budget) *points {
-	p := &points{budget: b, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[resultKey]int{}, parts: map[ssa.Value]map[resultKey]int{}, depth: map[int]int{}, objType: map[int]types.Type{}, ownPkgs: map[*types.Package]bool{}, binds: map[int][]int{}, ext: map[int][]ssa.CallInstruction{}, extByKey: map[any]int{}}
+	p := &points{budget: b, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[resultKey]int{}, parts: map[ssa.Value]map[resultKey]int{}, depth: map[int]int{}, objType: map[int]types.Type{}, ownPkgs: map[*types.Package]bool{}, binds: map[int][]int{}, ext: map[int][]ssa.CallInstruction{}, extByKey: map[any]int{}, boxes: map[string]int{}, boxed: map[int]bool{}, backing: map[int]bool{}}
 	for _, fn := range fns {
 		if fn.Pkg != nil {
 			p.ownPkgs[fn.Pkg.Pkg] = true
@@ -207,6 +213,20 @@ func (p *points) add(n, obj int) {
 	p.delta[n][obj] = true
 }
 
+// boxOf is the object standing for every value of type t (no pointer)
+// an interface holds: one per type.
+func (p *points) boxOf(t types.Type) int {
+	k := types.TypeString(t, nil)
+	if o, ok := p.boxes[k]; ok {
+		return o
+	}
+	o := p.newObject()
+	p.objType[o] = t
+	p.boxes[k] = o
+	p.boxed[o] = true
+	return o
+}
+
 // canHold reports whether a value of type t can point into obj, as far
 // as their types tell: a pointer to T only into T's objects (or, past
 // maxDepth, an object standing for its fields), a slice only into arrays
@@ -216,6 +236,10 @@ func (p *points) add(n, obj int) {
 func (p *points) canHold(t types.Type, obj int) bool {
 	if t == nil || obj == unknownObj {
 		return true
+	}
+	if p.boxed[obj] {
+		_, iface := t.Underlying().(*types.Interface)
+		return iface // a boxed value is reached only through interfaces
 	}
 	ot, known := p.objType[obj]
 	switch u := t.Underlying().(type) {
@@ -332,9 +356,12 @@ func (p *points) instruction(fn *ssa.Function, instr ssa.Instruction, callees fu
 		p.objType[obj] = x.Type().(*types.Pointer).Elem()
 		p.add(p.node(x), obj)
 	case *ssa.MakeMap, *ssa.MakeSlice, *ssa.MakeChan:
-		p.add(p.node(x.(ssa.Value)), p.newObject())
+		obj := p.newObject()
+		p.backing[obj] = true
+		p.add(p.node(x.(ssa.Value)), obj)
 	case *ssa.MakeClosure:
 		obj := p.newObject()
+		p.objType[obj] = x.Type() // its signature: a call through an interface enters only a func type's method
 		p.add(p.node(x), obj)
 		if f, ok := x.Fn.(*ssa.Function); ok {
 			for i, b := range x.Bindings {
@@ -347,7 +374,7 @@ func (p *points) instruction(fn *ssa.Function, instr ssa.Instruction, callees fu
 	case *ssa.FieldAddr:
 		p.field(p.value(x.X), x.Field, p.node(x), x.Type().(*types.Pointer).Elem())
 	case *ssa.IndexAddr:
-		p.field(p.value(x.X), -1, p.node(x), nil)
+		p.field(p.value(x.X), -1, p.node(x), x.Type().(*types.Pointer).Elem())
 	case *ssa.UnOp:
 		switch x.Op {
 		case token.MUL:
@@ -396,9 +423,16 @@ func (p *points) instruction(fn *ssa.Function, instr ssa.Instruction, callees fu
 	case *ssa.ChangeType, *ssa.Convert, *ssa.ChangeInterface, *ssa.MakeInterface, *ssa.Slice:
 		// A value made from its first operand holds what that holds; a
 		// number (a pointer made a uintptr, unsafe's arithmetic) holds
-		// nothing.
+		// nothing. An interface made from a value that is no pointer
+		// also holds that value's box, of its type: what a call
+		// through the interface can enter (analysis.go, targets).
 		if !holdsPointers(x.(ssa.Value).Type()) {
 			return
+		}
+		if mi, ok := x.(*ssa.MakeInterface); ok {
+			if _, ptr := mi.X.Type().Underlying().(*types.Pointer); !ptr {
+				p.add(p.node(mi), p.boxOf(mi.X.Type()))
+			}
 		}
 		if ops := instr.Operands(nil); len(ops) > 0 && *ops[0] != nil {
 			p.flow(p.value(*ops[0]), p.node(x.(ssa.Value)))
@@ -439,8 +473,9 @@ func (p *points) value(v ssa.Value) int {
 	n, seen := p.nodes[v]
 	if !seen {
 		n = p.node(v)
-		if _, ok := v.(*ssa.Global); ok {
+		if g, ok := v.(*ssa.Global); ok {
 			obj := p.newObject()
+			p.objType[obj] = g.Type().(*types.Pointer).Elem()
 			p.globals = append(p.globals, obj)
 			p.add(n, obj)
 		}
@@ -591,6 +626,26 @@ func (p *points) fieldsOf(objs map[int]bool, f int) (map[int]bool, bool) {
 			return nil, false
 		}
 		out[d] = true
+	}
+	return out, true
+}
+
+// contents is what is stored in the objects of objs (fields' objects,
+// as fieldsOf gives them); ok is false if that is unknown, or nothing is
+// stored in one of them.
+func (p *points) contents(objs map[int]bool) (map[int]bool, bool) {
+	out := map[int]bool{}
+	for obj := range objs {
+		n, ok := p.content[obj]
+		if obj == unknownObj || !ok || len(p.sets[n]) == 0 || p.sets[n][unknownObj] {
+			return nil, false
+		}
+		for o := range p.sets[n] {
+			out[o] = true
+		}
+	}
+	if len(out) == 0 || len(out) > maxObjects {
+		return nil, false
 	}
 	return out, true
 }

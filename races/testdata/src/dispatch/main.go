@@ -32,5 +32,6 @@ func main() {
 	}
 	go func() { send(global) }()
 	send(global)
+	report()
 	wg.Wait()
 }
