@@ -3,6 +3,7 @@ package races
 import (
 	"go/types"
 	"sort"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -223,7 +224,7 @@ func (a *run) traverse(r *root) []*root {
 		}
 	}
 	for _, fn := range r.fns {
-		enter(fn, entry{origins: r.origins[fn]}, callEdge{})
+		enter(fn, entry{origins: r.origins[fn], params: r.params[fn]}, callEdge{})
 	}
 	var started []*root
 	for len(work) > 0 && a.budget.step() {
@@ -271,39 +272,111 @@ func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Funct
 // is not an object the points-to analysis follows).
 func (a *run) targets(fn *ssa.Function, c *context, cs callSite) []*ssa.Function {
 	common := cs.site.Common()
-	if !common.IsInvoke() || len(cs.callees) < 2 || !a.pts.tracked(common.Value) {
+	if len(cs.callees) < 2 || !a.pts.tracked(common.Value) {
 		return cs.callees
 	}
-	kinds := map[types.Type]bool{}
-	for o := range a.objectsIn(fn, c, common.Value) {
+	if !common.IsInvoke() {
+		return a.funcTargets(fn, c, cs)
+	}
+	// The method each type the receiver can be has by that name: its
+	// own, or one promoted from a field it embeds.
+	want := map[*types.Func]bool{}
+	if !a.methodsOf(a.objectsIn(fn, c, common.Value), common.Method, want, 0) {
+		return cs.callees
+	}
+	var out []*ssa.Function
+	for _, callee := range cs.callees {
+		if m, ok := callee.Object().(*types.Func); ok && want[m.Origin()] {
+			out = append(out, callee)
+		}
+	}
+	if len(out) == 0 {
+		return cs.callees // the call graph and the points-to analysis disagree: trust neither
+	}
+	return out
+}
+
+// methodsOf adds to want the method named like m that each object of
+// objs has by its type: its own, one promoted from a struct it embeds, or
+// through an interface it embeds, the method of what that field holds.
+// False if that is unknown for one of them.
+func (a *run) methodsOf(objs objSet, m *types.Func, want map[*types.Func]bool, depth int) bool {
+	for o := range objs {
 		if a.pts.backing[o] {
 			continue // a slice's array, a map: the value's box says its type
 		}
 		t, ok := a.pts.objType[o]
-		if o == unknownObj || !ok {
+		if o == unknownObj || !ok || depth > 4 {
+			return false
+		}
+		if _, named := types.Unalias(t).(*types.Named); !named {
+			continue // a function literal, a number: no methods (an interface holds a named type's box)
+		}
+		obj, index, _ := types.LookupFieldOrMethod(t, true, m.Pkg(), m.Name())
+		f, ok := obj.(*types.Func)
+		if !ok {
+			continue
+		}
+		if recv := f.Signature().Recv(); recv == nil || !types.IsInterface(recv.Type()) {
+			want[f.Origin()] = true
+			continue
+		}
+		// Promoted from an embedded interface: what that field holds.
+		held, ok := a.embedded(o, t, index[:len(index)-1])
+		if !ok || !a.methodsOf(held, m, want, depth+1) {
+			return false
+		}
+	}
+	return true
+}
+
+// embedded is what the field of obj (of type t) at the path of embedded
+// fields index holds, where the path ends at an interface.
+func (a *run) embedded(obj int, t types.Type, index []int) (objSet, bool) {
+	cur := objSet{obj: true}
+	for _, f := range index {
+		st, ok := deref(t).Underlying().(*types.Struct)
+		if !ok || f >= st.NumFields() {
+			return nil, false
+		}
+		if cur, ok = a.pts.fieldsOf(cur, f); !ok {
+			return nil, false
+		}
+		t = st.Field(f).Type()
+		switch t.Underlying().(type) {
+		case *types.Pointer, *types.Interface:
+			if cur, ok = a.pts.contents(cur); !ok {
+				return nil, false
+			}
+		}
+	}
+	return cur, true
+}
+
+// funcTargets is targets for a call of a function value (fn() where fn
+// is a parameter): only the functions the value can be in context c,
+// where every object it can be is a known function's.
+func (a *run) funcTargets(fn *ssa.Function, c *context, cs callSite) []*ssa.Function {
+	can := map[*ssa.Function]bool{}
+	bound := map[types.Object]bool{} // methods whose method values the value can be
+	for o := range a.objectsIn(fn, c, cs.site.Common().Value) {
+		f, ok := a.pts.fnOf[o]
+		if !ok {
 			return cs.callees
 		}
-		kinds[t] = true
+		can[f] = true
+		if strings.HasPrefix(f.Synthetic, "bound method wrapper") {
+			bound[f.Object()] = true
+		}
 	}
 	var out []*ssa.Function
 	for _, callee := range cs.callees {
-		if len(callee.Params) == 0 {
-			return cs.callees
+		if can[callee] || callee.Object() != nil && bound[callee.Object()] {
+			out = append(out, callee)
 		}
-		// A pointer receiver *T: an object of T. A value receiver T: a
-		// box of T, or an object of T behind a pointer; a func type's,
-		// also a function literal of its signature.
-		recv := callee.Params[0].Type()
-		elem := recv
-		if ptr, ok := recv.Underlying().(*types.Pointer); ok {
-			elem = ptr.Elem()
-		}
-		for t := range kinds {
-			if types.Identical(t, elem) || types.Identical(t, recv.Underlying()) {
-				out = append(out, callee)
-				break
-			}
-		}
+	}
+	if len(out) == 0 {
+		return cs.callees // the call graph and the points-to analysis disagree: trust neither
 	}
 	return out
 }
@@ -416,6 +489,7 @@ func (a *run) started(r *root, fn *ssa.Function, c *context, instr ssa.Instructi
 		joins: map[string]bool{}, // its own: joinsOf adds to it
 	}
 	child.group = child
+	child.params = a.spawnParams(instr, fns)
 	if a.joinsGroup(r, fn, instr, sp) {
 		child.group = r.group
 		child.origins = a.spawnOrigins(fn, c, instr, fns)
@@ -425,6 +499,43 @@ func (a *run) started(r *root, fn *ssa.Function, c *context, instr ssa.Instructi
 	}
 	a.spawns[k] = child
 	return child
+}
+
+// spawnParams is what the go statement instr passes each parameter of
+// each function it starts, where the points-to analysis knows less of
+// the parameter: worked out from the statement alone, not from the
+// context that reached it, so that it holds for every root that reaches
+// the statement.
+func (a *run) spawnParams(instr ssa.Instruction, fns []*ssa.Function) map[*ssa.Function][]objSet {
+	site, ok := instr.(*ssa.Go)
+	if !ok {
+		return nil
+	}
+	var out map[*ssa.Function][]objSet
+	for _, f := range fns {
+		args := passed(site, f)
+		if args == nil {
+			continue
+		}
+		var ps []objSet
+		for i, arg := range args {
+			set := a.pts.objects(arg)
+			if len(set) == 0 || set[unknownObj] || len(set) >= len(a.pts.objects(f.Params[i])) {
+				continue
+			}
+			if ps == nil {
+				ps = make([]objSet, len(args))
+			}
+			ps[i] = set
+		}
+		if ps != nil {
+			if out == nil {
+				out = map[*ssa.Function][]objSet{}
+			}
+			out[f] = ps
+		}
+	}
+	return out
 }
 
 // inLoop reports whether instr's block can reach itself: the

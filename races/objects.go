@@ -95,6 +95,7 @@ func (a *run) argObjects(fn *ssa.Function, c *context, site ssa.CallInstruction,
 		if !ok {
 			set = a.pts.objects(arg)
 		}
+		set = a.pts.typed(set, callee.Params[i].Type())
 		if len(set) == 0 || set[unknownObj] || len(set) >= len(a.pts.objects(callee.Params[i])) {
 			continue
 		}

@@ -1,6 +1,7 @@
 package races
 
 import (
+	"go/constant"
 	"go/token"
 	"go/types"
 
@@ -410,12 +411,141 @@ func (a *run) after(r *root, fx *ssa.Function, ix ssa.Instruction, c *root) bool
 	if _, deferred := nx.(*ssa.Defer); deferred {
 		at = exits(nx.Parent()) // a deferred call runs where the function returns
 	}
-	for _, j := range a.waitsIn(nx.Parent()) {
-		if waitsFor(j, joins) && reaches(ns, j) && !reaches(j, ns) && dominatesAll(j, at) {
-			return true
+	if ns != c.site && dominatesAll(ns, at) && a.waitsAfter(c.site, returns(c.siteFn), joins, c.sent) {
+		return true // started and waited for inside a call that returned before
+	}
+	return a.waitsAfter(ns, at, joins, c.sent)
+}
+
+// waitsAfter reports whether every path from from, in its function, to
+// each instruction of at waits for a goroutine with joins on the way:
+// one wait dominating them all, or a wait (a receiving select case
+// included) on every path.
+func (a *run) waitsAfter(from ssa.Instruction, at []ssa.Instruction, joins map[string]bool, sent objSet) bool {
+	fn := from.Parent()
+	waits := map[ssa.Instruction]bool{}
+	for _, j := range a.waitsIn(fn) {
+		if waitsFor(j, joins) && reaches(from, j) && !reaches(j, from) {
+			if dominatesAll(j, at) {
+				return true
+			}
+			waits[j] = true
 		}
 	}
-	return false
+	received := map[*ssa.BasicBlock]bool{}
+	for b, ch := range receivingCases(fn) {
+		if !blockReaches(b, from.Block()) && a.receivesSent(ch, sent) {
+			received[b] = true
+		}
+	}
+	return (len(waits) > 0 || len(received) > 0) && covered(from, at, waits, received)
+}
+
+// returns is fn's return instructions.
+func returns(fn *ssa.Function) []ssa.Instruction {
+	var out []ssa.Instruction
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok {
+			out = append(out, ret)
+		}
+	}
+	return out
+}
+
+// covered reports whether every path from from to an instruction of at
+// passes one of waits, or enters one of the blocks received (a select's
+// case that received from the goroutine's channel): a select with a
+// timeout whose both ways receive
+// (case be := <-opened: ...; case <-timeout: ...; be = <-opened) waits
+// on every path, though no one receive does.
+func covered(from ssa.Instruction, at []ssa.Instruction, waits map[ssa.Instruction]bool, received map[*ssa.BasicBlock]bool) bool {
+	targets := map[ssa.Instruction]bool{}
+	for _, x := range at {
+		targets[x] = true
+	}
+	// scan walks instrs in order: false if it meets a target before a
+	// wait; stop says a wait was met.
+	scan := func(instrs []ssa.Instruction) (ok, stop bool) {
+		for _, x := range instrs {
+			if waits[x] {
+				return true, true
+			}
+			if targets[x] {
+				return false, true
+			}
+		}
+		return true, false
+	}
+	if ok, stop := scan(from.Block().Instrs[index(from)+1:]); !ok {
+		return false
+	} else if stop {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{}
+	work := append([]*ssa.BasicBlock(nil), from.Block().Succs...)
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if seen[b] || received[b] {
+			continue
+		}
+		seen[b] = true
+		ok, stop := scan(b.Instrs)
+		if !ok {
+			return false
+		}
+		if !stop {
+			work = append(work, b.Succs...)
+		}
+	}
+	return true
+}
+
+// receivesSent reports whether ch is surely one of the channels sent
+// (those a goroutine sends on or closes): every object it can be is.
+func (a *run) receivesSent(ch ssa.Value, sent objSet) bool {
+	objs := a.pts.objects(ch)
+	if len(objs) == 0 || objs[unknownObj] {
+		return false
+	}
+	for o := range objs {
+		if !sent[o] {
+			return false
+		}
+	}
+	return true
+}
+
+// receivingCases is the blocks of fn that a select enters when one of
+// its receiving cases is chosen, with the channel it received from: the
+// SSA builder tests the chosen index (extract #0 of the select) against
+// each case's number.
+func receivingCases(fn *ssa.Function) map[*ssa.BasicBlock]ssa.Value {
+	out := map[*ssa.BasicBlock]ssa.Value{}
+	for _, b := range fn.Blocks {
+		iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+		if !ok {
+			continue
+		}
+		cmp, ok := iff.Cond.(*ssa.BinOp)
+		if !ok || cmp.Op != token.EQL {
+			continue
+		}
+		ex, ok := cmp.X.(*ssa.Extract)
+		k, isConst := cmp.Y.(*ssa.Const)
+		if !ok || !isConst || ex.Index != 0 {
+			continue
+		}
+		sel, ok := ex.Tuple.(*ssa.Select)
+		if !ok || k.Value == nil {
+			continue
+		}
+		i, exact := constant.Int64Val(k.Value)
+		if exact && i >= 0 && int(i) < len(sel.States) && sel.States[i].Dir == types.RecvOnly {
+			out[iff.Block().Succs[0]] = sel.States[i].Chan
+		}
+	}
+	return out
 }
 
 // waitsIn is the instructions of fn that can wait for a goroutine (a
@@ -491,10 +621,35 @@ func (a *run) joinsOf(c *root) map[string]bool {
 		return c.joins
 	}
 	c.joins["scanned"] = true
+	c.sent = objSet{}
 	for fn := range c.ctxs {
 		scanJoins(fn, c.joins)
+		a.sentOn(fn, c.sent)
 	}
 	return c.joins
+}
+
+// sentOn adds to sent the channels fn sends on or closes, as the
+// points-to analysis knows them.
+func (a *run) sentOn(fn *ssa.Function, sent objSet) {
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			var ch ssa.Value
+			switch x := instr.(type) {
+			case *ssa.Send:
+				ch = x.Chan
+			case ssa.CallInstruction:
+				if b, ok := x.Common().Value.(*ssa.Builtin); ok && b.Name() == "close" {
+					ch = x.Common().Args[0]
+				}
+			}
+			if ch != nil {
+				for o := range a.pts.objects(ch) {
+					sent[o] = true
+				}
+			}
+		}
+	}
 }
 
 // scanJoins adds to joins how fn's body lets a spawner wait for it.

@@ -47,6 +47,11 @@ type points struct {
 	// boxes is the box of each type of value an interface holds
 	// (boxOf), boxed the boxes; backing, the objects make makes (a
 	// slice's array, a map, a channel), never a method's receiver.
+	// fnOf is the function each function value's object runs (a
+	// function literal's, a function's used as a value; funcs holds
+	// the latter): what a call of the value can enter.
+	fnOf    map[int]*ssa.Function
+	funcs   map[*ssa.Function]int
 	boxes   map[string]int
 	boxed   map[int]bool
 	backing map[int]bool
@@ -64,7 +69,7 @@ type fieldEdge struct {
 // newPoints builds and solves the constraints of fns, with calls resolved
 // by callees.
 func newPoints(fns []*ssa.Function, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function, b *budget) *points {
-	p := &points{budget: b, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[resultKey]int{}, parts: map[ssa.Value]map[resultKey]int{}, depth: map[int]int{}, objType: map[int]types.Type{}, ownPkgs: map[*types.Package]bool{}, binds: map[int][]int{}, ext: map[int][]ssa.CallInstruction{}, extByKey: map[any]int{}, boxes: map[string]int{}, boxed: map[int]bool{}, backing: map[int]bool{}}
+	p := &points{budget: b, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[resultKey]int{}, parts: map[ssa.Value]map[resultKey]int{}, depth: map[int]int{}, objType: map[int]types.Type{}, ownPkgs: map[*types.Package]bool{}, binds: map[int][]int{}, ext: map[int][]ssa.CallInstruction{}, extByKey: map[any]int{}, boxes: map[string]int{}, boxed: map[int]bool{}, backing: map[int]bool{}, fnOf: map[int]*ssa.Function{}, funcs: map[*ssa.Function]int{}}
 	for _, fn := range fns {
 		if fn.Pkg != nil {
 			p.ownPkgs[fn.Pkg.Pkg] = true
@@ -211,6 +216,19 @@ func (p *points) add(n, obj int) {
 		p.work = append(p.work, n)
 	}
 	p.delta[n][obj] = true
+}
+
+// funcObj is the object of a function used as a value (one per
+// function).
+func (p *points) funcObj(f *ssa.Function) int {
+	if o, ok := p.funcs[f]; ok {
+		return o
+	}
+	o := p.newObject()
+	p.objType[o] = f.Signature
+	p.fnOf[o] = f
+	p.funcs[f] = o
+	return o
 }
 
 // boxOf is the object standing for every value of type t (no pointer)
@@ -362,6 +380,9 @@ func (p *points) instruction(fn *ssa.Function, instr ssa.Instruction, callees fu
 	case *ssa.MakeClosure:
 		obj := p.newObject()
 		p.objType[obj] = x.Type() // its signature: a call through an interface enters only a func type's method
+		if f, ok := x.Fn.(*ssa.Function); ok {
+			p.fnOf[obj] = f
+		}
 		p.add(p.node(x), obj)
 		if f, ok := x.Fn.(*ssa.Function); ok {
 			for i, b := range x.Bindings {
@@ -473,11 +494,14 @@ func (p *points) value(v ssa.Value) int {
 	n, seen := p.nodes[v]
 	if !seen {
 		n = p.node(v)
-		if g, ok := v.(*ssa.Global); ok {
+		switch x := v.(type) {
+		case *ssa.Global:
 			obj := p.newObject()
-			p.objType[obj] = g.Type().(*types.Pointer).Elem()
+			p.objType[obj] = x.Type().(*types.Pointer).Elem()
 			p.globals = append(p.globals, obj)
 			p.add(n, obj)
+		case *ssa.Function:
+			p.add(n, p.funcObj(x)) // a function used as a value
 		}
 	}
 	return n
@@ -648,6 +672,24 @@ func (p *points) contents(objs map[int]bool) (map[int]bool, bool) {
 		return nil, false
 	}
 	return out, true
+}
+
+// typed is the objects of set a value of type t can point into
+// (canHold): an interface's receiver handed to the method promoted from
+// a field it embeds is not the object the interface holds.
+func (p *points) typed(set map[int]bool, t types.Type) map[int]bool {
+	for o := range set {
+		if !p.canHold(t, o) {
+			out := map[int]bool{}
+			for o := range set {
+				if p.canHold(t, o) {
+					out[o] = true
+				}
+			}
+			return out
+		}
+	}
+	return set
 }
 
 // mayAlias reports whether x and y can be the same object: both known

@@ -99,12 +99,6 @@ func (a *run) unpublishedAt(alloc *ssa.Alloc, instr ssa.Instruction) bool {
 	return !a.published(alloc, instr, true, toAnyone)
 }
 
-// unpublishedBefore reports whether nothing but instr itself can have
-// made v (an allocation or a parameter) reachable from elsewhere before
-// instr runs, in one call of its function.
-func (a *run) unpublishedBefore(v ssa.Value, instr ssa.Instruction) bool {
-	return !a.published(v, instr, false, toAnyone)
-}
 
 // scope is who a publication reaches: any other goroutine, or one the
 // maker does not start itself.

@@ -41,6 +41,9 @@ type root struct {
 	// WaitGroup.Done or was started by WaitGroup.Go or errgroup's Go,
 	// "chan" if it sends on or closes a channel; both may hold.
 	joins map[string]bool
+	// sent is the channels it sends on or closes (joinsOf): a select's
+	// case receiving from one of them waits for it.
+	sent objSet
 
 	// group is the root whose instances each make one group of
 	// goroutines: itself, or its parent's group when it starts once per
@@ -48,6 +51,11 @@ type root struct {
 	// functions, which parameters its parent passes own objects to.
 	group   *root
 	origins map[*ssa.Function][]ownership
+	// params is, for each of its functions, what the go statement that
+	// starts it passes each parameter, where that is less than what the
+	// points-to analysis says of the parameter (go withRecover(b.run):
+	// withRecover's fn is b.run, not every function handed to it).
+	params map[*ssa.Function][]objSet
 
 	// The traversal's results: the entry lock set of each function it
 	// reaches, and the first call that reached it, for the witness path.

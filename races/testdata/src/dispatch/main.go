@@ -33,5 +33,6 @@ func main() {
 	go func() { send(global) }()
 	send(global)
 	report()
+	startAll()
 	wg.Wait()
 }
