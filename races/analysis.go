@@ -22,6 +22,7 @@ type run struct {
 	// escaping memoises how a parameter's callee lets it go (publish.go).
 	escaping map[*ssa.Parameter]escapeKind
 	pubMemo  map[pubKey]bool           // published, memoised
+	cellMemo map[pubKey]bool           // cellShared, memoised
 	wrappers map[*ssa.Function]wrapped // spawn wrappers (wrappers.go)
 	fresh    map[resultKey]bool        // functions returning what they allocate (objects.go)
 	handMemo map[handKey]bool          // handsOver, memoised (publish.go)
@@ -65,7 +66,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]escapeKind{}, pubMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, effects: map[*ssa.Function]counts{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}}
+	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]escapeKind{}, pubMemo: map[pubKey]bool{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, effects: map[*ssa.Function]counts{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}}
 	own := p.ownFuncs()
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")
@@ -275,23 +276,52 @@ func (a *run) targets(fn *ssa.Function, c *context, cs callSite) []*ssa.Function
 	if len(cs.callees) < 2 || !a.pts.tracked(common.Value) {
 		return cs.callees
 	}
-	if !common.IsInvoke() {
-		return a.funcTargets(fn, c, cs)
-	}
-	// The method each type the receiver can be has by that name: its
-	// own, or one promoted from a field it embeds.
-	want := map[*types.Func]bool{}
-	if !a.methodsOf(a.objectsIn(fn, c, common.Value), common.Method, want, 0) {
-		return cs.callees
+	return a.narrow(common, cs.callees, a.objectsIn(fn, c, common.Value))
+}
+
+// narrow is the callees of a call through an interface or a function
+// value that the objects the value can be (objs) can run: for an
+// interface, the method each object's type has by the call's name (its
+// own, or one promoted from a field it embeds); for a function value,
+// the functions and method values it can be. All of callees where that
+// is unknown, or where the call graph and the points-to analysis
+// disagree (trust neither).
+func (a *run) narrow(common *ssa.CallCommon, callees []*ssa.Function, objs objSet) []*ssa.Function {
+	var match func(*ssa.Function) bool
+	if common.IsInvoke() {
+		want := map[*types.Func]bool{}
+		if !a.methodsOf(objs, common.Method, want, 0) {
+			return callees
+		}
+		match = func(callee *ssa.Function) bool {
+			m, ok := callee.Object().(*types.Func)
+			return ok && want[m.Origin()]
+		}
+	} else {
+		can := map[*ssa.Function]bool{}
+		bound := map[types.Object]bool{} // methods whose method values the value can be
+		for o := range objs {
+			f, ok := a.pts.fnOf[o]
+			if !ok {
+				return callees
+			}
+			can[f] = true
+			if strings.HasPrefix(f.Synthetic, "bound method wrapper") {
+				bound[f.Object()] = true
+			}
+		}
+		match = func(callee *ssa.Function) bool {
+			return can[callee] || callee.Object() != nil && bound[callee.Object()]
+		}
 	}
 	var out []*ssa.Function
-	for _, callee := range cs.callees {
-		if m, ok := callee.Object().(*types.Func); ok && want[m.Origin()] {
+	for _, callee := range callees {
+		if match(callee) {
 			out = append(out, callee)
 		}
 	}
 	if len(out) == 0 {
-		return cs.callees // the call graph and the points-to analysis disagree: trust neither
+		return callees
 	}
 	return out
 }
@@ -351,34 +381,6 @@ func (a *run) embedded(obj int, t types.Type, index []int) (objSet, bool) {
 		}
 	}
 	return cur, true
-}
-
-// funcTargets is targets for a call of a function value (fn() where fn
-// is a parameter): only the functions the value can be in context c,
-// where every object it can be is a known function's.
-func (a *run) funcTargets(fn *ssa.Function, c *context, cs callSite) []*ssa.Function {
-	can := map[*ssa.Function]bool{}
-	bound := map[types.Object]bool{} // methods whose method values the value can be
-	for o := range a.objectsIn(fn, c, cs.site.Common().Value) {
-		f, ok := a.pts.fnOf[o]
-		if !ok {
-			return cs.callees
-		}
-		can[f] = true
-		if strings.HasPrefix(f.Synthetic, "bound method wrapper") {
-			bound[f.Object()] = true
-		}
-	}
-	var out []*ssa.Function
-	for _, callee := range cs.callees {
-		if can[callee] || callee.Object() != nil && bound[callee.Object()] {
-			out = append(out, callee)
-		}
-	}
-	if len(out) == 0 {
-		return cs.callees // the call graph and the points-to analysis disagree: trust neither
-	}
-	return out
 }
 
 // callSite is what a walk needs of one call or go statement of a

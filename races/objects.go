@@ -89,13 +89,18 @@ func (a *run) argObjects(fn *ssa.Function, c *context, site ssa.CallInstruction,
 	if args == nil {
 		return nil
 	}
+	invoke := site.Common().IsInvoke()
 	var out []objSet
 	for i, arg := range args {
 		set, ok := a.refined(fn, c, arg, 0)
 		if !ok {
 			set = a.pts.objects(arg)
 		}
-		set = a.pts.typed(set, callee.Params[i].Type())
+		if invoke && i == 0 {
+			// The interface's objects, handed to a method one of them
+			// promotes from a field it embeds: only the receiver's type.
+			set = a.pts.typed(set, callee.Params[i].Type())
+		}
 		if len(set) == 0 || set[unknownObj] || len(set) >= len(a.pts.objects(callee.Params[i])) {
 			continue
 		}

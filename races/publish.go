@@ -99,7 +99,6 @@ func (a *run) unpublishedAt(alloc *ssa.Alloc, instr ssa.Instruction) bool {
 	return !a.published(alloc, instr, true, toAnyone)
 }
 
-
 // scope is who a publication reaches: any other goroutine, or one the
 // maker does not start itself.
 type scope uint8
@@ -484,6 +483,17 @@ func (a *run) closureKind(mc *ssa.MakeClosure, v ssa.Value) escapeKind {
 // function literal capturing it was made that lets it (not what it
 // holds) go further, or its address was.
 func (a *run) cellShared(cell *ssa.Alloc, instr ssa.Instruction, to scope) bool {
+	k := pubKey{cell, instr, true, to}
+	if p, ok := a.cellMemo[k]; ok {
+		return p
+	}
+	p := a.cellSharedBefore(cell, instr, to)
+	a.cellMemo[k] = p
+	return p
+}
+
+// cellSharedBefore is cellShared, worked out.
+func (a *run) cellSharedBefore(cell *ssa.Alloc, instr ssa.Instruction, to scope) bool {
 	seen := map[ssa.Value]bool{cell: true}
 	for _, ref := range *cell.Referrers() {
 		if !runsBefore(cell, ref, instr) && ref != instr {
