@@ -473,20 +473,11 @@ func isLockPtr(t types.Type) bool {
 func effect(fn *ssa.Function, bl *bodyLocks, canon aliases) counts {
 	var out counts
 	first := true
-	var deferred counts
+	var defers []*ssa.Defer
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if d, ok := instr.(*ssa.Defer); ok {
-				if call := deferredLockOp(d); call.key != "" {
-					if deferred == nil {
-						deferred = counts{}
-					}
-					if call.acquire {
-						deferred[canon.of(call.key)]++
-					} else {
-						deferred[canon.of(call.key)]--
-					}
-				}
+			if d, ok := instr.(*ssa.Defer); ok && deferredLockOp(d).key != "" {
+				defers = append(defers, d)
 			}
 		}
 	}
@@ -502,8 +493,20 @@ func effect(fn *ssa.Function, bl *bodyLocks, canon aliases) counts {
 		for k, v := range bl.delta[ret] {
 			at[k] = v
 		}
-		for k, v := range deferred {
-			at[k] += v
+		// A deferred operation runs at the returns it was registered
+		// before on every path: not at an early return ahead of
+		// nc.mu.RLock(); defer nc.mu.RUnlock(), where the SSA runs
+		// the defers too but none was registered.
+		for _, d := range defers {
+			if !dominates(d, ret) {
+				continue
+			}
+			op := deferredLockOp(d)
+			if op.acquire {
+				at[canon.of(op.key)]++
+			} else {
+				at[canon.of(op.key)]--
+			}
 		}
 		if first {
 			out, first = meet(at, at), false
