@@ -347,8 +347,10 @@ const (
 )
 
 // argKind is how call lets v, one of its arguments, go: a sync or
-// sync/atomic call keeps nothing, a static callee as its parameter
-// (paramKind), any other call anyhow.
+// sync/atomic call keeps nothing; a static callee as its parameter
+// (paramKind), a call through an interface or a function value as the
+// worst of the functions the call graph says it can run; a call of code
+// the analysis has no body for, anyhow.
 func (a *run) argKind(call *ssa.Call, v ssa.Value) escapeKind {
 	if syncCall(call) {
 		return escNone
@@ -357,14 +359,26 @@ func (a *run) argKind(call *ssa.Call, v ssa.Value) escapeKind {
 	if !slices.Contains(c.Args, v) && !(c.IsInvoke() && c.Value == v) {
 		return escNone // v is the function called: running it hands it nothing
 	}
-	callee := c.StaticCallee()
-	if callee == nil || callee.Blocks == nil || c.IsInvoke() || len(c.Args) != len(callee.Params) {
+	callees := []*ssa.Function{c.StaticCallee()}
+	if callees[0] == nil {
+		// A call through an interface or a function value (a
+		// functional option, opt(d)): how every function the call
+		// graph says it can run lets v go.
+		callees = a.p.callees(call.Parent(), call)
+	}
+	if len(callees) == 0 {
 		return escAny
 	}
 	k := escNone
-	for i, arg := range c.Args {
-		if arg == v {
-			k = max(k, a.paramKind(callee.Params[i]))
+	for _, callee := range callees {
+		args := passed(call, callee)
+		if callee == nil || callee.Blocks == nil || !a.follows(callee) || args == nil {
+			return escAny
+		}
+		for i, arg := range args {
+			if arg == v {
+				k = max(k, a.paramKind(callee.Params[i]))
+			}
 		}
 	}
 	return k
