@@ -2,6 +2,7 @@ package races
 
 import (
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -198,16 +199,19 @@ func (a *run) traverse(r *root) []*root {
 		}
 		cs := r.ctxs[fn]
 		for _, c := range cs {
-			if c.entry.equal(in.held) && sameOrigins(c.origins, in.origins) {
-				if next, changed := joinParams(c.params, in.params); changed {
-					c.params = next
+			if c.entry.equal(in.held) {
+				changed := meetOrigins(c.origins, in.origins)
+				if next, grew := joinParams(c.params, in.params); grew {
+					c.params, changed = next, true
+				}
+				if changed {
 					queue(fn, c)
 				}
 				return
 			}
 		}
 		if len(cs) < maxContexts {
-			c := &context{entry: in.held.clone(), origins: in.origins, params: in.params}
+			c := &context{entry: in.held.clone(), origins: slices.Clone(in.origins), params: in.params}
 			r.ctxs[fn] = append(cs, c)
 			queue(fn, c)
 			return
@@ -428,10 +432,13 @@ func (a *run) callsOf(fn *ssa.Function) []callSite {
 
 // context is one way a root reaches a function: the locks held when it
 // is entered, and which parameters point into objects the root's own
-// code allocated. A function reached holding different locks, or with an
-// own object where another call passes a shared one, is analysed once for
-// each (up to maxContexts), so that a lock one caller holds is not lost
-// to the intersection with another caller's.
+// code allocated. A function reached holding different locks is
+// analysed once for each set (up to maxContexts), so that a lock one
+// caller holds is not lost to the intersection with another caller's;
+// calls holding the same locks share a context, which keeps of their
+// arguments' ownership what they all agree on. (Splitting contexts by
+// ownership as well spent the few contexts a function has on it and
+// lost locks: the lock sets are what a finding rests on.)
 type context struct {
 	entry   lockSet
 	origins []ownership

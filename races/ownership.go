@@ -95,16 +95,6 @@ func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ss
 	return false
 }
 
-// sameOrigins reports whether two contexts' parameters are own alike.
-func sameOrigins(x, y []ownership) bool {
-	for i := range max(len(x), len(y)) {
-		if originAt(x, i) != originAt(y, i) {
-			return false
-		}
-	}
-	return true
-}
-
 func originAt(x []ownership, i int) ownership {
 	if i >= 0 && i < len(x) {
 		return x[i]

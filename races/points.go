@@ -3,6 +3,7 @@ package races
 import (
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -140,11 +141,41 @@ func (p *points) derivedOf(obj, field int, typ types.Type) int {
 		o = p.newObject()
 		p.derived[k] = o
 		p.depth[o] = p.depth[obj] + 1
-		if typ != nil {
-			p.objType[o] = typ
+		if t := partType(p.objType[obj], field); t != nil {
+			p.objType[o] = t
 		}
 	}
 	return o
+}
+
+// partType is the type of field f (-1: an element, an entry, what a
+// channel holds) of an object of type t, nil if t does not say. It is
+// the parent's type that says, not the access that first reached the
+// part: which access comes first varies with the solver's order, and
+// the part's type decides what may flow into it (canHold).
+func partType(t types.Type, f int) types.Type {
+	if t == nil {
+		return nil
+	}
+	switch u := t.Underlying().(type) {
+	case *types.Struct:
+		if f >= 0 && f < u.NumFields() {
+			return u.Field(f).Type()
+		}
+	case *types.Array:
+		if f < 0 {
+			return u.Elem()
+		}
+	case *types.Map:
+		if f < 0 {
+			return u.Elem()
+		}
+	case *types.Chan:
+		if f < 0 {
+			return u.Elem()
+		}
+	}
+	return nil
 }
 
 // unknownObj stands for "any object": what a node holds once it would
@@ -287,7 +318,7 @@ func (p *points) flow(src, dst int) {
 		return
 	}
 	p.copyTo[src] = append(p.copyTo[src], dst)
-	for obj := range p.sets[src] {
+	for _, obj := range sortedObjs(p.sets[src]) {
 		p.add(dst, obj)
 	}
 }
@@ -314,7 +345,7 @@ func (p *points) solve() {
 		p.work = p.work[:len(p.work)-1]
 		d := p.delta[n]
 		p.delta[n] = nil
-		for obj := range d {
+		for _, obj := range sortedObjs(d) {
 			for _, dst := range p.copyTo[n] {
 				p.add(dst, obj)
 			}
@@ -334,7 +365,7 @@ func (p *points) solve() {
 // load: dst gets what is stored where addr points.
 func (p *points) load(addr, dst int) {
 	p.loads[addr] = append(p.loads[addr], dst)
-	for obj := range p.sets[addr] {
+	for _, obj := range sortedObjs(p.sets[addr]) {
 		p.flow(p.contentOf(obj), dst)
 	}
 }
@@ -342,7 +373,7 @@ func (p *points) load(addr, dst int) {
 // store: what src holds is stored where addr points.
 func (p *points) store(addr, src int) {
 	p.stores[addr] = append(p.stores[addr], src)
-	for obj := range p.sets[addr] {
+	for _, obj := range sortedObjs(p.sets[addr]) {
 		p.flow(src, p.contentOf(obj))
 	}
 }
@@ -351,7 +382,7 @@ func (p *points) store(addr, src int) {
 // field's type (nil for elements).
 func (p *points) field(x, f, dst int, typ types.Type) {
 	p.fields[x] = append(p.fields[x], fieldEdge{f, dst, typ})
-	for obj := range p.sets[x] {
+	for _, obj := range sortedObjs(p.sets[x]) {
 		p.add(dst, p.derivedOf(obj, f, typ))
 	}
 }
@@ -376,6 +407,11 @@ func (p *points) instruction(fn *ssa.Function, instr ssa.Instruction, callees fu
 	case *ssa.MakeMap, *ssa.MakeSlice, *ssa.MakeChan:
 		obj := p.newObject()
 		p.backing[obj] = true
+		t := x.(ssa.Value).Type()
+		if sl, ok := t.Underlying().(*types.Slice); ok {
+			t = types.NewArray(sl.Elem(), 0) // the slice's array, of unknown length
+		}
+		p.objType[obj] = t
 		p.add(p.node(x.(ssa.Value)), obj)
 	case *ssa.MakeClosure:
 		obj := p.newObject()
@@ -690,6 +726,19 @@ func (p *points) typed(set map[int]bool, t types.Type) map[int]bool {
 		}
 	}
 	return set
+}
+
+// sortedObjs is the objects of set in increasing order: the solver
+// takes them in an order of its own, not the map's, so that which
+// objects a set holds when it grows past maxObjects, and the numbers
+// derived objects get, are the same on every run.
+func sortedObjs(set map[int]bool) []int {
+	out := make([]int, 0, len(set))
+	for o := range set {
+		out = append(out, o)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // mayAlias reports whether x and y can be the same object: both known
