@@ -211,7 +211,7 @@ func (a *run) traverse(r *root) []*root {
 			}
 		}
 		if len(cs) < maxContexts {
-			c := &context{entry: in.held.clone(), origins: slices.Clone(in.origins), params: in.params}
+			c := &context{entry: in.held.clone(), origins: slices.Clone(in.origins), params: in.params, fn: fn, from: in.from}
 			r.ctxs[fn] = append(cs, c)
 			queue(fn, c)
 			return
@@ -257,11 +257,11 @@ func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Funct
 		}
 		held := bl.held(cs.instr, c.entry)
 		for _, callee := range a.targets(fn, c, cs) {
-			in := entry{held: held, origins: a.argOrigins(fn, c, cs.site, callee), params: a.argObjects(fn, c, cs.site, callee)}
+			in := entry{held: held, origins: a.argOrigins(fn, c, cs.site, callee), params: a.argObjects(fn, c, cs.site, callee), from: c}
 			enter(callee, in, callEdge{caller: fn, site: cs.instr})
 		}
 		for _, sub := range cs.callbacks {
-			enter(sub, entry{held: held}, callEdge{caller: fn, site: cs.instr})
+			enter(sub, entry{held: held, from: c}, callEdge{caller: fn, site: cs.instr})
 		}
 	}
 	return started
@@ -446,6 +446,11 @@ type context struct {
 	// pass it (objects.go); nil where no better than the points-to
 	// analysis.
 	params []objSet
+	// fn is the function, from the context of the call that first
+	// entered it: the call path a finding shows, whose locks are this
+	// context's.
+	fn   *ssa.Function
+	from *context
 }
 
 // entry is what one call brings into a function: the locks held, which
@@ -454,6 +459,7 @@ type entry struct {
 	held    lockSet
 	origins []ownership
 	params  []objSet
+	from    *context // the caller's context; nil where a root starts
 }
 
 // maxContexts bounds the contexts of one function in one root; past it,

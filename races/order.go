@@ -22,6 +22,9 @@ type site struct {
 	// kept: the object is one the accessing goroutine made and has
 	// handed to none but goroutines it started (unsharedAccess).
 	kept bool
+	// ctx is the context the access was made in: its call path is the
+	// one a finding shows (report.go, where).
+	ctx *context
 	// objs is the allocations the accessed object can be (points); empty
 	// when unknown.
 	objs map[int]bool

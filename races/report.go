@@ -3,6 +3,7 @@ package races
 import (
 	"fmt"
 	"go/token"
+	"slices"
 	"sort"
 	"strings"
 
@@ -59,7 +60,7 @@ func (a *run) report() *Result {
 						return &Result{Fset: a.p.fset}
 					}
 					held, hk := interned(bl.held(acc.instr, c.entry), sets)
-					st := site{root: r, fn: fn, acc: acc, held: held, heldKey: hk, own: a.ownAccess(fn, c, acc), kept: a.unsharedAccess(fn, c, acc, beyondSpawned), objs: a.objectsIn(fn, c, acc.base)}
+					st := site{root: r, fn: fn, ctx: c, acc: acc, held: held, heldKey: hk, own: a.ownAccess(fn, c, acc), kept: a.unsharedAccess(fn, c, acc, beyondSpawned), objs: a.objectsIn(fn, c, acc.base)}
 					if a.confined(r, acc.base, st.objs) || a.unsharedAccess(fn, c, acc, toAnyone) {
 						continue // no other goroutine can reach the object (yet)
 					}
@@ -313,8 +314,19 @@ func kindOf(s site) string {
 // Session.Detach (handler /detach: Server.detach → Session.Detach).
 func (a *run) where(s site) string {
 	var names []string
-	for _, e := range s.root.path(s.fn) {
-		names = append(names, a.p.name(e.caller))
+	if s.ctx != nil && s.ctx.fn == s.fn {
+		// The calls that entered the access's context: the path its
+		// locks were held along.
+		seen := map[*context]bool{}
+		for c := s.ctx; c != nil && !seen[c]; c = c.from {
+			seen[c] = true
+			names = append(names, a.p.name(c.fn))
+		}
+		slices.Reverse(names)
+	} else {
+		for _, e := range s.root.path(s.fn) {
+			names = append(names, a.p.name(e.caller))
+		}
 	}
 	return fmt.Sprintf("%s (%s: %s)", a.p.name(s.fn), s.root.label, strings.Join(names, " → "))
 }
