@@ -57,18 +57,7 @@ func (a *run) unsharedAt(fn *ssa.Function, c *context, arg ssa.Value, site ssa.C
 // or has handed only to the workers it starts with it. Another instance
 // of its root, or a root it did not start, cannot touch it.
 func (a *run) unsharedAccess(fn *ssa.Function, c *context, acc *access, to scope) bool {
-	v := acc.base
-	for {
-		fa, ok := v.(*ssa.FieldAddr)
-		if !ok {
-			break
-		}
-		v = fa.X
-	}
-	if alloc := cellAlloc(v); alloc != nil {
-		v = alloc
-	}
-	return a.unsharedBefore(fn, c, v, acc.instr, true, to)
+	return a.unsharedBefore(fn, c, objectOf(acc.base), acc.instr, true, to)
 }
 
 // unsharedBefore reports whether v, in fn in context c, is an object

@@ -22,24 +22,32 @@ func (a *run) unpublished(addr ssa.Value, instr ssa.Instruction) bool {
 		}
 		return a.unpublishedAt(cell, instr)
 	}
-	fa, ok := addr.(*ssa.FieldAddr)
+	if _, ok := addr.(*ssa.FieldAddr); !ok {
+		return false
+	}
+	alloc, ok := objectOf(addr).(*ssa.Alloc)
 	if !ok {
 		return false
 	}
+	return a.unpublishedAt(alloc, instr)
+}
+
+// objectOf is the object v, an address, is in: through the addresses
+// of fields (of fields) to the struct pointer, and from a load of a
+// captured variable's cell to the one allocation the variable holds
+// (cellAlloc).
+func objectOf(v ssa.Value) ssa.Value {
 	for {
-		inner, ok := fa.X.(*ssa.FieldAddr)
+		fa, ok := v.(*ssa.FieldAddr)
 		if !ok {
 			break
 		}
-		fa = inner
+		v = fa.X
 	}
-	alloc, ok := fa.X.(*ssa.Alloc)
-	if !ok {
-		if alloc = cellAlloc(fa.X); alloc == nil {
-			return false
-		}
+	if alloc := cellAlloc(v); alloc != nil {
+		return alloc
 	}
-	return a.unpublishedAt(alloc, instr)
+	return v
 }
 
 // cellAlloc is the allocation v, a load from a captured variable's cell
