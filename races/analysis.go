@@ -503,6 +503,7 @@ func (a *run) started(r *root, fn *ssa.Function, c *context, instr ssa.Instructi
 		multi: sp.multi || r.multi || inLoop(instr),
 		joins: map[string]bool{}, // its own: joinsOf adds to it
 	}
+	child.assumedMulti = !sp.multi && !inLoop(instr) && (r.assumed || r.assumedMulti)
 	child.group = child
 	child.params = a.spawnParams(instr, fns)
 	if a.joinsGroup(r, fn, instr, sp) {

@@ -254,6 +254,9 @@ func (a *run) joinsGroup(r *root, fn *ssa.Function, instr ssa.Instruction, sp sp
 // starts it, it joins neither's group (the next walk knows it from the
 // start: manyStarters).
 func (a *run) startedAgain(child, r *root, fn *ssa.Function, c *context, instr ssa.Instruction) {
+	if !r.assumed && !r.assumedMulti {
+		child.assumedMulti = false // a starter that runs many times at once by itself
+	}
 	if child.parent != r {
 		a.manyStarters[startKey(r.top, instr)] = true
 		child.group, child.origins = child, nil

@@ -161,7 +161,7 @@ func (a *run) pairs(loc string, sites []site, guarded bool, reported map[[2]toke
 				if i == j && !sites[i].root.multi || !a.races(&sites[i], &sites[j]) {
 					continue
 				}
-				if (sites[i].root.assumed || sites[j].root.assumed) && !guarded && sites[i].heldKey == "" && sites[j].heldKey == "" {
+				if onAssumption(&sites[i], &sites[j]) && !guarded && sites[i].heldKey == "" && sites[j].heldKey == "" {
 					continue // no evidence the location is shared state
 				}
 				ol := sites[j].acc.line
@@ -220,6 +220,15 @@ func guarded(loc string, sites []site) bool {
 		}
 	}
 	return false
+}
+
+// onAssumption reports whether x and y can run at the same time only by
+// RacerD's assumption that a library's exported methods run at once: one
+// of them is such a method's, or both are instances of one goroutine
+// that runs many times at once only because such a method starts it
+// (assumedMulti).
+func onAssumption(x, y *site) bool {
+	return x.root.assumed || y.root.assumed || x.root == y.root && x.root.assumedMulti
 }
 
 // ownAccess is how surely acc's object is the accessing instance's own.

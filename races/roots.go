@@ -28,6 +28,14 @@ type root struct {
 	// once only by assumption (RacerD's): a race that needs it is
 	// reported only on state the program guards (report.go).
 	assumed bool
+	// assumedMulti: several instances may run at once only because an
+	// assumed root's code starts it and that root runs many times at
+	// once by assumption (a read loop a connection's Connect starts,
+	// not in a loop): like a pair that rests on assumed, a race of its
+	// instances with each other is reported only on state the program
+	// guards. Its instances racing with the code that starts them, or
+	// with other goroutines, need no assumption.
+	assumedMulti bool
 	// parallel is a test's call of t.Parallel (nil if it makes none): the
 	// test runs at the same time as the other parallel tests from there
 	// on, and before it, alone.

@@ -1,0 +1,62 @@
+// Package turns has no main: Conn's exported methods run at once by
+// assumption (Conn locks its own mutex). Connect starts one read loop,
+// not in a loop, so two read loops run at once only if two Connects do:
+// a race between them rests on the assumption, and the parser state
+// nothing locks is not reported (nats.go's readLoop, restarted only
+// after the last one is waited for). Workers started in a loop run at
+// once by the program's own doing and are reported. (A race between an
+// exported method and the goroutine it starts also rests on the
+// assumption, and needs a lock at one side: fixture library.)
+package turns
+
+import "sync"
+
+type parser struct {
+	state int
+	buf   []byte
+}
+
+type Conn struct {
+	mu      sync.Mutex
+	ps      *parser
+	status  int
+	handled int
+	started int
+}
+
+func (c *Conn) Connect() {
+	c.mu.Lock()
+	c.status = 1
+	c.ps = &parser{}
+	c.mu.Unlock()
+	go c.readLoop()
+	c.started++
+}
+
+func (c *Conn) readLoop() {
+	c.mu.Lock()
+	ps := c.ps
+	c.mu.Unlock()
+	for i := 0; i < 10; i++ {
+		ps.state = i // another Connect's read loop has another parser, or runs after this one: not reported
+		ps.buf = append(ps.buf, byte(i))
+	}
+}
+
+// Serve starts its workers in a loop: they run at once with each other
+// in one call of Serve.
+func (c *Conn) Serve(n int) {
+	for i := 0; i < n; i++ {
+		go c.worker()
+	}
+}
+
+func (c *Conn) worker() {
+	c.handled++ // want `Conn.handled written in Conn.worker .* races with its (read|write) in Conn.worker`
+}
+
+func (c *Conn) Status() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.status
+}
