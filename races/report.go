@@ -134,64 +134,112 @@ func (a *run) sortSites(sites []site) {
 	})
 }
 
-// pairs reports, for each write site of loc (by source line), the first
-// access it races with, and how many more there are.
+// pairs reports the races of loc's accesses, one finding per bug: the
+// lines whose accesses race are the nodes of a graph, each racing pair
+// of lines an edge, and each finding is at the line that races with the
+// most lines not yet reported (an unlocked write racing with every
+// locked access of a field is one finding, not one per locked line),
+// writes before reads, then in source order. It names the first access
+// on another line its line races with, says how many more there are and
+// lists up to four of them as related positions (those made by other
+// roots first). Every site on a line (one per root and context) is
+// paired; a line racing only with itself is reported for that.
 func (a *run) pairs(loc string, sites []site, guarded bool, reported map[[2]token.Position]bool) []finding {
-	var out []finding
-	var lines []token.Position
-	writes := map[token.Position][]int{} // write sites by line, in source order
-	for i, w := range sites {
-		if w.acc.write {
-			wl := w.acc.line
-			if writes[wl] == nil {
-				lines = append(lines, wl)
-			}
-			writes[wl] = append(writes[wl], i)
+	var lines []token.Position               // lines with an access, in source order
+	edges := map[token.Position][]racePair{} // by line: the first pair for each other line
+	wrote := map[token.Position]bool{}
+	seen := map[[2]token.Position]bool{}
+	add := func(at, o *site) {
+		al, ol := at.acc.line, o.acc.line
+		if seen[[2]token.Position{al, ol}] {
+			return
 		}
+		seen[[2]token.Position{al, ol}] = true
+		if edges[al] == nil {
+			lines = append(lines, al)
+		}
+		edges[al] = append(edges[al], racePair{at, o})
 	}
-	for _, wl := range lines {
-		// Every write site on the line (one per root and context) is
-		// paired: the one shown is the first whose partner is on
-		// another line, the write racing with itself only if none is.
-		var w, partner *site
-		var others []racePair // the first pair for each other partner line
-		seen := map[token.Position]bool{}
-		for _, i := range writes[wl] {
-			for j := range sites {
-				if i == j && !sites[i].root.multi || !a.races(&sites[i], &sites[j]) {
-					continue
-				}
-				if onAssumption(&sites[i], &sites[j]) && !guarded && sites[i].heldKey == "" && sites[j].heldKey == "" {
-					continue // no evidence the location is shared state
-				}
-				ol := sites[j].acc.line
-				if reported[[2]token.Position{ol, wl}] || seen[ol] {
-					continue // reported from the other side already, or seen
-				}
-				seen[ol] = true
-				others = append(others, racePair{&sites[i], &sites[j]})
-				if partner == nil || partner.acc.line == wl && ol != wl {
-					w, partner = &sites[i], &sites[j]
-				}
-			}
-		}
-		if partner == nil {
+	for i := range sites {
+		if !sites[i].acc.write {
 			continue
 		}
-		pl := partner.acc.line
-		reported[[2]token.Position{wl, pl}] = true
-		// The other accesses listed: those racing with the line's write
-		// as other roots make it first, then the rest, in source order.
+		for j := range sites {
+			if i == j && !sites[i].root.multi || !a.races(&sites[i], &sites[j]) {
+				continue
+			}
+			if onAssumption(&sites[i], &sites[j]) && !guarded && sites[i].heldKey == "" && sites[j].heldKey == "" {
+				continue // no evidence the location is shared state
+			}
+			wl, ol := sites[i].acc.line, sites[j].acc.line
+			if reported[[2]token.Position{wl, ol}] || reported[[2]token.Position{ol, wl}] {
+				continue // reported under another location
+			}
+			wrote[wl] = true
+			add(&sites[i], &sites[j])
+			add(&sites[j], &sites[i])
+		}
+	}
+	sort.SliceStable(lines, func(i, j int) bool {
+		if lines[i].Filename != lines[j].Filename {
+			return lines[i].Filename < lines[j].Filename
+		}
+		return lines[i].Line < lines[j].Line
+	})
+	done := map[[2]token.Position]bool{}
+	open := func(l token.Position) []racePair {
+		var out []racePair
+		for _, p := range edges[l] {
+			if !done[[2]token.Position{l, p.o.acc.line}] {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	var out []finding
+	for {
+		var hub token.Position
+		var hubEdges []racePair
+		for _, l := range lines {
+			e := open(l)
+			if len(e) > len(hubEdges) || len(e) == len(hubEdges) && len(e) > 0 && wrote[l] && !wrote[hub] {
+				hub, hubEdges = l, e
+			}
+		}
+		if len(hubEdges) == 0 {
+			return out
+		}
+		// The partner named: the first on another line, the line itself
+		// only if it races with nothing else; the site shown on the hub
+		// is a write where the line has one.
+		first := hubEdges[0]
+		for _, p := range hubEdges {
+			if p.o.acc.line != hub {
+				first = p
+				break
+			}
+		}
+		at := first.at
+		if !at.acc.write && wrote[hub] {
+			for _, p := range hubEdges {
+				if p.at.acc.write {
+					at = p.at
+					break
+				}
+			}
+		}
 		var rest []racePair
-		for _, p := range others {
-			if p.o != partner {
+		for _, p := range hubEdges {
+			ol := p.o.acc.line
+			done[[2]token.Position{hub, ol}], done[[2]token.Position{ol, hub}] = true, true
+			reported[[2]token.Position{hub, ol}] = true
+			if p != first {
 				rest = append(rest, p)
 			}
 		}
-		sort.SliceStable(rest, func(i, j int) bool { return rest[i].w.root != w.root && rest[j].w.root == w.root })
-		out = append(out, finding{a.diagnostic(loc, *w, *partner, rest), pkgPath(w.fn)})
+		sort.SliceStable(rest, func(i, j int) bool { return rest[i].at.root != at.root && rest[j].at.root == at.root })
+		out = append(out, finding{a.diagnostic(loc, *at, *first.o, rest), pkgPath(at.fn)})
 	}
-	return out
 }
 
 // guarded reports whether some access of loc, a field of a type T (or
@@ -254,7 +302,8 @@ func interned(s lockSet, sets map[string]lockSet) (lockSet, string) {
 }
 
 // racePair is a write and an access it races with.
-type racePair struct{ w, o *site }
+// racePair is two racing sites: at is on the line a finding is at.
+type racePair struct{ at, o *site }
 
 // races reports whether x and y can run at the same time with nothing
 // between them: roots that can run at once, no lock held at both, and
@@ -300,16 +349,24 @@ func (a *run) diagnostic(loc string, w, o site, rest []racePair) analysis.Diagno
 	if more := len(rest); more > 0 {
 		also = fmt.Sprintf(" (and %d more %s)", more, plural(more, "access", "accesses"))
 	}
-	msg := fmt.Sprintf("%s written in %s races with its %s in %s%s; %s: guard both with one lock, or order them (start the goroutine after the write, or wait for it before)",
-		shown(loc), a.where(w), kindOf(o), a.where(o), also, a.lockText(w, o))
+	msg := fmt.Sprintf("%s %s in %s races with its %s in %s%s; %s: guard both with one lock, or order them (start the goroutine after the write, or wait for it before)",
+		shown(loc), pastOf(w), a.where(w), kindOf(o), a.where(o), also, a.lockText(w, o))
 	related := []analysis.RelatedInformation{{Pos: o.acc.pos, Message: "the " + kindOf(o) + " of " + shown(loc) + " in " + a.p.name(o.fn)}}
 	for i, p := range rest {
 		if i == maxRelated {
 			break
 		}
-		related = append(related, analysis.RelatedInformation{Pos: p.o.acc.pos, Message: fmt.Sprintf("also the %s of %s in %s, against the write in %s", kindOf(*p.o), shown(loc), a.where(*p.o), a.where(*p.w))})
+		related = append(related, analysis.RelatedInformation{Pos: p.o.acc.pos, Message: fmt.Sprintf("also the %s of %s in %s, against the %s in %s", kindOf(*p.o), shown(loc), a.where(*p.o), kindOf(*p.at), a.where(*p.at))})
 	}
 	return analysis.Diagnostic{Pos: w.acc.pos, Category: Rule, Message: msg, Related: related}
+}
+
+// pastOf is how a finding's message says what its line's access does.
+func pastOf(s site) string {
+	if s.acc.write {
+		return "written"
+	}
+	return "read"
 }
 
 func kindOf(s site) string {
@@ -344,7 +401,7 @@ func (a *run) lockText(w, o site) string {
 	if len(w.held) == 0 && len(o.held) == 0 {
 		return "no lock is held at either"
 	}
-	return fmt.Sprintf("no lock is held at both (the write holds %s, the other %s)", describe(w.held), describe(o.held))
+	return fmt.Sprintf("no lock is held at both (the %s holds %s, the other %s)", kindOf(w), describe(w.held), describe(o.held))
 }
 
 func plural(n int, one, many string) string {

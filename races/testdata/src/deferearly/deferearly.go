@@ -25,7 +25,7 @@ func (c *Cache) Put(k string, v int) {
 		return
 	}
 	c.mu.Lock()
-	c.m[k] = v // want `Cache.m\[\] written in Cache.Put \(exported method: Cache.Put\) races with its write in Cache.Drop \(exported method: Cache.Drop\); no lock is held at both \(the write holds Cache.mu, the other none\)`
+	c.m[k] = v // holds the lock Len released only on the path that took it: reported at Drop's
 	c.mu.Unlock()
 }
 
@@ -35,9 +35,9 @@ func (c *Cache) Get(k string) int {
 	return c.m[k]
 }
 
-// Drop forgets to lock: its delete races with Put's update (reported at
-// Put's, which holds the lock Len released only on the path that took
-// it) and with Len's and Get's reads.
+// Drop forgets to lock: its delete races with Put's update (which holds
+// the lock Len released only on the path that took it) and with Len's
+// and Get's reads, one finding at the delete.
 func (c *Cache) Drop(k string) {
-	delete(c.m, k) // want `Cache.m\[\] written in Cache.Drop \(exported method: Cache.Drop\) races with its read in Cache.Len`
+	delete(c.m, k) // want `Cache.m\[\] written in Cache.Drop \(exported method: Cache.Drop\) races with its write in Cache.Put \(exported method: Cache.Put\) \(and 3 more accesses\); no lock is held at both \(the write holds none, the other Cache.mu\)`
 }

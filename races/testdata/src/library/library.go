@@ -51,16 +51,16 @@ func (p *Pool) Get() int {
 		return 0
 	}
 	n := p.idle[len(p.idle)-1]
-	p.idle = p.idle[:len(p.idle)-1] // want `Pool.idle written in Pool.Get .* races with its read in Pool.Put .*the write holds Pool.mu, the other none`
+	p.idle = p.idle[:len(p.idle)-1] // locked: reported at the read below
 	p.stats++                       // under mu: no race
 	return n
 }
 
 func (p *Pool) Put(n int) {
 	p.mu.Lock()
-	p.idle = append(p.idle, n) // want `Pool.idle written in Pool.Put .* races with its read in Pool.Put`
+	p.idle = append(p.idle, n) // locked: reported at the read below
 	p.mu.Unlock()
-	if len(p.idle) > p.limit { // read with no lock: the race both writes of idle above are reported with
+	if len(p.idle) > p.limit { // want `Pool.idle read in Pool.Put .* races with its write in Pool.Get .*\(and 1 more access\); no lock is held at both \(the read holds none, the other Pool.mu\)`
 	}
 }
 
