@@ -272,11 +272,11 @@ func guarded(loc string, sites []site) bool {
 
 // onAssumption reports whether x and y can run at the same time only by
 // RacerD's assumption that a library's exported methods run at once: one
-// of them is such a method's, or both are instances of one goroutine
-// that runs many times at once only because such a method starts it
-// (assumedMulti).
+// of them is such a method's. (Two instances of a goroutine that runs
+// many times at once only because such a method starts it are not taken
+// to run at once at all: concurrent.)
 func onAssumption(x, y *site) bool {
-	return x.root.assumed || y.root.assumed || x.root == y.root && x.root.assumedMulti
+	return x.root.assumed || y.root.assumed
 }
 
 // ownAccess is how surely acc's object is the accessing instance's own.
@@ -335,7 +335,7 @@ func concurrent(x, y *root) bool {
 		return x.top.concurrent && y.top.concurrent
 	}
 	if x == y {
-		return x.multi
+		return x.multi && !x.assumedMulti
 	}
 	return true
 }

@@ -29,12 +29,14 @@ type root struct {
 	// reported only on state the program guards (report.go).
 	assumed bool
 	// assumedMulti: several instances may run at once only because an
-	// assumed root's code starts it and that root runs many times at
-	// once by assumption (a read loop a connection's Connect starts,
-	// not in a loop): like a pair that rests on assumed, a race of its
-	// instances with each other is reported only on state the program
-	// guards. Its instances racing with the code that starts them, or
-	// with other goroutines, need no assumption.
+	// assumed root's code starts it (not in a loop), and that root runs
+	// many times at once only by assumption: a connection's read loop
+	// that Connect starts. Its instances are not paired with each other
+	// (concurrent): they run at once only if the library's user starts
+	// two on one object at once, which its goroutines that take turns
+	// (restarted after the last one is waited for) never do. With the
+	// code that starts it and with other goroutines it is paired as any
+	// root is.
 	assumedMulti bool
 	// parallel is a test's call of t.Parallel (nil if it makes none): the
 	// test runs at the same time as the other parallel tests from there
