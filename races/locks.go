@@ -25,6 +25,18 @@ func (s lockSet) clone() lockSet {
 	return c
 }
 
+// with is s and t's locks together, a new set.
+func (s lockSet) with(t lockSet) lockSet {
+	out := s.clone()
+	if out == nil {
+		out = lockSet{}
+	}
+	for k := range t {
+		out[k] = true
+	}
+	return out
+}
+
 // intersect keeps what s and t both hold.
 func intersect(s, t lockSet) lockSet {
 	out := lockSet{}

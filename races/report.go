@@ -59,7 +59,11 @@ func (a *run) report() *Result {
 					if !a.budget.step() {
 						return &Result{Fset: a.p.fset}
 					}
-					held, hk := interned(bl.held(acc.instr, c.entry), sets)
+					h := bl.held(acc.instr, c.entry)
+					if d := a.detachedUnder(fn, c, acc); len(d) > 0 {
+						h = h.with(d)
+					}
+					held, hk := interned(h, sets)
 					st := site{root: r, fn: fn, ctx: c, acc: acc, held: held, heldKey: hk, own: a.ownAccess(fn, c, acc), kept: a.unsharedAccess(fn, c, acc, beyondSpawned), objs: a.objectsIn(fn, c, acc.base)}
 					if a.confined(r, acc.base, st.objs) || a.unsharedAccess(fn, c, acc, toAnyone) {
 						continue // no other goroutine can reach the object (yet)

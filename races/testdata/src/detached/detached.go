@@ -1,0 +1,110 @@
+// Package detached: a map taken out of shared state under its lock
+// (loaded, then the field overwritten in the same critical section) is
+// nobody else's afterwards: every writer that reached it under the lock
+// finished before the swap. Ranging over it with the lock released races
+// only with accesses that hold no lock (statsd's flushMetrics).
+package detached
+
+import "sync"
+
+type inner struct {
+	sync.Mutex
+	counts map[string]int
+}
+
+// shard embeds inner, as a cache-line padded shard does: shard.counts is
+// two field steps.
+type shard struct {
+	inner
+	_ [8]byte
+}
+
+type Agg struct {
+	shards [4]shard
+	mu     sync.Mutex
+	seen   map[string]int
+	peeked map[string]int
+	leaked map[string]int
+	loose  map[string]int
+	kept   []map[string]int
+}
+
+func (a *Agg) Add(i int, k string) {
+	s := &a.shards[i]
+	s.Lock()
+	if s.counts == nil {
+		s.counts = map[string]int{}
+	}
+	s.counts[k]++ // under the shard's lock: before or after Flush's swap
+	s.Unlock()
+}
+
+// Flush swaps each shard's map out under its lock (an empty one is left
+// with an early unlock), then reads the old one with no lock.
+func (a *Agg) Flush() int {
+	n := 0
+	for i := range a.shards {
+		s := &a.shards[i]
+		s.Lock()
+		counts := s.counts
+		if len(counts) == 0 {
+			s.Unlock()
+			continue
+		}
+		s.counts = nil
+		s.Unlock()
+		for _, c := range counts {
+			n += c
+		}
+	}
+	return n
+}
+
+func (a *Agg) Note(k string) {
+	a.mu.Lock()
+	a.seen[k]++
+	a.peeked[k]++ // want `Agg.peeked\[\] written in Agg.Note .* races with its read in Agg.Peek`
+	a.leaked[k]++ // want `Agg.leaked\[\] written in Agg.Note .* races with its read in Agg.Leak`
+	a.loose[k]++  // want `Agg.loose\[\] written in Agg.Note .* races with its read in Agg.Loose`
+	a.mu.Unlock()
+}
+
+// Seen swaps under the lock too: silent.
+func (a *Agg) Seen() int {
+	a.mu.Lock()
+	seen := a.seen
+	a.seen = map[string]int{}
+	a.mu.Unlock()
+	return len(seen)
+}
+
+// Peek loads under the lock but leaves the map in place: its read races
+// with Note's update.
+func (a *Agg) Peek() int {
+	a.mu.Lock()
+	m := a.peeked
+	a.mu.Unlock()
+	return len(m) // races with Note's update
+}
+
+// Leak swaps the map out but keeps it in another field: not detached.
+func (a *Agg) Leak() int {
+	a.mu.Lock()
+	m := a.leaked
+	a.leaked = map[string]int{}
+	a.kept = append(a.kept, m)
+	a.mu.Unlock()
+	return len(m) // races with Note's update
+}
+
+// Loose releases the lock between the load and the swap: a Note in
+// between writes the map it then reads with no lock.
+func (a *Agg) Loose() int {
+	a.mu.Lock()
+	m := a.loose
+	a.mu.Unlock()
+	a.mu.Lock()
+	a.loose = map[string]int{}
+	a.mu.Unlock()
+	return len(m) // races with Note's update
+}
