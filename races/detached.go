@@ -65,29 +65,36 @@ func samePointer(x, y ssa.Value, depth int) bool {
 	return depth > 0 && okx && oky && fx.Field == fy.Field && samePointer(fx.X, fy.X, depth-1)
 }
 
-// handedOn reports whether v, or what it is converted to, is stored,
-// sent, captured, started with, or returned: then another goroutine may
-// reach it again, and it is not detached.
+// handedOn reports whether v, or what it is converted to or merged
+// into, is stored, sent, captured, started with, or returned: then
+// another goroutine may reach it again, and it is not detached.
 func handedOn(v ssa.Value) bool {
-	for _, ref := range *v.Referrers() {
-		switch x := ref.(type) {
-		case *ssa.Store:
-			if x.Val == v {
+	seen := map[ssa.Value]bool{}
+	work := []ssa.Value{v}
+	for len(work) > 0 {
+		v := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, ref := range *v.Referrers() {
+			switch x := ref.(type) {
+			case *ssa.Store:
+				if x.Val == v {
+					return true
+				}
+			case *ssa.Send:
+				if x.X == v {
+					return true
+				}
+			case *ssa.MapUpdate:
+				if x.Value == v || x.Key == v {
+					return true
+				}
+			case *ssa.MakeClosure, *ssa.Go, *ssa.Return, *ssa.Defer:
 				return true
-			}
-		case *ssa.Send:
-			if x.X == v {
-				return true
-			}
-		case *ssa.MapUpdate:
-			if x.Value == v || x.Key == v {
-				return true
-			}
-		case *ssa.MakeClosure, *ssa.Go, *ssa.Return, *ssa.Defer:
-			return true
-		case *ssa.ChangeType, *ssa.MakeInterface, *ssa.Phi:
-			if handedOn(x.(ssa.Value)) {
-				return true
+			case *ssa.ChangeType, *ssa.MakeInterface, *ssa.Phi:
+				if w := x.(ssa.Value); !seen[w] {
+					seen[w] = true
+					work = append(work, w)
+				}
 			}
 		}
 	}
