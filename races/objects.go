@@ -174,7 +174,20 @@ func unionKnown(x, y objSet) objSet {
 // future and returns it). Each function's answer is worked out once; a
 // function whose answer is being worked out (recursion) is not fresh.
 func (a *run) freshValue(v ssa.Value) bool {
-	return a.everyCallee(v, a.freshResult)
+	return poolGet(v) || a.everyCallee(v, a.freshResult)
+}
+
+// poolGet reports whether v is what a sync.Pool's Get returns: an object
+// nobody else holds until it is put back (Put hands it over), new or
+// recycled, as a fresh allocation is.
+func poolGet(v ssa.Value) bool {
+	call, ok := v.(*ssa.Call)
+	if !ok {
+		return false
+	}
+	callee := call.Common().StaticCallee()
+	return callee != nil && callee.Pkg != nil && callee.Pkg.Pkg.Path() == "sync" && callee.Name() == "Get" &&
+		callee.Signature.Recv() != nil && callee.Signature.Recv().Type().String() == "*sync.Pool"
 }
 
 // everyCallee reports whether v is a call's result (or one of its
@@ -236,6 +249,8 @@ func (a *run) freshIn(v ssa.Value, steps int) bool {
 		return a.freshIn(x.X, steps+1)
 	case *ssa.ChangeType:
 		return a.freshIn(x.X, steps+1)
+	case *ssa.TypeAssert:
+		return !x.CommaOk && a.freshIn(x.X, steps+1)
 	case *ssa.Phi:
 		for _, e := range x.Edges {
 			if !a.freshIn(e, steps+1) {

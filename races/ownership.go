@@ -79,7 +79,9 @@ func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ss
 		}
 		return originAt(c.origins, paramOf(fn, x)) >= least && !a.published(x, instr, false, to)
 	case *ssa.Call, *ssa.Extract:
-		return a.handedOver(x, to) && !a.published(x, instr, false, to)
+		return (poolGet(x) || a.handedOver(x, to)) && !a.published(x, instr, false, to)
+	case *ssa.TypeAssert:
+		return !x.CommaOk && a.unsharedBefore(fn, c, x.X, instr, self, to) && !a.published(x, instr, self, to)
 	}
 	return false
 }
@@ -169,6 +171,11 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 		case *ssa.ChangeType:
 			v = x.X
 		case *ssa.MakeInterface:
+			v = x.X
+		case *ssa.TypeAssert:
+			if x.CommaOk {
+				return notOwn
+			}
 			v = x.X
 		case *ssa.FreeVar:
 			// A function literal's variable bound to a cell its

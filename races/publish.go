@@ -179,7 +179,7 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to 
 				continue
 			}
 			return true
-		case *ssa.Extract, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.MakeInterface, *ssa.ChangeType:
+		case *ssa.Extract, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.MakeInterface, *ssa.ChangeType, *ssa.TypeAssert:
 			// A part of v (the address of a field or element), or v
 			// converted, goes as v does: storing it into v's own
 			// object (c.wb.w = &c.wbuf) publishes nothing.
@@ -435,7 +435,7 @@ func (a *run) kindIn(of, v ssa.Value, depth int) escapeKind {
 			} else {
 				k = escAny
 			}
-		case *ssa.Extract, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.MakeInterface, *ssa.ChangeType:
+		case *ssa.Extract, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.MakeInterface, *ssa.ChangeType, *ssa.TypeAssert:
 			k = max(k, a.kindIn(of, x.(ssa.Value), depth+1))
 		case *ssa.MakeClosure:
 			k = max(k, a.closureKind(x, v), a.kindIn(of, x, depth+1))
@@ -612,8 +612,17 @@ func (a *run) handedIn(v ssa.Value, ret *ssa.Return, to scope, steps int) bool {
 		return a.handedIn(x.X, ret, to, steps+1)
 	case *ssa.ChangeType:
 		return a.handedIn(x.X, ret, to, steps+1)
+	case *ssa.TypeAssert:
+		return !x.CommaOk && a.handedIn(x.X, ret, to, steps+1) && !a.published(x, ret, false, to)
+	case *ssa.Phi:
+		for _, e := range x.Edges {
+			if !a.handedIn(e, ret, to, steps+1) {
+				return false
+			}
+		}
+		return len(x.Edges) > 0 && !a.published(x, ret, false, to)
 	case *ssa.Call, *ssa.Extract:
-		return a.handedOver(v, to) && !a.published(v, ret, false, to)
+		return (poolGet(v) || a.handedOver(v, to)) && !a.published(v, ret, false, to)
 	}
 	return false
 }
