@@ -19,7 +19,7 @@ type run struct {
 	aliases aliases            // pointer-to-lock fields and the locks they point at
 	pts     *points            // which allocations each pointer can point into
 	budget  *budget            // the memory the run may take
-	effects map[*ssa.Function]counts
+	effects map[effectKey]lockEffect
 	// escaping memoises how a parameter's callee lets it go (publish.go).
 	escaping map[*ssa.Parameter]escapeKind
 	pubMemo  map[pubKey]bool           // published, memoised
@@ -67,7 +67,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]escapeKind{}, pubMemo: map[pubKey]bool{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, effects: map[*ssa.Function]counts{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}}
+	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]escapeKind{}, pubMemo: map[pubKey]bool{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, effects: map[effectKey]lockEffect{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}}
 	own := p.ownFuncs()
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")
@@ -128,10 +128,16 @@ func (a *run) fnKey(fn *ssa.Function) string {
 func (a *run) bodyLocksOf(fn *ssa.Function) *bodyLocks {
 	bl := a.locks[fn]
 	if bl == nil {
-		bl = analyseLocks(fn, lockEnv{canon: a.aliases, effects: a.callEffect})
+		bl = analyseLocks(fn, a.lockEnv(nil))
 		a.locks[fn] = bl
 	}
 	return bl
+}
+
+// lockEnv is the dataflow's environment, with the parameters consts
+// fixes (nil for none).
+func (a *run) lockEnv(consts map[*ssa.Parameter]bool) lockEnv {
+	return lockEnv{canon: a.aliases, effects: a.callEffect, okDelta: a.okDelta, consts: consts}
 }
 
 // callEffect is a call's net effect on locks: what every function it can
@@ -139,29 +145,67 @@ func (a *run) bodyLocksOf(fn *ssa.Function) *bodyLocks {
 // program's functions.
 func (a *run) callEffect(call *ssa.Call) counts {
 	var out counts
-	for i, callee := range a.p.callees(call.Parent(), call) {
-		if e := a.effectOf(callee); i == 0 {
-			out = e
+	for i, e := range a.calleeEffects(call) {
+		if i == 0 {
+			out = e.all
 		} else {
-			out = meet(out, e)
+			out = meet(out, e.all)
 		}
 	}
 	return out
 }
 
-// effectOf is a function's net effect on locks (effect), computed once;
-// a function of a dependency, or one whose effect is being computed (a
-// cycle of calls), has none.
-func (a *run) effectOf(fn *ssa.Function) counts {
-	if e, ok := a.effects[fn]; ok {
+// okDelta is what a call's callees do to locks, on top of callEffect,
+// on the paths where its error result is nil: a function that takes a
+// lock and releases it before each error return (bbolt's beginRWTx)
+// leaves it held when it succeeds.
+func (a *run) okDelta(call *ssa.Call) counts {
+	var all, ok counts
+	for i, e := range a.calleeEffects(call) {
+		if i == 0 {
+			all, ok = e.all, e.ok
+		} else {
+			all, ok = meet(all, e.all), meet(ok, e.ok)
+		}
+	}
+	return minus(ok, all)
+}
+
+// calleeEffects is the effects of the functions a call can run; a
+// static callee passed constant booleans is taken with those fixed (a
+// Begin(true) that starts a writable transaction takes the writer's
+// lock, though Begin(false) takes another).
+func (a *run) calleeEffects(call *ssa.Call) []lockEffect {
+	callees := a.p.callees(call.Parent(), call)
+	out := make([]lockEffect, 0, len(callees))
+	for _, callee := range callees {
+		var consts map[*ssa.Parameter]bool
+		if callee == call.Common().StaticCallee() {
+			consts = constArgs(call.Common(), callee)
+		}
+		out = append(out, a.effectOf(callee, consts))
+	}
+	return out
+}
+
+// effectOf is a function's net effect on locks (effect), with the
+// parameters consts fixes, computed once; a function of a dependency, or
+// one whose effect is being computed (a cycle of calls), has none.
+func (a *run) effectOf(fn *ssa.Function, consts map[*ssa.Parameter]bool) lockEffect {
+	k := effectKey{fn, constsKey(fn, consts)}
+	if e, ok := a.effects[k]; ok {
 		return e
 	}
-	a.effects[fn] = nil
+	a.effects[k] = lockEffect{}
 	if !a.follows(fn) {
-		return nil
+		return lockEffect{}
 	}
-	e := effect(fn, a.bodyLocksOf(fn), a.aliases)
-	a.effects[fn] = e
+	bl := a.bodyLocksOf(fn)
+	if consts != nil {
+		bl = analyseLocks(fn, a.lockEnv(consts))
+	}
+	e := effect(fn, bl, a.aliases, a.okDelta)
+	a.effects[k] = e
 	return e
 }
 
@@ -277,6 +321,11 @@ func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Funct
 // is not an object the points-to analysis follows).
 func (a *run) targets(fn *ssa.Function, c *context, cs callSite) []*ssa.Function {
 	common := cs.site.Common()
+	if !common.IsInvoke() && common.StaticCallee() == nil {
+		if set, ok := a.refined(fn, c, common.Value, 0); ok && len(set) == 1 && set[externalObj] {
+			return nil // the user's function: none of the program's
+		}
+	}
 	if len(cs.callees) < 2 || !a.pts.tracked(common.Value) {
 		return cs.callees
 	}
@@ -305,6 +354,9 @@ func (a *run) narrow(common *ssa.CallCommon, callees []*ssa.Function, objs objSe
 		can := map[*ssa.Function]bool{}
 		bound := map[types.Object]bool{} // methods whose method values the value can be
 		for o := range objs {
+			if o == externalObj {
+				continue // the user's code runs none of the callees
+			}
 			f, ok := a.pts.fnOf[o]
 			if !ok {
 				return callees

@@ -310,6 +310,11 @@ func (s state) equal(t state) bool {
 type lockEnv struct {
 	canon   aliases
 	effects func(*ssa.Call) counts
+	// okDelta is what a call does to locks on top of effects where its
+	// error result is nil (errlocks.go); consts, the parameters fixed to
+	// a constant boolean, whose branches only one way is taken.
+	okDelta func(*ssa.Call) counts
+	consts  map[*ssa.Parameter]bool
 }
 
 // step applies one instruction, naming locks by canon. Deferred
@@ -367,8 +372,12 @@ func analyseLocks(fn *ssa.Function, env lockEnv) *bodyLocks {
 		for _, instr := range b.Instrs {
 			s.step(instr, env)
 		}
-		for _, succ := range b.Succs {
-			next := in[succ.Index].join(s)
+		for i, succ := range b.Succs {
+			out, taken := env.edge(b, i, s)
+			if !taken {
+				continue
+			}
+			next := in[succ.Index].join(out)
 			if !next.equal(in[succ.Index]) {
 				in[succ.Index] = next
 				if !queued[succ] {
@@ -481,10 +490,13 @@ func isLockPtr(t types.Type) bool {
 // effect is fn's net effect on locks, as its callers see it: the counts
 // at its returns (the least at any), after its deferred lock operations
 // run. A helper that locks and returns has +1; a function that locks and
-// unlocks, 0.
-func effect(fn *ssa.Function, bl *bodyLocks, canon aliases) counts {
-	var out counts
-	first := true
+// unlocks, 0. Where fn's last result is an error, ok is the least at the
+// returns that can give a nil error (errlocks.go): those returning a
+// non-nil one leave out, and one returning what a call gave adds what
+// that call does where it succeeds.
+func effect(fn *ssa.Function, bl *bodyLocks, canon aliases, okDelta func(*ssa.Call) counts) lockEffect {
+	var out lockEffect
+	first, firstOk := true, true
 	var defers []*ssa.Defer
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
@@ -493,6 +505,7 @@ func effect(fn *ssa.Function, bl *bodyLocks, canon aliases) counts {
 			}
 		}
 	}
+	errResult := returnsError(fn)
 	for _, b := range fn.Blocks {
 		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
 		if !ok {
@@ -521,10 +534,27 @@ func effect(fn *ssa.Function, bl *bodyLocks, canon aliases) counts {
 			}
 		}
 		if first {
-			out, first = meet(at, at), false
-			continue
+			out.all, first = meet(at, at), false
+		} else {
+			out.all = meet(out.all, at)
 		}
-		out = meet(out, at)
+		atOk := at
+		if errResult {
+			switch e := returned(ret, len(ret.Results)-1); {
+			case nonNilError(e):
+				continue // an error return: not where fn succeeds
+			case errorOf(e) != nil:
+				atOk = plus(at, okDelta(errorOf(e)))
+			}
+		}
+		if firstOk {
+			out.ok, firstOk = meet(atOk, atOk), false
+		} else {
+			out.ok = meet(out.ok, atOk)
+		}
+	}
+	if firstOk {
+		out.ok = out.all // no return succeeds: nothing to tell apart
 	}
 	return out
 }

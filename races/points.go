@@ -182,6 +182,13 @@ func partType(t types.Type, f int) types.Type {
 // hold more than maxObjects allocations. It aliases everything.
 const unknownObj = 0
 
+// externalObj stands for code outside the program: a function a
+// library's user passes an exported method (db.Update(fn)). Calling it
+// runs none of the library's functions: the literals the library makes
+// reach such a method only through the library's own calls, in their
+// contexts. Only a root's entry gives it (roots.go).
+const externalObj = -1
+
 // Bounds of the analysis: past them it says "unknown", which costs
 // precision (an access may then race with any of its type), never a
 // finding's truth.

@@ -198,6 +198,12 @@ func (a *run) libraryRoots() []*root {
 				roots = append(roots, &root{label: "handler " + shownType(t) + ".ServeHTTP", fns: []*ssa.Function{fn}, multi: true, concurrent: true})
 			case t != "" && locking[t] && exportedAPI(fn):
 				methods.fns = append(methods.fns, fn)
+				if ps := externalFuncs(fn); ps != nil {
+					if methods.params == nil {
+						methods.params = map[*ssa.Function][]objSet{}
+					}
+					methods.params[fn] = ps
+				}
 			}
 		}
 		methods.fns = append(methods.fns, a.promoted(pkg, locking)...)
@@ -441,4 +447,21 @@ func exportedAPI(fn *ssa.Function) bool {
 	}
 	named, ok := types.Unalias(t).(*types.Named)
 	return ok && named.Obj().Exported()
+}
+
+// externalFuncs is, for an exported method its library's user calls,
+// what each parameter of function type is passed: the user's code
+// (externalObj); nil if it has none.
+func externalFuncs(fn *ssa.Function) []objSet {
+	var out []objSet
+	for i, p := range fn.Params {
+		if _, isFunc := p.Type().Underlying().(*types.Signature); !isFunc {
+			continue
+		}
+		if out == nil {
+			out = make([]objSet, len(fn.Params))
+		}
+		out[i] = objSet{externalObj: true}
+	}
+	return out
 }

@@ -1,0 +1,347 @@
+package races
+
+import (
+	"go/constant"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// Locks held where a call succeeds.
+//
+// A function that takes a lock and releases it on each error return
+// leaves it held where it returns a nil error:
+//
+//	func (db *DB) beginRWTx() (*Tx, error) {
+//		db.rwlock.Lock()
+//		if !db.opened {
+//			db.rwlock.Unlock()
+//			return nil, ErrDatabaseNotOpen
+//		}
+//		...
+//		return t, nil
+//	}
+//
+// Its callers hold the lock on the branch of `if err != nil` where the
+// error is nil. A function's effect (locks.go) keeps both: all, the
+// least at any return, and ok, the least at the returns that can give a
+// nil error. The dataflow adds ok's difference on the branch of a
+// comparison of a call's error result with nil where it is nil.
+
+// lockEffect is a function's net effect on locks: at every return (all)
+// and at the returns that can succeed (ok: all, where the function
+// returns no error).
+type lockEffect struct {
+	all, ok counts
+}
+
+// effectKey is a function and the constant booleans its parameters are
+// fixed to ("" for none).
+type effectKey struct {
+	fn     *ssa.Function
+	consts string
+}
+
+// edge is the state the dataflow carries from the end of b (s) into its
+// i-th successor, and whether it is taken at all: a branch on a
+// parameter fixed to a constant goes one way; the branch of a call's
+// error compared with nil where it is nil holds what the call holds
+// where it succeeds.
+func (env lockEnv) edge(b *ssa.BasicBlock, i int, s state) (state, bool) {
+	br, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
+	if !ok {
+		return s, true
+	}
+	if v, fixed := env.fixed(br.Cond); fixed {
+		return s, v == (i == 0)
+	}
+	call, nilWay := nilCheck(br.Cond)
+	if call == nil || nilWay != i || env.okDelta == nil {
+		return s, true
+	}
+	d := env.okDelta(call)
+	if len(d) == 0 {
+		return s, true
+	}
+	out := s.copy()
+	for k, v := range d {
+		out.apply(env.canon.of(k), v)
+	}
+	return out, true
+}
+
+// fixed is the value of cond where it is a parameter fixed to a
+// constant, or its negation.
+func (env lockEnv) fixed(cond ssa.Value) (value, ok bool) {
+	if not, isNot := cond.(*ssa.UnOp); isNot && not.Op == token.NOT {
+		v, ok := env.fixed(not.X)
+		return !v, ok
+	}
+	if load, isLoad := cond.(*ssa.UnOp); isLoad && load.Op == token.MUL {
+		cond = cellValue(load.X) // a parameter a function literal captures lives in a cell
+	}
+	p, isParam := cond.(*ssa.Parameter)
+	if !isParam {
+		return false, false
+	}
+	v, ok := env.consts[p]
+	return v, ok
+}
+
+// cellValue is the one value stored into a variable's cell, where
+// nothing else is (the literals it is captured by only read it); nil
+// otherwise.
+func cellValue(v ssa.Value) ssa.Value {
+	cell, ok := v.(*ssa.Alloc)
+	if !ok {
+		return nil
+	}
+	var val ssa.Value
+	for _, ref := range *cell.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			if x.Addr != ssa.Value(cell) || val != nil {
+				return nil
+			}
+			val = x.Val
+		case *ssa.UnOp:
+		case *ssa.MakeClosure:
+			fn := x.Fn.(*ssa.Function)
+			for i, b := range x.Bindings {
+				if b == ssa.Value(cell) && written(fn.FreeVars[i]) {
+					return nil
+				}
+			}
+		default:
+			return nil
+		}
+	}
+	return val
+}
+
+// written reports whether a function literal stores into the variable
+// it captured as fv.
+func written(fv *ssa.FreeVar) bool {
+	for _, ref := range *fv.Referrers() {
+		if st, ok := ref.(*ssa.Store); !ok || st.Addr != ssa.Value(fv) {
+			if _, load := ref.(*ssa.UnOp); !load {
+				return true // handed on: may be written elsewhere
+			}
+			continue
+		}
+		return true
+	}
+	return false
+}
+
+// returned is ret's result i: what the return's block stored into the
+// result's cell last, for a function whose results live in cells (one
+// with defers, whose return loads them after the deferred calls run; a
+// deferred function that sets the result is not seen).
+func returned(ret *ssa.Return, i int) ssa.Value {
+	v := ret.Results[i]
+	load, ok := v.(*ssa.UnOp)
+	if !ok || load.Op != token.MUL {
+		return v
+	}
+	cell, ok := load.X.(*ssa.Alloc)
+	if !ok {
+		return v
+	}
+	instrs := ret.Block().Instrs
+	for j := len(instrs) - 1; j >= 0; j-- {
+		if st, ok := instrs[j].(*ssa.Store); ok && st.Addr == ssa.Value(cell) {
+			return st.Val
+		}
+	}
+	return v
+}
+
+// nilCheck recognises `err != nil` and `err == nil` for err a call's
+// error result (its only or last result): the call, and which successor
+// of the branch is taken where err is nil (0 or 1).
+func nilCheck(cond ssa.Value) (*ssa.Call, int) {
+	bin, ok := cond.(*ssa.BinOp)
+	if !ok || bin.Op != token.EQL && bin.Op != token.NEQ {
+		return nil, 0
+	}
+	x, y := bin.X, bin.Y
+	if isNil(x) {
+		x, y = y, x
+	}
+	if !isNil(y) {
+		return nil, 0
+	}
+	call := errorOf(x)
+	if call == nil {
+		return nil, 0
+	}
+	if bin.Op == token.EQL {
+		return call, 0
+	}
+	return call, 1
+}
+
+func isNil(v ssa.Value) bool {
+	c, ok := v.(*ssa.Const)
+	return ok && c.IsNil()
+}
+
+// errorOf is the call v is the error result of (its only or last
+// result), or nil.
+func errorOf(v ssa.Value) *ssa.Call {
+	if !isError(v.Type()) {
+		return nil
+	}
+	switch x := v.(type) {
+	case *ssa.Call:
+		return x
+	case *ssa.Extract:
+		call, ok := x.Tuple.(*ssa.Call)
+		if ok && x.Index == call.Type().(*types.Tuple).Len()-1 {
+			return call
+		}
+	}
+	return nil
+}
+
+func isError(t types.Type) bool {
+	return types.Identical(t, types.Universe.Lookup("error").Type())
+}
+
+// returnsError reports whether fn's last result is an error.
+func returnsError(fn *ssa.Function) bool {
+	res := fn.Signature.Results()
+	return res.Len() > 0 && isError(res.At(res.Len()-1).Type())
+}
+
+// nonNilError reports whether v, an error a function returns, is surely
+// not nil: an interface made from a concrete value, or what errors.New
+// and fmt.Errorf return, directly or held in a package variable that
+// only such values are stored into (var ErrClosed = errors.New(...)).
+func nonNilError(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.MakeInterface:
+		return true
+	case *ssa.Call:
+		return newError(x)
+	case *ssa.UnOp:
+		g, ok := x.X.(*ssa.Global)
+		return ok && x.Op == token.MUL && errorVar(g)
+	}
+	return false
+}
+
+// newError reports whether call is errors.New or fmt.Errorf, which never
+// return nil.
+func newError(call *ssa.Call) bool {
+	callee := call.Common().StaticCallee()
+	if callee == nil || callee.Pkg == nil || callee.Signature.Recv() != nil {
+		return false
+	}
+	switch callee.Pkg.Pkg.Path() + "." + callee.Name() {
+	case "errors.New", "fmt.Errorf":
+		return true
+	}
+	return false
+}
+
+// errorVar reports whether every store into g, in its package's
+// initialisation, is of a surely non-nil error, and there is one. A
+// dependency's variable, whose initialisation is not built, is taken as
+// the sentinel error such a variable is (berrors.ErrDatabaseNotOpen).
+func errorVar(g *ssa.Global) bool {
+	init := g.Pkg.Func("init")
+	if init == nil || init.Blocks == nil {
+		return true
+	}
+	stored := false
+	for _, b := range init.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok || st.Addr != ssa.Value(g) {
+				continue
+			}
+			if !nonNilError(st.Val) {
+				return false
+			}
+			stored = true
+		}
+	}
+	return stored
+}
+
+// constArgs is the parameters of callee a call passes a constant boolean
+// to; nil if none.
+func constArgs(common *ssa.CallCommon, callee *ssa.Function) map[*ssa.Parameter]bool {
+	var out map[*ssa.Parameter]bool
+	for i, arg := range common.Args {
+		c, ok := arg.(*ssa.Const)
+		if !ok || c.Value == nil || c.Value.Kind() != constant.Bool || i >= len(callee.Params) {
+			continue
+		}
+		if out == nil {
+			out = map[*ssa.Parameter]bool{}
+		}
+		out[callee.Params[i]] = constant.BoolVal(c.Value)
+	}
+	return out
+}
+
+// constsKey names the constants fixed for fn's parameters, the same for
+// the same constants.
+func constsKey(fn *ssa.Function, consts map[*ssa.Parameter]bool) string {
+	if len(consts) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	for i, p := range fn.Params {
+		if v, ok := consts[p]; ok {
+			b.WriteString(strconv.Itoa(i) + "=" + strconv.FormatBool(v) + ";")
+		}
+	}
+	return b.String()
+}
+
+// plus is x with d added to each count; minus, what y lacks of x (x-y),
+// nil if nothing.
+func plus(x, d counts) counts {
+	if len(d) == 0 {
+		return x
+	}
+	out := x.clone()
+	if out == nil {
+		out = counts{}
+	}
+	for k, v := range d {
+		out[k] = min(max(out[k]+v, -1), 2)
+		if out[k] == 0 {
+			delete(out, k)
+		}
+	}
+	return out
+}
+
+func minus(x, y counts) counts {
+	var out counts
+	for k, v := range x {
+		if d := v - y[k]; d != 0 {
+			if out == nil {
+				out = counts{}
+			}
+			out[k] = d
+		}
+	}
+	for k, v := range y {
+		if _, ok := x[k]; !ok && v != 0 {
+			if out == nil {
+				out = counts{}
+			}
+			out[k] = -v
+		}
+	}
+	return out
+}
