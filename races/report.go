@@ -138,31 +138,37 @@ func (a *run) sortSites(sites []site) {
 	})
 }
 
-// pairs reports the races of loc's accesses, one finding per bug: the
-// lines whose accesses race are the nodes of a graph, each racing pair
-// of lines an edge, and each finding is at the line that races with the
-// most lines not yet reported (an unlocked write racing with every
-// locked access of a field is one finding, not one per locked line),
-// writes before reads, then in source order. It names the first access
-// on another line its line races with, says how many more there are and
-// lists up to four of them as related positions (those made by other
-// roots first). Every site on a line (one per root and context) is
-// paired; a line racing only with itself is reported for that.
+// pairs reports the races of loc's accesses, one finding per bug. The
+// accesses of one function are one node of a graph, each racing pair of
+// nodes an edge, and each finding is at the node that races with the
+// most nodes not yet reported: an unlocked read of a field racing with
+// every locked write of it is one finding, at the read, not one at each
+// write. Ties go to a node with an access holding no lock (the access
+// that lacks one), then to one that writes, then to source order. A
+// finding is at the node's first racing access (a write where it has
+// one), names the first access of another node it races with, says how
+// many more there are and lists up to four of them as related positions
+// (those made by other roots first). A node racing only with itself
+// (another instance of its root) is reported for that.
 func (a *run) pairs(loc string, sites []site, guarded bool, reported map[[2]token.Position]bool) []finding {
-	var lines []token.Position               // lines with an access, in source order
-	edges := map[token.Position][]racePair{} // by line: the first pair for each other line
-	wrote := map[token.Position]bool{}
-	seen := map[[2]token.Position]bool{}
+	type node = *ssa.Function
+	var nodes []node               // in the order of their first access
+	edges := map[node][]racePair{} // by node: the first pair for each other node
+	wrote := map[node]bool{}
+	unlocked := map[node]bool{} // some racing access of it holds no lock
+	seen := map[[2]node]bool{}
 	add := func(at, o *site) {
-		al, ol := at.acc.line, o.acc.line
-		if seen[[2]token.Position{al, ol}] {
+		if at.heldKey == "" {
+			unlocked[at.fn] = true
+		}
+		if seen[[2]node{at.fn, o.fn}] {
 			return
 		}
-		seen[[2]token.Position{al, ol}] = true
-		if edges[al] == nil {
-			lines = append(lines, al)
+		seen[[2]node{at.fn, o.fn}] = true
+		if edges[at.fn] == nil {
+			nodes = append(nodes, at.fn)
 		}
-		edges[al] = append(edges[al], racePair{at, o})
+		edges[at.fn] = append(edges[at.fn], racePair{at, o})
 	}
 	for i := range sites {
 		if !sites[i].acc.write {
@@ -179,22 +185,16 @@ func (a *run) pairs(loc string, sites []site, guarded bool, reported map[[2]toke
 			if reported[[2]token.Position{wl, ol}] || reported[[2]token.Position{ol, wl}] {
 				continue // reported under another location
 			}
-			wrote[wl] = true
+			wrote[sites[i].fn] = true
 			add(&sites[i], &sites[j])
 			add(&sites[j], &sites[i])
 		}
 	}
-	sort.SliceStable(lines, func(i, j int) bool {
-		if lines[i].Filename != lines[j].Filename {
-			return lines[i].Filename < lines[j].Filename
-		}
-		return lines[i].Line < lines[j].Line
-	})
-	done := map[[2]token.Position]bool{}
-	open := func(l token.Position) []racePair {
+	done := map[[2]node]bool{}
+	open := func(n node) []racePair {
 		var out []racePair
-		for _, p := range edges[l] {
-			if !done[[2]token.Position{l, p.o.acc.line}] {
+		for _, p := range edges[n] {
+			if !done[[2]node{n, p.o.fn}] {
 				out = append(out, p)
 			}
 		}
@@ -202,41 +202,41 @@ func (a *run) pairs(loc string, sites []site, guarded bool, reported map[[2]toke
 	}
 	var out []finding
 	for {
-		var hub token.Position
+		var hub node
 		var hubEdges []racePair
-		for _, l := range lines {
-			e := open(l)
-			if len(e) > len(hubEdges) || len(e) == len(hubEdges) && len(e) > 0 && wrote[l] && !wrote[hub] {
-				hub, hubEdges = l, e
+		for _, n := range nodes {
+			e := open(n)
+			if len(e) == 0 || len(e) < len(hubEdges) {
+				continue
 			}
+			if len(e) == len(hubEdges) {
+				if unlocked[n] != unlocked[hub] {
+					if unlocked[hub] {
+						continue // the node with an access holding no lock first
+					}
+				} else if !wrote[n] || wrote[hub] {
+					continue // then one that writes; then the first
+				}
+			}
+			hub, hubEdges = n, e
 		}
 		if len(hubEdges) == 0 {
 			return out
 		}
-		// The partner named: the first on another line, the line itself
-		// only if it races with nothing else; the site shown on the hub
-		// is a write where the line has one.
+		// The pair shown: the first with another node, one whose access
+		// on the hub writes where there is one; the node with itself
+		// only if it races with nothing else.
 		first := hubEdges[0]
 		for _, p := range hubEdges {
-			if p.o.acc.line != hub {
+			if p.o.fn != hub && (first.o.fn == hub || p.at.acc.write && !first.at.acc.write) {
 				first = p
-				break
 			}
 		}
 		at := first.at
-		if !at.acc.write && wrote[hub] {
-			for _, p := range hubEdges {
-				if p.at.acc.write {
-					at = p.at
-					break
-				}
-			}
-		}
 		var rest []racePair
 		for _, p := range hubEdges {
-			ol := p.o.acc.line
-			done[[2]token.Position{hub, ol}], done[[2]token.Position{ol, hub}] = true, true
-			reported[[2]token.Position{hub, ol}] = true
+			done[[2]node{hub, p.o.fn}], done[[2]node{p.o.fn, hub}] = true, true
+			reported[[2]token.Position{p.at.acc.line, p.o.acc.line}] = true
 			if p != first {
 				rest = append(rest, p)
 			}

@@ -12,7 +12,7 @@ type reader struct{ remain int }
 // readHeader runs on a reader nobody else has yet.
 func (r *reader) readHeader() { r.remain = 10 }
 
-func (r *reader) next() { r.remain-- } // want `reader.remain written in reader.next \(exported method: Batch.Read → reader.next\) races with its write in Batch.Reset`
+func (r *reader) next() { r.remain-- } // locked: reported at Reset's write
 
 func newReader() *reader {
 	r := &reader{}
@@ -29,7 +29,7 @@ type Batch struct {
 func (b *Batch) Open() {
 	r := newReader()
 	b.mu.Lock()
-	b.r = r // want `Batch.r written in Batch.Open \(exported method: Batch.Open\) races with its read in Batch.Reset`
+	b.r = r // locked: reported at Reset's read
 	b.mu.Unlock()
 }
 
@@ -41,10 +41,10 @@ func (b *Batch) Read() {
 
 // Reset reads the batch's reader and writes it, handed out already,
 // without the lock: against Open's write of the reader and the locked
-// next (reported at next's write, with this one as its partner). Against
+// next (both reported here, at the accesses that lack the lock). Against
 // another Reset it is not reported: two exported methods run at once
 // only by assumption, and neither access holds a lock nor is
 // reader.remain guarded by a lock of its own type.
 func (b *Batch) Reset() {
-	b.r.remain = 0
+	b.r.remain = 0 // want `Batch.r read in Batch.Reset \(exported method: Batch.Reset\) races with its write in Batch.Open` `reader.remain written in Batch.Reset \(exported method: Batch.Reset\) races with its write in reader.next`
 }

@@ -63,9 +63,9 @@ func (a *Agg) Flush() int {
 func (a *Agg) Note(k string) {
 	a.mu.Lock()
 	a.seen[k]++
-	a.peeked[k]++ // want `Agg.peeked\[\] written in Agg.Note .* races with its read in Agg.Peek`
-	a.leaked[k]++ // want `Agg.leaked\[\] written in Agg.Note .* races with its read in Agg.Leak`
-	a.loose[k]++  // want `Agg.loose\[\] written in Agg.Note .* races with its read in Agg.Loose`
+	a.peeked[k]++
+	a.leaked[k]++
+	a.loose[k]++
 	a.mu.Unlock()
 }
 
@@ -91,7 +91,7 @@ func (a *Agg) Peek() int {
 	a.mu.Lock()
 	m := a.peeked
 	a.mu.Unlock()
-	return len(m) // races with Note's update
+	return len(m) // want `Agg.peeked\[\] read in Agg.Peek .* races with its write in Agg.Note`
 }
 
 // Leak swaps the map out but keeps it in another field: not detached.
@@ -101,7 +101,7 @@ func (a *Agg) Leak() int {
 	a.leaked = map[string]int{}
 	a.kept = append(a.kept, m)
 	a.mu.Unlock()
-	return len(m) // races with Note's update
+	return len(m) // want `Agg.leaked\[\] read in Agg.Leak .* races with its write in Agg.Note`
 }
 
 // Loose releases the lock between the load and the swap: a Note in
@@ -113,5 +113,5 @@ func (a *Agg) Loose() int {
 	a.mu.Lock()
 	a.loose = map[string]int{}
 	a.mu.Unlock()
-	return len(m) // races with Note's update
+	return len(m) // want `Agg.loose\[\] read in Agg.Loose .* races with its write in Agg.Note`
 }

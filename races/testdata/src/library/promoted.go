@@ -22,13 +22,13 @@ func (c *cache) Delete(k string) {
 	_, found := c.items[k]
 	delete(c.items, k)
 	c.mu.Unlock()
-	if found && c.onEvicted != nil {
+	if found && c.onEvicted != nil { // want `cache.onEvicted read in cache.Delete \(exported method: cache.Delete\) races with its write in cache.OnEvicted`
 		c.onEvicted(k)
 	}
 }
 
 func (c *cache) OnEvicted(f func(string)) {
 	c.mu.Lock()
-	c.onEvicted = f // want `cache.onEvicted written in cache.OnEvicted \(exported method: cache.OnEvicted\) races with its read in cache.Delete`
+	c.onEvicted = f // reported at Delete's read, which lacks the lock
 	c.mu.Unlock()
 }

@@ -22,7 +22,7 @@ func (w *wrapper) watch() {
 		mu.Lock()
 		if w.b != nil {
 			mu.Unlock()
-			w.b.Handle()
+			w.b.Handle() // want `wrapper.b read in wrapper.watch \(goroutine started in main: wrapper.watch\) races with its write in main \(main: main\)`
 		} else {
 			mu.Unlock()
 		}
@@ -33,6 +33,6 @@ func main() {
 	w := &wrapper{}
 	go w.watch()
 	mu.Lock()
-	w.b = &Balancer{} // want `wrapper.b written in main \(main: main\) races with its read in wrapper.watch`
+	w.b = &Balancer{} // reported at the read, which lacks the lock
 	mu.Unlock()
 }
