@@ -280,7 +280,7 @@ func guarded(loc string, sites []site) bool {
 // many times at once only because such a method starts it are not taken
 // to run at once at all: concurrent.)
 func onAssumption(x, y *site) bool {
-	return x.root.assumed || y.root.assumed
+	return x.root.top.assumed || y.root.top.assumed
 }
 
 // ownAccess is how surely acc's object is the accessing instance's own.
