@@ -128,6 +128,16 @@ func members(pkg *ssa.Package) []*ssa.Function {
 		case *ssa.Function:
 			out = append(out, m)
 		case *ssa.Type:
+			if named, ok := m.Type().(*types.Named); ok && named.TypeParams().Len() > 0 {
+				// A generic type's methods: their generic bodies, which
+				// its package need not instantiate (a generic pool).
+				for i := 0; i < named.NumMethods(); i++ {
+					if fn := pkg.Prog.FuncValue(named.Method(i)); fn != nil && fn.Pkg == pkg && fn.Blocks != nil {
+						out = append(out, fn)
+					}
+				}
+				continue
+			}
 			for _, t := range []types.Type{m.Type(), types.NewPointer(m.Type())} {
 				mset := pkg.Prog.MethodSets.MethodSet(t)
 				for i := 0; i < mset.Len(); i++ {
