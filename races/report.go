@@ -139,36 +139,80 @@ func (a *run) sortSites(sites []site) {
 }
 
 // pairs reports the races of loc's accesses, one finding per bug. The
-// accesses of one function are one node of a graph, each racing pair of
-// nodes an edge, and each finding is at the node that races with the
-// most nodes not yet reported: an unlocked read of a field racing with
-// every locked write of it is one finding, at the read, not one at each
-// write. Ties go to a node with an access holding no lock (the access
-// that lacks one), then to one that writes, then to source order. A
-// finding is at the node's first racing access (a write where it has
-// one), names the first access of another node it races with, says how
-// many more there are and lists up to four of them as related positions
-// (those made by other roots first). A node racing only with itself
-// (another instance of its root) is reported for that.
+// accesses of one function are one node of a graph (raceGraph), each
+// racing pair of nodes an edge, and each finding is at the node that
+// races with the most nodes not yet reported (hub): an unlocked read of
+// a field racing with every locked write of it is one finding, at the
+// read, not one at each write. A finding is at the node's first racing
+// access (a write where it has one), names the first access of another
+// node it races with, says how many more there are and lists up to four
+// of them as related positions (those made by other roots first). A
+// node racing only with itself (another instance of its root) is
+// reported for that.
 func (a *run) pairs(loc string, sites []site, guarded bool, reported map[[2]token.Position]bool) []finding {
-	type node = *ssa.Function
-	var nodes []node               // in the order of their first access
-	edges := map[node][]racePair{} // by node: the first pair for each other node
-	wrote := map[node]bool{}
-	unlocked := map[node]bool{} // some racing access of it holds no lock
-	seen := map[[2]node]bool{}
+	g := a.raceGraph(sites, guarded, reported)
+	var out []finding
+	for {
+		hub, hubEdges := g.hub()
+		if len(hubEdges) == 0 {
+			return out
+		}
+		// The pair shown: the first with another node, one whose access
+		// on the hub writes where there is one; the node with itself
+		// only if it races with nothing else.
+		first := hubEdges[0]
+		for _, p := range hubEdges {
+			if p.o.fn != hub && (first.o.fn == hub || p.at.acc.write && !first.at.acc.write) {
+				first = p
+			}
+		}
+		at := first.at
+		var rest []racePair
+		for _, p := range hubEdges {
+			g.done[[2]*ssa.Function{hub, p.o.fn}], g.done[[2]*ssa.Function{p.o.fn, hub}] = true, true
+			reported[[2]token.Position{p.at.acc.line, p.o.acc.line}] = true
+			if p != first {
+				rest = append(rest, p)
+			}
+		}
+		sort.SliceStable(rest, func(i, j int) bool { return rest[i].at.root != at.root && rest[j].at.root == at.root })
+		out = append(out, finding{a.diagnostic(loc, *at, *first.o, rest), pkgPath(at.fn)})
+	}
+}
+
+// raceGraph is a location's races: its nodes are functions (the
+// accesses of the location in each), in the order of their first
+// access; edges, for each node, the first racing pair with each access
+// line of another node; wrote and unlocked, whether a node has a racing
+// write, or a racing access holding no lock; done, the edges reported.
+type raceGraph struct {
+	nodes           []*ssa.Function
+	edges           map[*ssa.Function][]racePair
+	wrote, unlocked map[*ssa.Function]bool
+	done            map[[2]*ssa.Function]bool
+}
+
+// raceGraph pairs every write site of a location with every site it
+// races with, leaving out pairs reported under another location and
+// those resting on the library assumption with no evidence.
+func (a *run) raceGraph(sites []site, guarded bool, reported map[[2]token.Position]bool) *raceGraph {
+	g := &raceGraph{edges: map[*ssa.Function][]racePair{}, wrote: map[*ssa.Function]bool{}, unlocked: map[*ssa.Function]bool{}, done: map[[2]*ssa.Function]bool{}}
+	type key struct {
+		at, o *ssa.Function
+		line  token.Position
+	}
+	seen := map[key]bool{}
 	add := func(at, o *site) {
 		if at.heldKey == "" {
-			unlocked[at.fn] = true
+			g.unlocked[at.fn] = true
 		}
-		if seen[[2]node{at.fn, o.fn}] {
-			return
+		if k := (key{at.fn, o.fn, o.acc.line}); !seen[k] {
+			seen[k] = true
+			if g.edges[at.fn] == nil {
+				g.nodes = append(g.nodes, at.fn)
+			}
+			g.edges[at.fn] = append(g.edges[at.fn], racePair{at, o})
 		}
-		seen[[2]node{at.fn, o.fn}] = true
-		if edges[at.fn] == nil {
-			nodes = append(nodes, at.fn)
-		}
-		edges[at.fn] = append(edges[at.fn], racePair{at, o})
 	}
 	for i := range sites {
 		if !sites[i].acc.write {
@@ -185,65 +229,46 @@ func (a *run) pairs(loc string, sites []site, guarded bool, reported map[[2]toke
 			if reported[[2]token.Position{wl, ol}] || reported[[2]token.Position{ol, wl}] {
 				continue // reported under another location
 			}
-			wrote[sites[i].fn] = true
+			g.wrote[sites[i].fn] = true
 			add(&sites[i], &sites[j])
 			add(&sites[j], &sites[i])
 		}
 	}
-	done := map[[2]node]bool{}
-	open := func(n node) []racePair {
-		var out []racePair
-		for _, p := range edges[n] {
-			if !done[[2]node{n, p.o.fn}] {
-				out = append(out, p)
+	return g
+}
+
+// hub is the node with edges to the most other nodes not yet reported,
+// and those edges; ties go to a node with an access holding no lock (the
+// access that lacks one), then to one that writes, then to the first.
+func (g *raceGraph) hub() (*ssa.Function, []racePair) {
+	var hub *ssa.Function
+	var hubEdges []racePair
+	best := 0
+	for _, n := range g.nodes {
+		var open []racePair
+		partners := map[*ssa.Function]bool{}
+		for _, p := range g.edges[n] {
+			if !g.done[[2]*ssa.Function{n, p.o.fn}] {
+				open = append(open, p)
+				partners[p.o.fn] = true
 			}
 		}
-		return out
-	}
-	var out []finding
-	for {
-		var hub node
-		var hubEdges []racePair
-		for _, n := range nodes {
-			e := open(n)
-			if len(e) == 0 || len(e) < len(hubEdges) {
-				continue
-			}
-			if len(e) == len(hubEdges) {
-				if unlocked[n] != unlocked[hub] {
-					if unlocked[hub] {
-						continue // the node with an access holding no lock first
-					}
-				} else if !wrote[n] || wrote[hub] {
-					continue // then one that writes; then the first
+		d := len(partners)
+		if d == 0 || d < best {
+			continue
+		}
+		if d == best {
+			if g.unlocked[n] != g.unlocked[hub] {
+				if g.unlocked[hub] {
+					continue // the node with an access holding no lock first
 				}
-			}
-			hub, hubEdges = n, e
-		}
-		if len(hubEdges) == 0 {
-			return out
-		}
-		// The pair shown: the first with another node, one whose access
-		// on the hub writes where there is one; the node with itself
-		// only if it races with nothing else.
-		first := hubEdges[0]
-		for _, p := range hubEdges {
-			if p.o.fn != hub && (first.o.fn == hub || p.at.acc.write && !first.at.acc.write) {
-				first = p
+			} else if !g.wrote[n] || g.wrote[hub] {
+				continue // then one that writes; then the first
 			}
 		}
-		at := first.at
-		var rest []racePair
-		for _, p := range hubEdges {
-			done[[2]node{hub, p.o.fn}], done[[2]node{p.o.fn, hub}] = true, true
-			reported[[2]token.Position{p.at.acc.line, p.o.acc.line}] = true
-			if p != first {
-				rest = append(rest, p)
-			}
-		}
-		sort.SliceStable(rest, func(i, j int) bool { return rest[i].at.root != at.root && rest[j].at.root == at.root })
-		out = append(out, finding{a.diagnostic(loc, *at, *first.o, rest), pkgPath(at.fn)})
+		hub, hubEdges, best = n, open, d
 	}
+	return hub, hubEdges
 }
 
 // guarded reports whether some access of loc, a field of a type T (or

@@ -60,7 +60,7 @@ func (p *Pool) Put(n int) {
 	p.mu.Lock()
 	p.idle = append(p.idle, n) // locked: reported at the read below
 	p.mu.Unlock()
-	if len(p.idle) > p.limit { // want `Pool.idle read in Pool.Put .* races with its write in Pool.Get .*\(and 1 more access\); no lock is held at both \(the read holds none, the other Pool.mu\)`
+	if len(p.idle) > p.limit { // want `Pool.idle read in Pool.Put .* races with its write in Pool.Get .*\(and 2 more accesses\); no lock is held at both \(the read holds none, the other Pool.mu\)`
 	}
 }
 
