@@ -128,7 +128,9 @@ func (a *run) fnKey(fn *ssa.Function) string {
 func (a *run) bodyLocksOf(fn *ssa.Function) *bodyLocks {
 	bl := a.locks[fn]
 	if bl == nil {
-		bl = analyseLocks(fn, a.lockEnv(nil))
+		env := a.lockEnv(nil)
+		env.flagged = true
+		bl = analyseLocks(fn, env)
 		a.locks[fn] = bl
 	}
 	return bl
@@ -201,8 +203,8 @@ func (a *run) effectOf(fn *ssa.Function, consts map[*ssa.Parameter]bool) lockEff
 		return lockEffect{}
 	}
 	bl := a.bodyLocksOf(fn)
-	if consts != nil {
-		bl = analyseLocks(fn, a.lockEnv(consts))
+	if consts != nil || flagBranches(fn) {
+		bl = analyseLocks(fn, a.lockEnv(consts)) // its callers see what it does, not what it assumes
 	}
 	e := effect(fn, bl, a.aliases, a.okDelta)
 	a.effects[k] = e

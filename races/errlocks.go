@@ -58,6 +58,13 @@ func (env lockEnv) edge(b *ssa.BasicBlock, i int, s state) (state, bool) {
 	if v, fixed := env.fixed(br.Cond); fixed {
 		return s, v == (i == 0)
 	}
+	if keys := env.flagLocks(br); i == 1 && len(keys) > 0 {
+		out := s.copy()
+		for _, k := range keys {
+			out.apply(k, 1)
+		}
+		return out, true
+	}
 	call, nilWay := nilCheck(br.Cond)
 	if call == nil || nilWay != i || env.okDelta == nil {
 		return s, true
@@ -158,6 +165,43 @@ func returned(ret *ssa.Return, i int) ssa.Value {
 		}
 	}
 	return v
+}
+
+// flagLocks is, for a branch on a boolean parameter whose taken way
+// only takes locks and falls into the other (if needsLock { nc.mu.Lock();
+// defer nc.mu.Unlock() }), the locks it takes: the convention is that a
+// caller passing false holds them already, so on the other way they are
+// held too. Only where the dataflow assumes it (env.flagged: the held
+// sets, not a function's effect on its callers).
+func (env lockEnv) flagLocks(br *ssa.If) []string {
+	if !env.flagged {
+		return nil
+	}
+	cond := br.Cond
+	if not, isNot := cond.(*ssa.UnOp); isNot && not.Op == token.NOT {
+		cond = not.X
+	}
+	if _, isParam := cond.(*ssa.Parameter); !isParam {
+		return nil
+	}
+	b := br.Block()
+	then := b.Succs[0]
+	if len(then.Succs) != 1 || then.Succs[0] != b.Succs[1] || len(then.Preds) != 1 {
+		return nil
+	}
+	var keys []string
+	for _, instr := range then.Instrs {
+		call, ok := instr.(*ssa.Call)
+		if !ok {
+			continue
+		}
+		op, ok := asLockOp(call)
+		if !ok || !op.acquire {
+			return nil // it releases something: not the shape
+		}
+		keys = append(keys, env.canon.of(op.key))
+	}
+	return keys
 }
 
 // nilCheck recognises `err != nil` and `err == nil` for err a call's
@@ -344,4 +388,16 @@ func minus(x, y counts) counts {
 		}
 	}
 	return out
+}
+
+// flagBranches reports whether fn branches on a boolean parameter to
+// take a lock (flagLocks): its held sets assume what its effect must not.
+func flagBranches(fn *ssa.Function) bool {
+	env := lockEnv{flagged: true}
+	for _, b := range fn.Blocks {
+		if br, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && len(env.flagLocks(br)) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -236,6 +236,9 @@ func shown(key string) string {
 type bodyLocks struct {
 	delta   map[ssa.Instruction]counts
 	reached map[ssa.Instruction]struct{} // the returns the dataflow reaches
+	// pruned is the edges (block index, successor index) a branch on a
+	// parameter fixed to a constant never takes.
+	pruned map[[2]int]bool
 }
 
 // counts is net acquisitions by lock, between -1 and 2 (a loop that
@@ -315,6 +318,9 @@ type lockEnv struct {
 	// a constant boolean, whose branches only one way is taken.
 	okDelta func(*ssa.Call) counts
 	consts  map[*ssa.Parameter]bool
+	// flagged: a lock a branch on a boolean parameter takes is held on
+	// the other way too (flagLocks); for held sets, not effects.
+	flagged bool
 }
 
 // step applies one instruction, naming locks by canon. Deferred
@@ -375,6 +381,10 @@ func analyseLocks(fn *ssa.Function, env lockEnv) *bodyLocks {
 		for i, succ := range b.Succs {
 			out, taken := env.edge(b, i, s)
 			if !taken {
+				if bl.pruned == nil {
+					bl.pruned = map[[2]int]bool{}
+				}
+				bl.pruned[[2]int{b.Index, i}] = true
 				continue
 			}
 			next := in[succ.Index].join(out)
@@ -523,7 +533,7 @@ func effect(fn *ssa.Function, bl *bodyLocks, canon aliases, okDelta func(*ssa.Ca
 		// nc.mu.RLock(); defer nc.mu.RUnlock(), where the SSA runs
 		// the defers too but none was registered.
 		for _, d := range defers {
-			if !dominates(d, ret) {
+			if !bl.alwaysBefore(d, ret) {
 				continue
 			}
 			op := deferredLockOp(d)
@@ -557,6 +567,41 @@ func effect(fn *ssa.Function, bl *bodyLocks, canon aliases, okDelta func(*ssa.Ca
 		out.ok = out.all // no return succeeds: nothing to tell apart
 	}
 	return out
+}
+
+// alwaysBefore reports whether every path the dataflow takes from fn's
+// entry to ret runs d first: d dominates ret once the edges a constant
+// parameter rules out are left out (if lock { mu.Lock(); defer
+// mu.Unlock() } called with lock true always defers the release).
+func (bl *bodyLocks) alwaysBefore(d, ret ssa.Instruction) bool {
+	db, rb := d.Block(), ret.Block()
+	if db == rb {
+		return index(d) < index(ret)
+	}
+	if len(bl.pruned) == 0 {
+		return dominates(d, ret)
+	}
+	// Is ret reachable from the entry without passing d's block?
+	entry := rb.Parent().Blocks[0]
+	if entry == db {
+		return true
+	}
+	seen := map[*ssa.BasicBlock]bool{entry: true}
+	work := []*ssa.BasicBlock{entry}
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		if b == rb {
+			return false
+		}
+		for i, succ := range b.Succs {
+			if succ != db && !seen[succ] && !bl.pruned[[2]int{b.Index, i}] {
+				seen[succ] = true
+				work = append(work, succ)
+			}
+		}
+	}
+	return true
 }
 
 // deferredLockOp is the lock operation a defer runs, if it is one.
