@@ -25,9 +25,12 @@
 //     once), made itself, and the fields that only ever hold what their
 //     object's group made;
 //   - locks.go computes the locks surely held at each access: a dataflow
-//     over each body (what it acquires and releases), and the entry lock
-//     set of each function reached from a root, the intersection over its
-//     callers of what they hold at the call;
+//     over each body (what it acquires and releases; branchlocks.go, what
+//     holds on one way of a branch: where a call's error is nil, under a
+//     constant or a lock flag), and the entry lock set of each function
+//     reached from a root, the intersection over its callers of what they
+//     hold at the call; detached.go, a value swapped out of a field
+//     under a lock, accessed as if the lock were held;
 //   - access.go records each read and write of a field, of a map held in
 //     a field or package variable, and of a package variable, leaving out
 //     objects a function made itself and has not published yet
@@ -39,8 +42,10 @@
 //     in fields; once.go is sync.Once;
 //   - report.go pairs the accesses of one field from roots that can run at
 //     the same time, at least one a write, with no lock held at both and
-//     no order between them, and reports each with both sides and the
-//     call path from each root.
+//     no order between them, and reports each bug once (the accesses of
+//     a function are one node of the race graph; the finding is at the
+//     one that lacks the lock) with both sides and the call path from
+//     each root.
 //
 // Locks are told apart by type and field (Session.mu), not by object: a
 // lock of another instance of the type counts as this one's, which can

@@ -10,7 +10,14 @@ import (
 	"golang.org/x/tools/go/ssa"
 )
 
-// Locks held where a call succeeds.
+// Locks held on one way of a branch.
+//
+// Three shapes the body dataflow (locks.go) takes on an If's edges
+// (edge): a branch on a parameter a caller fixes to a constant goes one
+// way (Begin(true)); a lock a branch on a boolean parameter takes is
+// held on the other way too, a caller passing false holding it
+// (flagLocks: if needsLock { nc.mu.Lock(); defer nc.mu.Unlock() }); and
+// a call's error compared with nil, below.
 //
 // A function that takes a lock and releases it on each error return
 // leaves it held where it returns a nil error:
