@@ -314,7 +314,7 @@ type lockEnv struct {
 	canon   aliases
 	effects func(*ssa.Call) counts
 	// okDelta is what a call does to locks on top of effects where its
-	// error result is nil (errlocks.go); consts, the parameters fixed to
+	// error result is nil (branchlocks.go); consts, the parameters fixed to
 	// a constant boolean, whose branches only one way is taken.
 	okDelta func(*ssa.Call) counts
 	consts  map[*ssa.Parameter]bool
@@ -501,7 +501,7 @@ func isLockPtr(t types.Type) bool {
 // at its returns (the least at any), after its deferred lock operations
 // run. A helper that locks and returns has +1; a function that locks and
 // unlocks, 0. Where fn's last result is an error, ok is the least at the
-// returns that can give a nil error (errlocks.go): those returning a
+// returns that can give a nil error (branchlocks.go): those returning a
 // non-nil one leave out, and one returning what a call gave adds what
 // that call does where it succeeds.
 func effect(fn *ssa.Function, bl *bodyLocks, canon aliases, okDelta func(*ssa.Call) counts) lockEffect {
