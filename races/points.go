@@ -3,7 +3,6 @@ package races
 import (
 	"go/token"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -191,9 +190,13 @@ const externalObj = -1
 
 // Bounds of the analysis: past them it says "unknown", which costs
 // precision (an access may then race with any of its type), never a
-// finding's truth.
+// finding's truth. A protocol's message interface holds one object per
+// kind of message a program sends, often more than thirty (AMQP's and
+// Kafka's requests): a set that gave up at 32 made a send enter the
+// encoder of every kind the reader parses (fixture manykinds). At 128
+// nats-server's run costs the same time and memory.
 const (
-	maxObjects = 32
+	maxObjects = 128
 	maxDepth   = 4
 )
 
@@ -460,6 +463,14 @@ func (p *points) instruction(fn *ssa.Function, instr ssa.Instruction, callees fu
 		if _, ok := x.X.Type().Underlying().(*types.Map); ok {
 			p.field(p.value(x.X), -1, p.tmp(func(n int) { p.load(n, p.node(x)) }), nil)
 		}
+	case *ssa.Range:
+		p.flow(p.value(x.X), p.node(x)) // the iterator points into the map
+	case *ssa.Next:
+		if !x.IsString {
+			// The tuple holds (field-insensitively) the keys and values
+			// stored in the map, as a lookup does.
+			p.field(p.value(x.Iter), -1, p.tmp(func(n int) { p.load(n, p.node(x)) }), nil)
+		}
 	case *ssa.Select:
 		// The tuple holds what each receiving case receives (field-
 		// insensitively); each sending case stores into its channel.
@@ -627,164 +638,4 @@ func (p *points) external(site ssa.CallInstruction, i int, t types.Type) int {
 type extKey struct {
 	site ssa.CallInstruction
 	i    int
-}
-
-// objects is what v can point into; empty when unknown.
-func (p *points) objects(v ssa.Value) map[int]bool {
-	if v == nil {
-		return nil
-	}
-	n, ok := p.nodes[v]
-	if !ok || len(p.sets[n]) == 0 {
-		if fa, isField := v.(*ssa.FieldAddr); isField {
-			if base := p.objects(fa.X); len(base) > 0 {
-				if fs, ok := p.fieldsOf(base, fa.Field); ok {
-					return fs
-				}
-			}
-		}
-		return p.ofType(v.Type())
-	}
-	return p.sets[n]
-}
-
-// ofType is, for a pointer to an unexported type of the program's own
-// packages, every object of that type: only the program's own code can
-// make one, so a pointer the analysis lost track of (it came through a
-// dependency, an interface a caller outside implements) still points
-// into one of them. Empty (unknown) for any other type.
-func (p *points) ofType(t types.Type) map[int]bool {
-	ptr, ok := t.Underlying().(*types.Pointer)
-	if !ok {
-		return nil
-	}
-
-	return p.byType[p.ownType(ptr.Elem())]
-}
-
-// ownType is a key for t if it is an unexported named struct type of the
-// program's own packages, "" otherwise.
-func (p *points) ownType(t types.Type) string {
-	named, ok := types.Unalias(t).(*types.Named)
-	if !ok || named.Obj().Exported() || !p.ownPkgs[named.Obj().Pkg()] {
-		return ""
-	}
-	if _, ok := named.Underlying().(*types.Struct); !ok {
-		return ""
-	}
-	return types.TypeString(named, nil)
-}
-
-// fieldsOf is the objects of field f (-1: the elements) of the objects
-// in objs, as the analysis derived them; ok is false if it derived none
-// for one of them (or one is unknown).
-func (p *points) fieldsOf(objs map[int]bool, f int) (map[int]bool, bool) {
-	out := make(map[int]bool, len(objs))
-	for obj := range objs {
-		if obj == unknownObj {
-			return nil, false
-		}
-		if p.depth[obj] >= maxDepth {
-			out[obj] = true // it stands for its own fields (derivedOf)
-			continue
-		}
-		d, ok := p.derived[[2]int{obj, f}]
-		if !ok {
-			return nil, false
-		}
-		out[d] = true
-	}
-	return out, true
-}
-
-// contents is what is stored in the objects of objs (fields' objects,
-// as fieldsOf gives them); ok is false if that is unknown, or nothing is
-// stored in one of them.
-func (p *points) contents(objs map[int]bool) (map[int]bool, bool) {
-	out := map[int]bool{}
-	for obj := range objs {
-		n, ok := p.content[obj]
-		if obj == unknownObj || !ok || len(p.sets[n]) == 0 || p.sets[n][unknownObj] {
-			return nil, false
-		}
-		for o := range p.sets[n] {
-			out[o] = true
-		}
-	}
-	if len(out) == 0 || len(out) > maxObjects {
-		return nil, false
-	}
-	return out, true
-}
-
-// typed is the objects of set a value of type t can point into
-// (canHold): an interface's receiver handed to the method promoted from
-// a field it embeds is not the object the interface holds.
-func (p *points) typed(set map[int]bool, t types.Type) map[int]bool {
-	for o := range set {
-		if !p.canHold(t, o) {
-			out := map[int]bool{}
-			for o := range set {
-				if p.canHold(t, o) {
-					out[o] = true
-				}
-			}
-			return out
-		}
-	}
-	return set
-}
-
-// sortedObjs is the objects of set in increasing order: the solver
-// takes them in an order of its own, not the map's, so that which
-// objects a set holds when it grows past maxObjects, and the numbers
-// derived objects get, are the same on every run.
-func sortedObjs(set map[int]bool) []int {
-	out := make([]int, 0, len(set))
-	for o := range set {
-		out = append(out, o)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// mayAlias reports whether x and y can be the same object: both known
-// and sharing an allocation, or either unknown.
-func mayAlias(x, y map[int]bool) bool {
-	if len(x) == 0 || len(y) == 0 || x[unknownObj] || y[unknownObj] {
-		return true
-	}
-	if len(x) > len(y) {
-		x, y = y, x
-	}
-	for o := range x {
-		if y[o] {
-			return true
-		}
-	}
-	return false
-}
-
-// tracked reports whether the analysis knows what v points into from the
-// program's own flows (not from the fallback for pointers it lost, which
-// came through a dependency): its set is non-empty, or v is a field of a
-// value it tracks.
-func (p *points) tracked(v ssa.Value) bool {
-	if n, ok := p.nodes[v]; ok && len(p.sets[n]) > 0 {
-		return true
-	}
-	if fa, ok := v.(*ssa.FieldAddr); ok {
-		if _, ok := p.nodes[fa]; !ok {
-			return p.tracked(fa.X)
-		}
-	}
-	return false
-}
-
-// holdsPointers reports whether a value of type t can hold a pointer:
-// anything but a basic type other than unsafe.Pointer (a string holds
-// none the analysis follows).
-func holdsPointers(t types.Type) bool {
-	b, ok := t.Underlying().(*types.Basic)
-	return !ok || b.Kind() == types.UnsafePointer
 }

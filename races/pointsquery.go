@@ -1,0 +1,171 @@
+package races
+
+import (
+	"go/types"
+	"slices"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// What the solved points-to analysis (points.go) says of a value: the
+// queries the rest of the mode asks it.
+
+// objects is what v can point into; empty when unknown.
+func (p *points) objects(v ssa.Value) map[int]bool {
+	if v == nil {
+		return nil
+	}
+	n, ok := p.nodes[v]
+	if !ok || len(p.sets[n]) == 0 {
+		if fa, isField := v.(*ssa.FieldAddr); isField {
+			if base := p.objects(fa.X); len(base) > 0 {
+				if fs, ok := p.fieldsOf(base, fa.Field); ok {
+					return fs
+				}
+			}
+		}
+		return p.ofType(v.Type())
+	}
+	return p.sets[n]
+}
+
+// ofType is, for a pointer to an unexported type of the program's own
+// packages, every object of that type: only the program's own code can
+// make one, so a pointer the analysis lost track of (it came through a
+// dependency, an interface a caller outside implements) still points
+// into one of them. Empty (unknown) for any other type.
+func (p *points) ofType(t types.Type) map[int]bool {
+	ptr, ok := t.Underlying().(*types.Pointer)
+	if !ok {
+		return nil
+	}
+
+	return p.byType[p.ownType(ptr.Elem())]
+}
+
+// ownType is a key for t if it is an unexported named struct type of the
+// program's own packages, "" otherwise.
+func (p *points) ownType(t types.Type) string {
+	named, ok := types.Unalias(t).(*types.Named)
+	if !ok || named.Obj().Exported() || !p.ownPkgs[named.Obj().Pkg()] {
+		return ""
+	}
+	if _, ok := named.Underlying().(*types.Struct); !ok {
+		return ""
+	}
+	return types.TypeString(named, nil)
+}
+
+// fieldsOf is the objects of field f (-1: the elements) of the objects
+// in objs, as the analysis derived them; ok is false if it derived none
+// for one of them (or one is unknown).
+func (p *points) fieldsOf(objs map[int]bool, f int) (map[int]bool, bool) {
+	out := make(map[int]bool, len(objs))
+	for obj := range objs {
+		if obj == unknownObj {
+			return nil, false
+		}
+		if p.depth[obj] >= maxDepth {
+			out[obj] = true // it stands for its own fields (derivedOf)
+			continue
+		}
+		d, ok := p.derived[[2]int{obj, f}]
+		if !ok {
+			return nil, false
+		}
+		out[d] = true
+	}
+	return out, true
+}
+
+// contents is what is stored in the objects of objs (fields' objects,
+// as fieldsOf gives them); ok is false if that is unknown, or nothing is
+// stored in one of them.
+func (p *points) contents(objs map[int]bool) (map[int]bool, bool) {
+	out := map[int]bool{}
+	for obj := range objs {
+		n, ok := p.content[obj]
+		if obj == unknownObj || !ok || len(p.sets[n]) == 0 || p.sets[n][unknownObj] {
+			return nil, false
+		}
+		for o := range p.sets[n] {
+			out[o] = true
+		}
+	}
+	if len(out) == 0 || len(out) > maxObjects {
+		return nil, false
+	}
+	return out, true
+}
+
+// typed is the objects of set a value of type t can point into
+// (canHold): an interface's receiver handed to the method promoted from
+// a field it embeds is not the object the interface holds.
+func (p *points) typed(set map[int]bool, t types.Type) map[int]bool {
+	for o := range set {
+		if !p.canHold(t, o) {
+			out := map[int]bool{}
+			for o := range set {
+				if p.canHold(t, o) {
+					out[o] = true
+				}
+			}
+			return out
+		}
+	}
+	return set
+}
+
+// sortedObjs is the objects of set in increasing order: the solver
+// takes them in an order of its own, not the map's, so that which
+// objects a set holds when it grows past maxObjects, and the numbers
+// derived objects get, are the same on every run.
+func sortedObjs(set map[int]bool) []int {
+	out := make([]int, 0, len(set))
+	for o := range set {
+		out = append(out, o)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// mayAlias reports whether x and y can be the same object: both known
+// and sharing an allocation, or either unknown.
+func mayAlias(x, y map[int]bool) bool {
+	if len(x) == 0 || len(y) == 0 || x[unknownObj] || y[unknownObj] {
+		return true
+	}
+	if len(x) > len(y) {
+		x, y = y, x
+	}
+	for o := range x {
+		if y[o] {
+			return true
+		}
+	}
+	return false
+}
+
+// tracked reports whether the analysis knows what v points into from the
+// program's own flows (not from the fallback for pointers it lost, which
+// came through a dependency): its set is non-empty, or v is a field of a
+// value it tracks.
+func (p *points) tracked(v ssa.Value) bool {
+	if n, ok := p.nodes[v]; ok && len(p.sets[n]) > 0 {
+		return true
+	}
+	if fa, ok := v.(*ssa.FieldAddr); ok {
+		if _, ok := p.nodes[fa]; !ok {
+			return p.tracked(fa.X)
+		}
+	}
+	return false
+}
+
+// holdsPointers reports whether a value of type t can hold a pointer:
+// anything but a basic type other than unsafe.Pointer (a string holds
+// none the analysis follows).
+func holdsPointers(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return !ok || b.Kind() == types.UnsafePointer
+}
