@@ -26,6 +26,7 @@ type run struct {
 	cellMemo map[pubKey]bool           // cellShared, memoised
 	wrappers map[*ssa.Function]wrapped // spawn wrappers (wrappers.go)
 	fresh    map[resultKey]bool        // functions returning what they allocate (objects.go)
+	deps     *depSources               // dependencies' source, for the same question (depfresh.go)
 	handMemo map[handKey]bool          // handsOver, memoised (publish.go)
 	atomics  map[string]bool           // locations sync/atomic functions apply to (atomics.go)
 	// signalMemo and receiveMemo: what each frame signals after it and
@@ -67,12 +68,12 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]escapeKind{}, pubMemo: map[pubKey]bool{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, effects: map[effectKey]lockEffect{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}}
+	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]escapeKind{}, pubMemo: map[pubKey]bool{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, deps: newDepSources(p.fset, opts.Env, opts.Dir), handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, effects: map[effectKey]lockEffect{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}}
 	own := p.ownFuncs()
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")
 	a.budget = newBudget(opts.MemoryLimit)
-	a.pts = newPoints(own, p.callees, a.budget)
+	a.pts = newPoints(own, p.callees, a.deps.fresh, a.budget)
 	progress(opts, "following goroutine roots")
 	a.walkOwned(own)
 	if a.budget.err != nil {

@@ -17,7 +17,9 @@
 //     call of a spawn wrapper (a function whose go statement runs what it
 //     is handed) a go statement of its own;
 //   - points.go is a typed points-to analysis of the program's own code
-//     (pointsquery.go, what it says of a value),
+//     (pointsquery.go, what it says of a value; depfresh.go, which of a
+//     dependency's functions return what each call allocates, read from
+//     their source),
 //     and objects.go refines it along call paths (what a parameter points
 //     to in each context, results that are fresh objects); escape.go finds
 //     the objects another goroutine of the program can reach (the others

@@ -174,7 +174,29 @@ func unionKnown(x, y objSet) objSet {
 // future and returns it). Each function's answer is worked out once; a
 // function whose answer is being worked out (recursion) is not fresh.
 func (a *run) freshValue(v ssa.Value) bool {
-	return poolGet(v) || a.everyCallee(v, a.freshResult)
+	if poolGet(v) {
+		return true
+	}
+	index := 0
+	if ex, isExtract := v.(*ssa.Extract); isExtract {
+		index = ex.Index
+	}
+	if callee := callOf(v); callee != nil && callee.Blocks == nil && !a.follows(callee) {
+		return a.deps.fresh(callee, index) // a dependency's, read from its source
+	}
+	return a.everyCallee(v, a.freshResult)
+}
+
+// callOf is the function v's call (v a call or one of its results)
+// always calls; nil for a call through an interface or a value.
+func callOf(v ssa.Value) *ssa.Function {
+	if ex, isExtract := v.(*ssa.Extract); isExtract {
+		v = ex.Tuple
+	}
+	if call, ok := v.(*ssa.Call); ok {
+		return call.Common().StaticCallee()
+	}
+	return nil
 }
 
 // poolGet reports whether v is what a sync.Pool's Get returns: an object

@@ -58,6 +58,10 @@ type points struct {
 	// ext is the objects dependencies return, and the calls that do.
 	ext      map[int][]ssa.CallInstruction
 	extByKey map[any]int
+	// depFresh says whether a dependency's function returns, in a
+	// result, only what each call allocates (depfresh.go): its objects
+	// are then one per call site, not one per type.
+	depFresh func(fn *ssa.Function, i int) bool
 }
 
 type fieldEdge struct {
@@ -68,8 +72,8 @@ type fieldEdge struct {
 
 // newPoints builds and solves the constraints of fns, with calls resolved
 // by callees.
-func newPoints(fns []*ssa.Function, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function, b *budget) *points {
-	p := &points{budget: b, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[resultKey]int{}, parts: map[ssa.Value]map[resultKey]int{}, depth: map[int]int{}, objType: map[int]types.Type{}, ownPkgs: map[*types.Package]bool{}, binds: map[int][]int{}, ext: map[int][]ssa.CallInstruction{}, extByKey: map[any]int{}, boxes: map[string]int{}, boxed: map[int]bool{}, backing: map[int]bool{}, fnOf: map[int]*ssa.Function{}, funcs: map[*ssa.Function]int{}}
+func newPoints(fns []*ssa.Function, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function, depFresh func(*ssa.Function, int) bool, b *budget) *points {
+	p := &points{budget: b, depFresh: depFresh, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[resultKey]int{}, parts: map[ssa.Value]map[resultKey]int{}, depth: map[int]int{}, objType: map[int]types.Type{}, ownPkgs: map[*types.Package]bool{}, binds: map[int][]int{}, ext: map[int][]ssa.CallInstruction{}, extByKey: map[any]int{}, boxes: map[string]int{}, boxed: map[int]bool{}, backing: map[int]bool{}, fnOf: map[int]*ssa.Function{}, funcs: map[*ssa.Function]int{}}
 	for _, fn := range fns {
 		if fn.Pkg != nil {
 			p.ownPkgs[fn.Pkg.Pkg] = true
@@ -613,13 +617,14 @@ func (p *points) call(fn *ssa.Function, site ssa.CallInstruction, callees func(*
 
 // external is the object a call into code without a body here (a
 // dependency) returns: one per type for a pointer to a named struct
-// (two calls may return the same one), else one per call. The escape
+// (two calls may return the same one), else, or where the dependency's
+// source says each call allocates it, one per call. The escape
 // analysis decides whether it is shared (escape.go); ext records the
 // calls that return each.
 func (p *points) external(site ssa.CallInstruction, i int, t types.Type) int {
 	key := any(extKey{site, i})
 	elem := pointee(t)
-	if elem != nil {
+	if callee := site.Common().StaticCallee(); elem != nil && (callee == nil || !p.depFresh(callee, i)) {
 		key = types.TypeString(elem, nil)
 	}
 	if o, ok := p.extByKey[key]; ok {
