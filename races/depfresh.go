@@ -31,6 +31,9 @@ type depSources struct {
 	files map[string]*ast.File
 	dirs  map[string]map[string][]*ast.FuncDecl // directory → function name → declarations
 	memo  map[depKey]bool
+	// byFunc is fresh's answers: a function is asked about at every
+	// call of it.
+	byFunc map[resultKey]bool
 	// env and dir are the go command's, as the program was loaded;
 	// root, the GOROOT it reports, once asked.
 	env       []string
@@ -44,12 +47,22 @@ type depKey struct {
 }
 
 func newDepSources(fset *token.FileSet, env []string, dir string) *depSources {
-	return &depSources{fset: fset, env: env, dir: dir, own: token.NewFileSet(), files: map[string]*ast.File{}, dirs: map[string]map[string][]*ast.FuncDecl{}, memo: map[depKey]bool{}}
+	return &depSources{fset: fset, env: env, dir: dir, own: token.NewFileSet(), files: map[string]*ast.File{}, dirs: map[string]map[string][]*ast.FuncDecl{}, memo: map[depKey]bool{}, byFunc: map[resultKey]bool{}}
 }
 
 // fresh reports whether fn, a function of a dependency, returns in its
 // result i only objects each call allocates.
 func (d *depSources) fresh(fn *ssa.Function, i int) bool {
+	k := resultKey{fn, i}
+	f, ok := d.byFunc[k]
+	if !ok {
+		f = d.freshFunc(fn, i)
+		d.byFunc[k] = f
+	}
+	return f
+}
+
+func (d *depSources) freshFunc(fn *ssa.Function, i int) bool {
 	obj := fn.Object()
 	if obj == nil || !obj.Pos().IsValid() {
 		return false

@@ -111,31 +111,43 @@ func (a *run) report() *Result {
 }
 
 func (a *run) sortSites(sites []site) {
-	sort.SliceStable(sites, func(i, j int) bool {
-		ai, aj := sites[i].acc, sites[j].acc
+	// Sorted by index: a site is large, and a stable sort moves each
+	// element many times.
+	order := make([]int, len(sites))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(x, y int) bool {
+		si, sj := &sites[order[x]], &sites[order[y]]
+		ai, aj := si.acc, sj.acc
 		if ai.line.Filename != aj.line.Filename {
 			return ai.line.Filename < aj.line.Filename
 		}
 		if ai.offset != aj.offset {
 			return ai.offset < aj.offset
 		}
-		if sites[i].acc.write != sites[j].acc.write {
-			return sites[i].acc.write
+		if ai.write != aj.write {
+			return ai.write
 		}
-		if sites[i].root.index != sites[j].root.index {
-			return sites[i].root.index < sites[j].root.index
+		if si.root.index != sj.root.index {
+			return si.root.index < sj.root.index
 		}
-		if hi, hj := sites[i].heldKey, sites[j].heldKey; hi != hj {
+		if hi, hj := si.heldKey, sj.heldKey; hi != hj {
 			return hi < hj
 		}
-		if sites[i].own != sites[j].own {
-			return sites[i].own < sites[j].own
+		if si.own != sj.own {
+			return si.own < sj.own
 		}
-		if sites[i].kept != sites[j].kept {
-			return !sites[i].kept
+		if si.kept != sj.kept {
+			return !si.kept
 		}
-		return a.p.name(sites[i].fn) < a.p.name(sites[j].fn) // instances of one generic function
+		return a.p.name(si.fn) < a.p.name(sj.fn) // instances of one generic function
 	})
+	sorted := make([]site, len(sites))
+	for i, k := range order {
+		sorted[i] = sites[k]
+	}
+	copy(sites, sorted)
 }
 
 // pairs reports the races of loc's accesses, one finding per bug. The
