@@ -21,7 +21,7 @@ type run struct {
 	budget  *budget            // the memory the run may take
 	effects map[effectKey]lockEffect
 	// escaping memoises how a parameter's callee lets it go (publish.go).
-	escaping map[*ssa.Parameter]escapeKind
+	escaping map[*ssa.Parameter]paramEscape
 	pubMemo  map[pubKey]bool           // published, memoised
 	cellMemo map[pubKey]bool           // cellShared, memoised
 	wrappers map[*ssa.Function]wrapped // spawn wrappers (wrappers.go)
@@ -68,7 +68,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]escapeKind{}, pubMemo: map[pubKey]bool{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, deps: newDepSources(p.fset, opts.Env, opts.Dir), handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, effects: map[effectKey]lockEffect{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}}
+	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]paramEscape{}, pubMemo: map[pubKey]bool{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, deps: newDepSources(p.fset, opts.Env, opts.Dir), handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, effects: map[effectKey]lockEffect{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}}
 	own := p.ownFuncs()
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")

@@ -82,6 +82,16 @@ func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ss
 		return (poolGet(x) || a.handedOver(x, to)) && !a.published(x, instr, false, to)
 	case *ssa.TypeAssert:
 		return !x.CommaOk && a.unsharedBefore(fn, c, x.X, instr, self, to) && !a.published(x, instr, self, to)
+	case *ssa.UnOp:
+		// What an owned field of such an object holds (the oracle a
+		// database's constructor made for it, db.orc): reached only
+		// through that object, so no goroutine but those it reached has
+		// it either.
+		fa, ok := x.X.(*ssa.FieldAddr)
+		if !ok || x.Op != token.MUL || !a.owned[fieldKey(fa.X.Type(), fa.Field)] {
+			return false
+		}
+		return a.unsharedBefore(fn, c, objectOf(fa.X), instr, self, to) && !a.published(x, instr, self, to)
 	}
 	return false
 }

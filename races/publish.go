@@ -2,6 +2,7 @@ package races
 
 import (
 	"go/token"
+	"go/types"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -52,8 +53,9 @@ func objectOf(v ssa.Value) ssa.Value {
 
 // cellAlloc is the allocation v, a load from a captured variable's cell
 // in the function that declares it, gives: the one allocation the
-// variable is ever set to (function literals may set it to nil). Nil if
-// there is no such allocation.
+// variable is ever set to (function literals may set it to nil, and a
+// return with named results sets it to itself). Nil if there is no such
+// allocation.
 func cellAlloc(v ssa.Value) *ssa.Alloc {
 	load, ok := v.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
@@ -67,6 +69,9 @@ func cellAlloc(v ssa.Value) *ssa.Alloc {
 	for _, ref := range *cell.Referrers() {
 		switch x := ref.(type) {
 		case *ssa.Store:
+			if load, ok := x.Val.(*ssa.UnOp); ok && load.Op == token.MUL && load.X == cell {
+				continue // the variable set to itself: return db, err with named results
+			}
 			a, ok := x.Val.(*ssa.Alloc)
 			if x.Addr != cell || !ok || alloc != nil && a != alloc {
 				return nil
@@ -172,7 +177,7 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to 
 			if seen[newBase(x.Addr)] {
 				continue // into v's own object, or one holding v
 			}
-			if w := newRoot(x.Addr); w != nil && w != v {
+			if w := a.madeRoot(x.Addr); w != nil && w != v {
 				if a.publishedBefore(w, instr, self, to, seen, depth+1) {
 					return true
 				}
@@ -187,14 +192,14 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to 
 				return true
 			}
 		case *ssa.Call:
-			switch a.argKind(x, v) {
-			case escNone:
-			case escReturn:
-				if a.publishedBefore(x, instr, self, to, seen, depth+1) {
+			k, results := a.argEscape(x, v)
+			if k == escAny || k == escSpawned && to == toAnyone {
+				return true
+			}
+			for _, r := range resultsHolding(x, results) {
+				if a.publishedBefore(r, instr, self, to, seen, depth+1) {
 					return true
 				}
-			default:
-				return true
 			}
 		case *ssa.UnOp:
 			// What is loaded from a captured variable's cell is what
@@ -250,8 +255,34 @@ func newRoot(addr ssa.Value) ssa.Value {
 	return nil
 }
 
+// madeRoot is newRoot, where the fresh result of a call (a constructor's,
+// or a dependency's whose source shows it allocates what it returns)
+// counts as an allocation: a function literal stored into the skiplist
+// skl.NewSkiplist just made goes where that skiplist goes.
+func (a *run) madeRoot(addr ssa.Value) ssa.Value {
+	if w := newRoot(addr); w != nil {
+		return w
+	}
+	for {
+		switch x := addr.(type) {
+		case *ssa.FieldAddr:
+			addr = x.X
+		case *ssa.IndexAddr:
+			addr = x.X
+		case *ssa.Call, *ssa.Extract:
+			if a.freshValue(x) {
+				return x
+			}
+			return nil
+		default:
+			return nil
+		}
+	}
+}
+
 // newBase is the allocation or parameter addr is a field or element
-// of (through fields and array elements), nil if there is none.
+// of (through fields and array elements, and a captured variable's
+// cell to what it holds), nil if there is none.
 func newBase(addr ssa.Value) ssa.Value {
 	for {
 		switch x := addr.(type) {
@@ -261,6 +292,13 @@ func newBase(addr ssa.Value) ssa.Value {
 			addr = x.X
 		case *ssa.Alloc, *ssa.Parameter:
 			return x
+		case *ssa.UnOp:
+			// A captured variable, loaded in the function that declares
+			// it: the one allocation it holds (cellAlloc).
+			if alloc := cellAlloc(x); alloc != nil {
+				return alloc
+			}
+			return nil
 		default:
 			return nil
 		}
@@ -345,12 +383,18 @@ func (a *run) callPublishes(call *ssa.Call, v ssa.Value) bool {
 }
 
 // escapeKind is how a function lets a value go: not at all, only by
-// returning it (or something holding it), or in any other way.
+// returning it (or something holding it), by handing it to goroutines
+// it starts that keep it (and perhaps returning it), or in any other way.
 type escapeKind uint8
 
 const (
 	escNone escapeKind = iota
 	escReturn
+	// escSpawned: a constructor that starts its workers on what it
+	// builds (badger's newLevelsController opening tables in goroutines
+	// it waits for): another goroutine has it, but one the caller's
+	// instance started.
+	escSpawned
 	escAny
 )
 
@@ -360,12 +404,19 @@ const (
 // worst of the functions the call graph says it can run; a call of code
 // the analysis has no body for, anyhow.
 func (a *run) argKind(call *ssa.Call, v ssa.Value) escapeKind {
+	k, _ := a.argEscape(call, v)
+	return k
+}
+
+// argEscape is argKind, and which of the call's results may hold v
+// (a bit for each, all of them past 64).
+func (a *run) argEscape(call *ssa.Call, v ssa.Value) (escapeKind, uint64) {
 	if syncCall(call) {
-		return escNone
+		return escNone, 0
 	}
 	c := call.Common()
 	if !slices.Contains(c.Args, v) && !(c.IsInvoke() && c.Value == v) {
-		return escNone // v is the function called: running it hands it nothing
+		return escNone, 0 // v is the function called: running it hands it nothing
 	}
 	callees := []*ssa.Function{c.StaticCallee()}
 	if callees[0] == nil {
@@ -375,48 +426,98 @@ func (a *run) argKind(call *ssa.Call, v ssa.Value) escapeKind {
 		callees = a.p.callees(call.Parent(), call)
 	}
 	if len(callees) == 0 {
-		return escAny
+		return escAny, allResults
 	}
-	k := escNone
+	k, results := escNone, uint64(0)
 	for _, callee := range callees {
 		args := passed(call, callee)
 		if callee == nil || callee.Blocks == nil || !a.follows(callee) || args == nil {
-			return escAny
+			return escAny, allResults
 		}
 		for i, arg := range args {
 			if arg == v {
-				k = max(k, a.paramKind(callee.Params[i]))
+				e := a.paramEscape(callee.Params[i])
+				k, results = max(k, e.kind), results|e.results
 			}
 		}
 	}
-	return k
+	return k, results
+}
+
+// allResults says every result of a call may hold a value.
+const allResults = ^uint64(0)
+
+// resultsHolding is what call gives that may hold a value in the results
+// results says: the call itself when it has one result, else its
+// extracts of those results (a constructor's error does not hold what
+// it built).
+func resultsHolding(call *ssa.Call, results uint64) []ssa.Value {
+	if _, tuple := call.Type().(*types.Tuple); !tuple {
+		if results == 0 {
+			return nil
+		}
+		return []ssa.Value{call}
+	}
+	var out []ssa.Value
+	for _, ref := range *call.Referrers() {
+		if ex, ok := ref.(*ssa.Extract); ok && (ex.Index >= 64 || results&(1<<ex.Index) != 0) {
+			out = append(out, ex)
+		}
+	}
+	return out
+}
+
+// paramEscape is how a function lets a parameter go, and which of its
+// results may hold it.
+type paramEscape struct {
+	kind    escapeKind
+	results uint64
 }
 
 // paramKind is how a callee lets a parameter go, worked out once; a
 // parameter whose answer is being worked out (recursion) goes anyhow.
 func (a *run) paramKind(p *ssa.Parameter) escapeKind {
-	if k, ok := a.escaping[p]; ok {
-		return k
+	return a.paramEscape(p).kind
+}
+
+// paramEscape is paramKind, and which results may hold p, worked out
+// once.
+func (a *run) paramEscape(p *ssa.Parameter) paramEscape {
+	if e, ok := a.escaping[p]; ok {
+		return e
 	}
-	a.escaping[p] = escAny
-	k := a.kindOf(p, 0)
-	a.escaping[p] = k
-	return k
+	a.escaping[p] = paramEscape{escAny, allResults}
+	w := &escWalk{seen: map[ssa.Value]bool{}}
+	e := paramEscape{kind: a.kindIn(p, p, 0, w), results: w.results}
+	a.escaping[p] = e
+	return e
+}
+
+// escWalk is what kindIn has seen, and the results through which what
+// it follows is returned.
+type escWalk struct {
+	seen    map[ssa.Value]bool
+	results uint64
 }
 
 // kindOf is how v's function lets v go: returning it, storing it into an
 // object the function made (as that object goes), passing it on.
 func (a *run) kindOf(v ssa.Value, depth int) escapeKind {
-	return a.kindIn(v, v, depth)
+	return a.kindIn(v, v, depth, &escWalk{seen: map[ssa.Value]bool{}})
 }
 
 // kindIn is kindOf for v, which is of or a part of it (a field's
 // address, of converted, a literal capturing it): storing v into of's
 // own object lets nothing go.
-func (a *run) kindIn(of, v ssa.Value, depth int) escapeKind {
+func (a *run) kindIn(of, v ssa.Value, depth int, w *escWalk) escapeKind {
+	if w.seen[v] {
+		return escNone // a cycle (a part holding its whole) adds nothing
+	}
 	if depth > maxPublishDepth {
+		w.results = allResults
 		return escAny
 	}
+	w.seen[v] = true
 	refs := v.Referrers()
 	if refs == nil {
 		return escNone
@@ -426,29 +527,40 @@ func (a *run) kindIn(of, v ssa.Value, depth int) escapeKind {
 		switch x := ref.(type) {
 		case *ssa.Return:
 			k = max(k, escReturn)
+			for i, r := range x.Results {
+				if r == v {
+					w.results |= resultBit(i)
+				}
+			}
 		case *ssa.Store:
 			if x.Val != v || newBase(x.Addr) == of {
 				continue
 			}
-			if w := newRoot(x.Addr); w != nil && w != v {
-				k = max(k, a.kindOf(w, depth+1))
+			if root := a.madeRoot(x.Addr); root != nil && root != v {
+				k = max(k, a.kindIn(root, root, depth+1, w))
 			} else {
 				k = escAny
 			}
 		case *ssa.Extract, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.MakeInterface, *ssa.ChangeType, *ssa.TypeAssert:
-			k = max(k, a.kindIn(of, x.(ssa.Value), depth+1))
+			k = max(k, a.kindIn(of, x.(ssa.Value), depth+1, w))
 		case *ssa.MakeClosure:
-			k = max(k, a.closureKind(x, v), a.kindIn(of, x, depth+1))
+			k = max(k, a.closureKind(x, v), a.kindIn(of, x, depth+1, w))
 		case *ssa.Defer:
 			if x.Call.Value != v || x.Call.IsInvoke() || slices.Contains(x.Call.Args, v) {
 				k = escAny
 			}
 		case *ssa.Call:
-			switch a.argKind(x, v) {
-			case escNone:
-			case escReturn:
-				k = max(k, a.kindOf(x, depth+1))
-			default:
+			ak, results := a.argEscape(x, v)
+			k = max(k, ak)
+			if ak != escAny {
+				for _, r := range resultsHolding(x, results) {
+					k = max(k, a.kindIn(r, r, depth+1, w))
+				}
+			}
+		case *ssa.Go:
+			if a.spawnKeeps(x, v) {
+				k = max(k, escSpawned)
+			} else {
 				k = escAny
 			}
 		default:
@@ -457,10 +569,19 @@ func (a *run) kindIn(of, v ssa.Value, depth int) escapeKind {
 			}
 		}
 		if k == escAny {
+			w.results = allResults
 			return k
 		}
 	}
 	return k
+}
+
+// resultBit is result i's bit in a set of results.
+func resultBit(i int) uint64 {
+	if i >= 64 {
+		return allResults
+	}
+	return 1 << i
 }
 
 // spawnKeeps reports whether the goroutine g starts keeps v, one of its
@@ -493,7 +614,7 @@ func (a *run) closureKind(mc *ssa.MakeClosure, v ssa.Value) escapeKind {
 			k = max(k, a.freeVarKind(fn.FreeVars[i]))
 		}
 	}
-	if k == escReturn {
+	if k == escReturn || k == escSpawned {
 		return escAny // what calls of it return is not followed
 	}
 	return k
@@ -534,7 +655,10 @@ func (a *run) cellSharedBefore(cell *ssa.Alloc, instr ssa.Instruction, to scope)
 		case *ssa.MakeClosure:
 			fn := x.Fn.(*ssa.Function)
 			for i, b := range x.Bindings {
-				if b == cell && i < len(fn.FreeVars) && a.kindOf(fn.FreeVars[i], 0) == escAny {
+				if b != cell || i >= len(fn.FreeVars) {
+					continue
+				}
+				if k := a.kindOf(fn.FreeVars[i], 0); k == escAny || k == escSpawned && to == toAnyone {
 					return true
 				}
 			}
