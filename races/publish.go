@@ -192,12 +192,23 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to 
 				return true
 			}
 		case *ssa.Call:
-			k, results := a.argEscape(x, v)
-			if k == escAny || k == escSpawned && to == toAnyone {
+			e := a.argEscape(x, v)
+			if e.kind == escAny || e.kind == escSpawned && to == toAnyone {
 				return true
 			}
-			for _, r := range resultsHolding(x, results) {
+			for _, r := range resultsHolding(x, e.results) {
 				if a.publishedBefore(r, instr, self, to, seen, depth+1) {
+					return true
+				}
+			}
+			for _, t := range argsAt(x, e.into) {
+				// Stored into what another argument points into: v goes
+				// as that object goes (vlog.init(db) with &db.vlog).
+				if b := newBase(t); b != nil && seen[b] {
+					continue
+				}
+				root := a.madeRoot(t)
+				if root == nil || a.publishedBefore(root, instr, self, to, seen, depth+1) {
 					return true
 				}
 			}
@@ -404,19 +415,19 @@ const (
 // worst of the functions the call graph says it can run; a call of code
 // the analysis has no body for, anyhow.
 func (a *run) argKind(call *ssa.Call, v ssa.Value) escapeKind {
-	k, _ := a.argEscape(call, v)
-	return k
+	return a.argEscape(call, v).kind
 }
 
-// argEscape is argKind, and which of the call's results may hold v
-// (a bit for each, all of them past 64).
-func (a *run) argEscape(call *ssa.Call, v ssa.Value) (escapeKind, uint64) {
+// argEscape is argKind, which of the call's results may hold v, and
+// which of its arguments' objects v may be stored into (a bit for each
+// result or parameter, all of them past 64).
+func (a *run) argEscape(call *ssa.Call, v ssa.Value) paramEscape {
 	if syncCall(call) {
-		return escNone, 0
+		return paramEscape{}
 	}
 	c := call.Common()
 	if !slices.Contains(c.Args, v) && !(c.IsInvoke() && c.Value == v) {
-		return escNone, 0 // v is the function called: running it hands it nothing
+		return paramEscape{} // v is the function called: running it hands it nothing
 	}
 	callees := []*ssa.Function{c.StaticCallee()}
 	if callees[0] == nil {
@@ -425,23 +436,44 @@ func (a *run) argEscape(call *ssa.Call, v ssa.Value) (escapeKind, uint64) {
 		// graph says it can run lets v go.
 		callees = a.p.callees(call.Parent(), call)
 	}
+	anyhow := paramEscape{escAny, allResults, 0}
 	if len(callees) == 0 {
-		return escAny, allResults
+		return anyhow
 	}
-	k, results := escNone, uint64(0)
+	var out paramEscape
 	for _, callee := range callees {
 		args := passed(call, callee)
 		if callee == nil || callee.Blocks == nil || !a.follows(callee) || args == nil {
-			return escAny, allResults
+			return anyhow
 		}
 		for i, arg := range args {
 			if arg == v {
 				e := a.paramEscape(callee.Params[i])
-				k, results = max(k, e.kind), results|e.results
+				out = paramEscape{max(out.kind, e.kind), out.results | e.results, out.into | e.into}
 			}
 		}
 	}
-	return k, results
+	return out
+}
+
+// argsAt is the arguments of call (its receiver first, for a call
+// through an interface) at the parameters into says.
+func argsAt(call *ssa.Call, into uint64) []ssa.Value {
+	if into == 0 {
+		return nil
+	}
+	c := call.Common()
+	args := c.Args
+	if c.IsInvoke() {
+		args = append([]ssa.Value{c.Value}, args...)
+	}
+	var out []ssa.Value
+	for i, arg := range args {
+		if into&resultBit(i) != 0 {
+			out = append(out, arg)
+		}
+	}
+	return out
 }
 
 // allResults says every result of a call may hold a value.
@@ -467,11 +499,13 @@ func resultsHolding(call *ssa.Call, results uint64) []ssa.Value {
 	return out
 }
 
-// paramEscape is how a function lets a parameter go, and which of its
-// results may hold it.
+// paramEscape is how a function lets a parameter go, which of its
+// results may hold it, and into which of its other parameters' objects
+// it may be stored.
 type paramEscape struct {
 	kind    escapeKind
 	results uint64
+	into    uint64
 }
 
 // paramKind is how a callee lets a parameter go, worked out once; a
@@ -486,9 +520,9 @@ func (a *run) paramEscape(p *ssa.Parameter) paramEscape {
 	if e, ok := a.escaping[p]; ok {
 		return e
 	}
-	a.escaping[p] = paramEscape{escAny, allResults}
+	a.escaping[p] = paramEscape{escAny, allResults, 0}
 	w := &escWalk{seen: map[ssa.Value]bool{}}
-	e := paramEscape{kind: a.kindIn(p, p, 0, w), results: w.results}
+	e := paramEscape{kind: a.kindIn(p, p, 0, w), results: w.results, into: w.into}
 	a.escaping[p] = e
 	return e
 }
@@ -498,12 +532,18 @@ func (a *run) paramEscape(p *ssa.Parameter) paramEscape {
 type escWalk struct {
 	seen    map[ssa.Value]bool
 	results uint64
+	into    uint64 // the parameters whose objects it is stored into
 }
 
 // kindOf is how v's function lets v go: returning it, storing it into an
 // object the function made (as that object goes), passing it on.
 func (a *run) kindOf(v ssa.Value, depth int) escapeKind {
-	return a.kindIn(v, v, depth, &escWalk{seen: map[ssa.Value]bool{}})
+	w := &escWalk{seen: map[ssa.Value]bool{}}
+	k := a.kindIn(v, v, depth, w)
+	if w.into != 0 {
+		return escAny // stored into a parameter's object: only a parameter's summary follows that
+	}
+	return k
 }
 
 // kindIn is kindOf for v, which is of or a part of it (a field's
@@ -536,6 +576,12 @@ func (a *run) kindIn(of, v ssa.Value, depth int, w *escWalk) escapeKind {
 			if x.Val != v || newBase(x.Addr) == of {
 				continue
 			}
+			if p, ok := newBase(x.Addr).(*ssa.Parameter); ok {
+				if !w.storedInto(p) {
+					k = escAny
+				}
+				continue
+			}
 			if root := a.madeRoot(x.Addr); root != nil && root != v {
 				k = max(k, a.kindIn(root, root, depth+1, w))
 			} else {
@@ -550,11 +596,27 @@ func (a *run) kindIn(of, v ssa.Value, depth int, w *escWalk) escapeKind {
 				k = escAny
 			}
 		case *ssa.Call:
-			ak, results := a.argEscape(x, v)
-			k = max(k, ak)
-			if ak != escAny {
-				for _, r := range resultsHolding(x, results) {
-					k = max(k, a.kindIn(r, r, depth+1, w))
+			e := a.argEscape(x, v)
+			k = max(k, e.kind)
+			if e.kind == escAny {
+				break
+			}
+			for _, r := range resultsHolding(x, e.results) {
+				k = max(k, a.kindIn(r, r, depth+1, w))
+			}
+			for _, t := range argsAt(x, e.into) {
+				switch b := newBase(t); {
+				case b == of || b != nil && w.seen[b]:
+				case isParameter(b):
+					if !w.storedInto(b.(*ssa.Parameter)) {
+						k = escAny
+					}
+				default:
+					if root := a.madeRoot(t); root != nil {
+						k = max(k, a.kindIn(root, root, depth+1, w))
+					} else {
+						k = escAny
+					}
 				}
 			}
 		case *ssa.Go:
@@ -576,7 +638,25 @@ func (a *run) kindIn(of, v ssa.Value, depth int, w *escWalk) escapeKind {
 	return k
 }
 
-// resultBit is result i's bit in a set of results.
+// isParameter reports whether v is a function's parameter.
+func isParameter(v ssa.Value) bool {
+	_, ok := v.(*ssa.Parameter)
+	return ok
+}
+
+// storedInto records that the value walked is stored into what p, a
+// parameter of its function, points into; false if p is not one of its
+// function's parameters.
+func (w *escWalk) storedInto(p *ssa.Parameter) bool {
+	i := paramOf(p.Parent(), p)
+	if i < 0 {
+		return false
+	}
+	w.into |= resultBit(i)
+	return true
+}
+
+// resultBit is result i's bit in a set of results (or parameters).
 func resultBit(i int) uint64 {
 	if i >= 64 {
 		return allResults

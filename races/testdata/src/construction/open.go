@@ -6,7 +6,8 @@ import (
 )
 
 // A database's Open sets up what it builds before it hands it out:
-// helpers that keep it in the objects they make for it, a deferred
+// helpers that keep it in the objects they make for it or in a part of
+// it (db.vlog.init(db)), a deferred
 // clean-up that captures it, constructors that start goroutines on it
 // and wait for them, and an error beside the part a helper returns. An
 // exported method that opens a database of its own for its output
@@ -61,6 +62,14 @@ func (db *DB) openMemTable() *memTable {
 
 func (s *skiplist) onCloseName() string { return "skiplist" }
 
+// valueLog is part of its database and points back at it.
+type valueLog struct {
+	db   *DB
+	head int
+}
+
+func (vlog *valueLog) init(db *DB) { vlog.db = db }
+
 // DB is used from many goroutines: its methods lock its mutex.
 type DB struct {
 	mu   sync.Mutex
@@ -68,6 +77,7 @@ type DB struct {
 	orc  *oracle
 	imm  []*memTable
 	lc   *levels
+	vlog valueLog
 	logs []string
 }
 
@@ -86,6 +96,7 @@ func OpenDB(name string) (db *DB, err error) {
 		}
 	}()
 	db.imm = append(db.imm, db.openMemTable())
+	db.vlog.init(db)
 	if db.lc, err = newLevels(db); err != nil {
 		return db, err
 	}
