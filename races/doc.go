@@ -37,7 +37,9 @@
 //   - access.go records each read and write of a field, of a map held in
 //     a field or package variable, and of a package variable, leaving out
 //     objects a function made itself and has not published yet
-//     (publish.go says when an object is published);
+//     (publish.go says when an object is published; escapekind.go, how
+//     each function lets its parameters go: returned, kept in what it
+//     returns or in another argument, handed to goroutines it starts);
 //   - order.go is happens-before: what a goroutine's spawner does before
 //     the go statement, and after it joins the goroutine (sync.WaitGroup,
 //     errgroup, a receive from a channel the goroutine sends on or closes),
