@@ -283,44 +283,43 @@ func (a *run) madeRoot(addr ssa.Value) ssa.Value {
 	if w := newRoot(addr); w != nil {
 		return w
 	}
-	for {
-		switch x := addr.(type) {
-		case *ssa.FieldAddr:
-			addr = x.X
-		case *ssa.IndexAddr:
-			addr = x.X
-		case *ssa.Call, *ssa.Extract:
-			if a.freshValue(x) {
-				return x
-			}
-			return nil
-		default:
-			return nil
+	switch x := partOf(addr).(type) {
+	case *ssa.Call, *ssa.Extract:
+		if a.freshValue(x) {
+			return x
 		}
 	}
+	return nil
 }
 
 // newBase is the allocation or parameter addr is a field or element
 // of (through fields and array elements, and a captured variable's
 // cell to what it holds), nil if there is none.
 func newBase(addr ssa.Value) ssa.Value {
+	switch x := partOf(addr).(type) {
+	case *ssa.Alloc, *ssa.Parameter:
+		return x
+	case *ssa.UnOp:
+		// A captured variable, loaded in the function that declares it:
+		// the one allocation it holds (cellAlloc).
+		if alloc := cellAlloc(x); alloc != nil {
+			return alloc
+		}
+	}
+	return nil
+}
+
+// partOf is the value addr is the address of a field or element of,
+// through fields and array elements; addr itself if it is neither.
+func partOf(addr ssa.Value) ssa.Value {
 	for {
 		switch x := addr.(type) {
 		case *ssa.FieldAddr:
 			addr = x.X
 		case *ssa.IndexAddr:
 			addr = x.X
-		case *ssa.Alloc, *ssa.Parameter:
-			return x
-		case *ssa.UnOp:
-			// A captured variable, loaded in the function that declares
-			// it: the one allocation it holds (cellAlloc).
-			if alloc := cellAlloc(x); alloc != nil {
-				return alloc
-			}
-			return nil
 		default:
-			return nil
+			return addr
 		}
 	}
 }
