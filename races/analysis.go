@@ -276,7 +276,7 @@ func (a *run) traverse(r *root) []*root {
 		}
 	}
 	for _, fn := range r.fns {
-		enter(fn, entry{origins: r.origins[fn], params: r.params[fn]}, callEdge{})
+		enter(fn, entry{held: r.handed, origins: r.origins[fn], params: r.params[fn]}, callEdge{})
 	}
 	var started []*root
 	for len(work) > 0 && a.budget.step() {
@@ -561,6 +561,7 @@ func (a *run) started(r *root, fn *ssa.Function, c *context, instr ssa.Instructi
 	child.assumedMulti = !sp.multi && !inLoop(instr) && (r.assumed || r.assumedMulti)
 	child.group = child
 	child.params = a.spawnParams(instr, fns)
+	child.handed = a.handedLocks(fn, c, instr, fns)
 	if a.joinsGroup(r, fn, instr, sp) {
 		child.group = r.group
 		child.origins = a.spawnOrigins(fn, c, instr, fns)
@@ -570,6 +571,31 @@ func (a *run) started(r *root, fn *ssa.Function, c *context, instr ssa.Instructi
 	}
 	a.spawns[k] = child
 	return child
+}
+
+// handedLocks is the locks the spawner holds at the go statement instr
+// (in fn, reached in context c) that every function it starts releases
+// without taking them (sarama's Broker.Open: b.lock.Lock(); go
+// withRecover(func() { defer b.lock.Unlock(); ... })): the spawner hands
+// them over, and the goroutine runs holding them.
+func (a *run) handedLocks(fn *ssa.Function, c *context, instr ssa.Instruction, fns []*ssa.Function) lockSet {
+	if _, ok := instr.(*ssa.Go); !ok {
+		return nil
+	}
+	var out lockSet
+	for k := range a.bodyLocksOf(fn).held(instr, c.entry) {
+		released := true
+		for _, f := range fns {
+			released = released && a.effectOf(f, nil).all[k] < 0
+		}
+		if released {
+			if out == nil {
+				out = lockSet{}
+			}
+			out[k] = true
+		}
+	}
+	return out
 }
 
 // spawnParams is what the go statement instr passes each parameter of

@@ -276,9 +276,10 @@ func (a *run) startedAgain(child, r *root, fn *ssa.Function, c *context, instr s
 	}
 	if child.parent != r {
 		a.manyStarters[startKey(r.top, instr)] = true
-		child.group, child.origins = child, nil
+		child.group, child.origins, child.handed = child, nil, nil
 		return
 	}
+	child.handed = intersect(child.handed, a.handedLocks(fn, c, instr, child.fns))
 	for f, o := range a.spawnOrigins(fn, c, instr, child.fns) {
 		if child.origins != nil {
 			meetOrigins(child.origins[f], o)

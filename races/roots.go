@@ -66,6 +66,10 @@ type root struct {
 	// points-to analysis says of the parameter (go withRecover(b.run):
 	// withRecover's fn is b.run, not every function handed to it).
 	params map[*ssa.Function][]objSet
+	// handed is the locks its spawner held at the go statement and the
+	// goroutine releases without taking them (handedLocks): it runs
+	// holding them.
+	handed lockSet
 
 	// The traversal's results: the entry lock set of each function it
 	// reaches, and the first call that reached it, for the witness path.
