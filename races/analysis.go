@@ -73,7 +73,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")
 	a.budget = newBudget(opts.MemoryLimit)
-	a.pts = newPoints(own, p.callees, a.deps.fresh, a.budget)
+	a.pts = newPoints(own, p.callees, a.deps.fresh, a.factory, a.budget)
 	progress(opts, "following goroutine roots")
 	a.walkOwned(own)
 	if a.budget.err != nil {

@@ -19,7 +19,8 @@
 //   - points.go is a typed points-to analysis of the program's own code
 //     (pointsquery.go, what it says of a value; depfresh.go, which of a
 //     dependency's functions return what each call allocates, read from
-//     their source),
+//     their source; pointsclone.go, a copy of a factory's body for each
+//     call of it, so that what each call makes is told apart),
 //     and objects.go refines it along call paths (what a parameter points
 //     to in each context, results that are fresh objects); escape.go finds
 //     the objects another goroutine of the program can reach (the others

@@ -328,7 +328,7 @@ func (e *escape) anyShared(vs ...ssa.Value) bool {
 		if v == nil {
 			continue
 		}
-		if n, ok := e.p.nodes[v]; ok {
+		for _, n := range e.p.nodesOf(v) {
 			for o := range e.p.sets[n] {
 				if e.shared[o] {
 					return true
@@ -360,7 +360,7 @@ func (e *escape) values(vs ...ssa.Value) bool {
 		if v == nil {
 			continue
 		}
-		if n, ok := e.p.nodes[v]; ok {
+		for _, n := range e.p.nodesOf(v) {
 			changed = e.node(n) || changed
 		}
 	}

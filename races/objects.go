@@ -257,6 +257,21 @@ func (a *run) freshResult(fn *ssa.Function, i int) bool {
 	return f
 }
 
+// factory reports whether fn is a function of the program whose calls
+// each get their own copy of its body in the points-to analysis
+// (pointsclone.go): one of its results is always an object it made.
+func (a *run) factory(fn *ssa.Function) bool {
+	if !a.follows(fn) {
+		return false
+	}
+	for i := range fn.Signature.Results().Len() {
+		if holdsPointers(fn.Signature.Results().At(i).Type()) && a.freshResult(fn, i) {
+			return true
+		}
+	}
+	return false
+}
+
 // freshIn reports whether v, a value a function returns, is fresh.
 func (a *run) freshIn(v ssa.Value, steps int) bool {
 	if steps > 8 {

@@ -62,6 +62,14 @@ type points struct {
 	// result, only what each call allocates (depfresh.go): its objects
 	// are then one per call site, not one per type.
 	depFresh func(fn *ssa.Function, i int) bool
+	// factory says whether a function's calls get copies of its body
+	// (pointsclone.go); frames is the copies being built, by function;
+	// extra, the nodes of each value's copies; cloned, the instructions
+	// copied so far.
+	factory func(fn *ssa.Function) bool
+	frames  map[*ssa.Function]*cloneFrame
+	extra   map[ssa.Value][]int
+	cloned  int
 }
 
 type fieldEdge struct {
@@ -72,8 +80,8 @@ type fieldEdge struct {
 
 // newPoints builds and solves the constraints of fns, with calls resolved
 // by callees.
-func newPoints(fns []*ssa.Function, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function, depFresh func(*ssa.Function, int) bool, b *budget) *points {
-	p := &points{budget: b, depFresh: depFresh, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[resultKey]int{}, parts: map[ssa.Value]map[resultKey]int{}, depth: map[int]int{}, objType: map[int]types.Type{}, ownPkgs: map[*types.Package]bool{}, binds: map[int][]int{}, ext: map[int][]ssa.CallInstruction{}, extByKey: map[any]int{}, boxes: map[string]int{}, boxed: map[int]bool{}, backing: map[int]bool{}, fnOf: map[int]*ssa.Function{}, funcs: map[*ssa.Function]int{}}
+func newPoints(fns []*ssa.Function, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function, depFresh func(*ssa.Function, int) bool, factory func(*ssa.Function) bool, b *budget) *points {
+	p := &points{budget: b, depFresh: depFresh, factory: factory, frames: map[*ssa.Function]*cloneFrame{}, extra: map[ssa.Value][]int{}, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[resultKey]int{}, parts: map[ssa.Value]map[resultKey]int{}, depth: map[int]int{}, objType: map[int]types.Type{}, ownPkgs: map[*types.Package]bool{}, binds: map[int][]int{}, ext: map[int][]ssa.CallInstruction{}, extByKey: map[any]int{}, boxes: map[string]int{}, boxed: map[int]bool{}, backing: map[int]bool{}, fnOf: map[int]*ssa.Function{}, funcs: map[*ssa.Function]int{}}
 	for _, fn := range fns {
 		if fn.Pkg != nil {
 			p.ownPkgs[fn.Pkg.Pkg] = true
@@ -94,6 +102,9 @@ func newPoints(fns []*ssa.Function, callees func(*ssa.Function, ssa.CallInstruct
 }
 
 func (p *points) node(v ssa.Value) int {
+	if f := p.frameOf(v); f != nil {
+		return p.frameNode(f, v)
+	}
 	if n, ok := p.nodes[v]; ok {
 		return n
 	}
@@ -206,6 +217,9 @@ const (
 
 // returnOf is the node of fn's result i.
 func (p *points) returnOf(fn *ssa.Function, i int) int {
+	if f := p.frames[fn]; f != nil {
+		return p.frameReturn(f, i)
+	}
 	k := resultKey{fn, i}
 	n, ok := p.returns[k]
 	if !ok {
@@ -228,6 +242,9 @@ type resultKey struct {
 func (p *points) resultOf(v ssa.Value, i int) int {
 	if _, tuple := v.Type().(*types.Tuple); !tuple {
 		return p.node(v)
+	}
+	if f := p.frameOf(v); f != nil {
+		return p.framePart(f, v, i)
 	}
 	k := resultKey{nil, i}
 	if p.parts[v] == nil {
@@ -549,6 +566,9 @@ func (p *points) tmp(set func(n int)) int {
 
 // value is v's node; a global's node points to the global's own object.
 func (p *points) value(v ssa.Value) int {
+	if p.frameOf(v) != nil {
+		return p.node(v)
+	}
 	n, seen := p.nodes[v]
 	if !seen {
 		n = p.node(v)
@@ -579,6 +599,10 @@ func (p *points) call(fn *ssa.Function, site ssa.CallInstruction, callees func(*
 			continue
 		}
 		followed = true
+		if p.clones(callee) {
+			p.cloneCall(site, callee, args, callees)
+			continue
+		}
 		for i, a := range args {
 			if i >= len(callee.Params) {
 				continue

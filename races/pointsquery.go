@@ -15,6 +15,9 @@ func (p *points) objects(v ssa.Value) map[int]bool {
 	if v == nil {
 		return nil
 	}
+	if len(p.extra[v]) > 0 {
+		return p.unionOf(v)
+	}
 	n, ok := p.nodes[v]
 	if !ok || len(p.sets[n]) == 0 {
 		if fa, isField := v.(*ssa.FieldAddr); isField {
@@ -151,8 +154,10 @@ func mayAlias(x, y map[int]bool) bool {
 // came through a dependency): its set is non-empty, or v is a field of a
 // value it tracks.
 func (p *points) tracked(v ssa.Value) bool {
-	if n, ok := p.nodes[v]; ok && len(p.sets[n]) > 0 {
-		return true
+	for _, n := range p.nodesOf(v) {
+		if len(p.sets[n]) > 0 {
+			return true
+		}
 	}
 	if fa, ok := v.(*ssa.FieldAddr); ok {
 		if _, ok := p.nodes[fa]; !ok {
@@ -168,4 +173,22 @@ func (p *points) tracked(v ssa.Value) bool {
 func holdsPointers(t types.Type) bool {
 	b, ok := t.Underlying().(*types.Basic)
 	return !ok || b.Kind() == types.UnsafePointer
+}
+
+// unionOf is what v, a value of a factory copied for its calls, points
+// into in any copy or in the shared body; empty when unknown in one.
+func (p *points) unionOf(v ssa.Value) map[int]bool {
+	out := map[int]bool{}
+	for _, n := range p.nodesOf(v) {
+		for o := range p.sets[n] {
+			out[o] = true
+		}
+	}
+	if out[unknownObj] {
+		return map[int]bool{unknownObj: true}
+	}
+	if len(out) == 0 {
+		return p.ofType(v.Type())
+	}
+	return out
 }
