@@ -243,18 +243,19 @@ func (p *points) resultOf(v ssa.Value, i int) int {
 	if _, tuple := v.Type().(*types.Tuple); !tuple {
 		return p.node(v)
 	}
+	parts := p.parts
 	if f := p.frameOf(v); f != nil {
-		return p.framePart(f, v, i)
+		parts = f.parts // a copy's own (pointsclone.go)
 	}
 	k := resultKey{nil, i}
-	if p.parts[v] == nil {
-		p.parts[v] = map[resultKey]int{}
+	if parts[v] == nil {
+		parts[v] = map[resultKey]int{}
 	}
-	n, ok := p.parts[v][k]
+	n, ok := parts[v][k]
 	if !ok {
 		n = p.newNode()
 		p.ntype[n] = v.Type().(*types.Tuple).At(i).Type()
-		p.parts[v][k] = n
+		parts[v][k] = n
 	}
 	return n
 }

@@ -1,10 +1,6 @@
 package races
 
-import (
-	"go/types"
-
-	"golang.org/x/tools/go/ssa"
-)
+import "golang.org/x/tools/go/ssa"
 
 // Heap cloning for factories. The points-to analysis names an object by
 // its allocation site, so everything one constructor makes is one
@@ -117,21 +113,6 @@ func (p *points) frameReturn(f *cloneFrame, i int) int {
 	if !ok {
 		n = p.newNode()
 		f.returns[i] = n
-	}
-	return n
-}
-
-// framePart is the node of a call's result i in frame f (a tuple's).
-func (p *points) framePart(f *cloneFrame, v ssa.Value, i int) int {
-	k := resultKey{nil, i}
-	if f.parts[v] == nil {
-		f.parts[v] = map[resultKey]int{}
-	}
-	n, ok := f.parts[v][k]
-	if !ok {
-		n = p.newNode()
-		p.ntype[n] = v.Type().(*types.Tuple).At(i).Type()
-		f.parts[v][k] = n
 	}
 	return n
 }
