@@ -56,10 +56,26 @@ func (d *depSources) fresh(fn *ssa.Function, i int) bool {
 	k := resultKey{fn, i}
 	f, ok := d.byFunc[k]
 	if !ok {
+		if len(d.files) > maxDepFiles {
+			d.forget()
+		}
 		f = d.freshFunc(fn, i)
 		d.byFunc[k] = f
 	}
 	return f
+}
+
+// maxDepFiles bounds the parsed files kept between questions: past it,
+// they are dropped (the answers stay), so that a program with many
+// dependencies does not keep their syntax for the whole run.
+const maxDepFiles = 64
+
+// forget drops the parsed files and what was worked out on them.
+func (d *depSources) forget() {
+	d.own = token.NewFileSet()
+	d.files = map[string]*ast.File{}
+	d.dirs = map[string]map[string][]*ast.FuncDecl{}
+	d.memo = map[depKey]bool{}
 }
 
 func (d *depSources) freshFunc(fn *ssa.Function, i int) bool {

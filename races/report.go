@@ -35,7 +35,7 @@ const maxSites = 400
 func (a *run) report() *Result {
 	byLoc := map[string][]site{}
 	bodies := map[*ssa.Function][]access{}
-	sets := map[string]lockSet{} // one copy of each lock set the sites hold
+	sets := map[string]internedSet{} // one copy of each lock set the sites hold
 	fns := map[*ssa.Function]bool{}
 	for _, r := range a.roots {
 		for _, fn := range a.reached(r) {
@@ -54,7 +54,7 @@ func (a *run) report() *Result {
 			bl := a.bodyLocksOf(fn)
 			for i := range accs {
 				acc := &accs[i]
-				seen := map[string]int{} // contexts that give the same site
+				seen := map[siteKey]int{} // contexts that give the same site
 				for _, c := range cs {
 					if !a.budget.step() {
 						return &Result{Fset: a.p.fset}
@@ -68,7 +68,7 @@ func (a *run) report() *Result {
 					if a.confined(r, acc.base, st.objs) || a.unsharedAccess(fn, c, acc, toAnyone) {
 						continue // no other goroutine can reach the object (yet)
 					}
-					k := fmt.Sprint(hk, st.own, st.kept)
+					k := siteKey{hk, st.own, st.kept}
 					if i, ok := seen[k]; ok {
 						prev := &byLoc[acc.loc][i]
 						prev.objs = unionKnown(prev.objs, st.objs)
@@ -328,18 +328,33 @@ func (a *run) ownAccess(fn *ssa.Function, c *context, acc *access) ownership {
 	return a.own(fn, c, acc.base)
 }
 
+// siteKey is what tells two sites of one access apart: the locks held,
+// how own the object is, and whether it is kept.
+type siteKey struct {
+	held string
+	own  ownership
+	kept bool
+}
+
 // interned is s, or the equal set seen before (sets holds one of each),
-// and its key: the many sites that hold the same locks share one set.
-func interned(s lockSet, sets map[string]lockSet) (lockSet, string) {
+// and its key: the many sites that hold the same locks share one set and
+// one key (the key made for a site is garbage once looked up).
+func interned(s lockSet, sets map[string]internedSet) (lockSet, string) {
 	if len(s) == 0 {
 		return nil, ""
 	}
 	k := strings.Join(s.sorted(), "\x00")
 	if old, ok := sets[k]; ok {
-		return old, k
+		return old.set, old.key
 	}
-	sets[k] = s
+	sets[k] = internedSet{s, k}
 	return s, k
+}
+
+// internedSet is a lock set and its key, kept once for all sites.
+type internedSet struct {
+	set lockSet
+	key string
 }
 
 // racePair is a write and an access it races with.
