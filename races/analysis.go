@@ -20,7 +20,7 @@ type run struct {
 	pts     *points            // which allocations each pointer can point into
 	budget  *budget            // the memory the run may take
 	effects map[effectKey]lockEffect
-	// escaping memoises how a parameter's callee lets it go (publish.go).
+	// escaping memoises how a parameter's callee lets it go (escapekind.go).
 	escaping map[*ssa.Parameter]paramEscape
 	pubMemo  map[pubKey]bool           // published, memoised
 	cellMemo map[pubKey]bool           // cellShared, memoised

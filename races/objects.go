@@ -177,26 +177,24 @@ func (a *run) freshValue(v ssa.Value) bool {
 	if poolGet(v) {
 		return true
 	}
-	index := 0
-	if ex, isExtract := v.(*ssa.Extract); isExtract {
-		index = ex.Index
-	}
-	if callee := callOf(v); callee != nil && callee.Blocks == nil && !a.follows(callee) {
-		return a.deps.fresh(callee, index) // a dependency's, read from its source
+	if callee, i := callOf(v); callee != nil && callee.Blocks == nil && !a.follows(callee) {
+		return a.deps.fresh(callee, i) // a dependency's, read from its source
 	}
 	return a.everyCallee(v, a.freshResult)
 }
 
 // callOf is the function v's call (v a call or one of its results)
-// always calls; nil for a call through an interface or a value.
-func callOf(v ssa.Value) *ssa.Function {
+// always calls, and which of its results v is; nil for a call through
+// an interface or a value.
+func callOf(v ssa.Value) (*ssa.Function, int) {
+	i := 0
 	if ex, isExtract := v.(*ssa.Extract); isExtract {
-		v = ex.Tuple
+		v, i = ex.Tuple, ex.Index
 	}
 	if call, ok := v.(*ssa.Call); ok {
-		return call.Common().StaticCallee()
+		return call.Common().StaticCallee(), i
 	}
-	return nil
+	return nil, 0
 }
 
 // poolGet reports whether v is what a sync.Pool's Get returns: an object
