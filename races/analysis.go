@@ -263,7 +263,7 @@ func (a *run) traverse(r *root) []*root {
 			queue(fn, c)
 			return
 		}
-		last := cs[len(cs)-1] // too many ways in: the last context takes what they share
+		last := nearest(cs, in.held) // too many ways in: the nearest takes what they share
 		changed := meetOrigins(last.origins, in.origins)
 		if next := intersect(last.entry, in.held); !next.equal(last.entry) {
 			last.entry, changed = next, true
@@ -518,8 +518,27 @@ type entry struct {
 }
 
 // maxContexts bounds the contexts of one function in one root; past it,
-// the last takes the intersection of the rest.
+// a new way in joins the context nearest to it (nearest).
 const maxContexts = 4
+
+// nearest is the context of cs that a way in holding held joins once cs
+// is full: the one that keeps the most of its locks in the join, and of
+// those the one that loses the fewest; the first of equals. Joining the
+// last context, whatever it held, let one way in holding nothing in
+// common with it empty a set that other ways in shared: etcd's reads
+// under the read transaction's lock, reached from main along more ways
+// than maxContexts, lost that lock to a way in holding another.
+func nearest(cs []*context, held lockSet) *context {
+	best, keep, lose := cs[0], -1, 0
+	for _, c := range cs {
+		k := len(intersect(c.entry, held))
+		l := len(c.entry) - k
+		if k > keep || k == keep && l < lose {
+			best, keep, lose = c, k, l
+		}
+	}
+	return best
+}
 
 // passed is what a call passes to each of callee's parameters, the
 // receiver first for a call through an interface; nil when they do not
