@@ -70,6 +70,7 @@ type points struct {
 	frames  map[*ssa.Function]*cloneFrame
 	extra   map[ssa.Value][]int
 	cloned  int
+	unions  map[ssa.Value]map[int]bool // unionOf, memoised once solved
 }
 
 type fieldEdge struct {
@@ -81,7 +82,7 @@ type fieldEdge struct {
 // newPoints builds and solves the constraints of fns, with calls resolved
 // by callees.
 func newPoints(fns []*ssa.Function, callees func(*ssa.Function, ssa.CallInstruction) []*ssa.Function, depFresh func(*ssa.Function, int) bool, factory func(*ssa.Function) bool, b *budget) *points {
-	p := &points{budget: b, depFresh: depFresh, factory: factory, frames: map[*ssa.Function]*cloneFrame{}, extra: map[ssa.Value][]int{}, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[resultKey]int{}, parts: map[ssa.Value]map[resultKey]int{}, depth: map[int]int{}, objType: map[int]types.Type{}, ownPkgs: map[*types.Package]bool{}, binds: map[int][]int{}, ext: map[int][]ssa.CallInstruction{}, extByKey: map[any]int{}, boxes: map[string]int{}, boxed: map[int]bool{}, backing: map[int]bool{}, fnOf: map[int]*ssa.Function{}, funcs: map[*ssa.Function]int{}}
+	p := &points{budget: b, depFresh: depFresh, factory: factory, frames: map[*ssa.Function]*cloneFrame{}, extra: map[ssa.Value][]int{}, unions: map[ssa.Value]map[int]bool{}, nodes: map[ssa.Value]int{}, content: map[int]int{}, derived: map[[2]int]int{}, returns: map[resultKey]int{}, parts: map[ssa.Value]map[resultKey]int{}, depth: map[int]int{}, objType: map[int]types.Type{}, ownPkgs: map[*types.Package]bool{}, binds: map[int][]int{}, ext: map[int][]ssa.CallInstruction{}, extByKey: map[any]int{}, boxes: map[string]int{}, boxed: map[int]bool{}, backing: map[int]bool{}, fnOf: map[int]*ssa.Function{}, funcs: map[*ssa.Function]int{}}
 	for _, fn := range fns {
 		if fn.Pkg != nil {
 			p.ownPkgs[fn.Pkg.Pkg] = true

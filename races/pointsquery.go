@@ -178,6 +178,17 @@ func holdsPointers(t types.Type) bool {
 // unionOf is what v, a value of a factory copied for its calls, points
 // into in any copy or in the shared body; empty when unknown in one.
 func (p *points) unionOf(v ssa.Value) map[int]bool {
+	if u, ok := p.unions[v]; ok {
+		return u
+	}
+	u := p.union(v)
+	p.unions[v] = u
+	return u
+}
+
+// union works out unionOf, once a value: the walk asks it of the same
+// values at every call it passes.
+func (p *points) union(v ssa.Value) map[int]bool {
 	out := map[int]bool{}
 	for _, n := range p.nodesOf(v) {
 		for o := range p.sets[n] {
