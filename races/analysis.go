@@ -146,7 +146,7 @@ func (a *run) lockEnv(consts map[*ssa.Parameter]bool) lockEnv {
 // callEffect is a call's net effect on locks: what every function it can
 // call does (the least of their effects), none if it calls none of the
 // program's functions.
-func (a *run) callEffect(call *ssa.Call) counts {
+func (a *run) callEffect(call ssa.CallInstruction) counts {
 	var out counts
 	for i, e := range a.calleeEffects(call) {
 		if i == 0 {
@@ -178,7 +178,7 @@ func (a *run) okDelta(call *ssa.Call) counts {
 // static callee passed constant booleans is taken with those fixed (a
 // Begin(true) that starts a writable transaction takes the writer's
 // lock, though Begin(false) takes another).
-func (a *run) calleeEffects(call *ssa.Call) []lockEffect {
+func (a *run) calleeEffects(call ssa.CallInstruction) []lockEffect {
 	callees := a.p.callees(call.Parent(), call)
 	out := make([]lockEffect, 0, len(callees))
 	for _, callee := range callees {
@@ -207,7 +207,7 @@ func (a *run) effectOf(fn *ssa.Function, consts map[*ssa.Parameter]bool) lockEff
 	if consts != nil || flagBranches(fn) {
 		bl = analyseLocks(fn, a.lockEnv(consts)) // its callers see what it does, not what it assumes
 	}
-	e := effect(fn, bl, a.aliases, a.okDelta)
+	e := effect(fn, bl, a.lockEnv(nil))
 	a.effects[k] = e
 	return e
 }
@@ -263,17 +263,22 @@ func (a *run) traverse(r *root) []*root {
 			queue(fn, c)
 			return
 		}
-		last := nearest(cs, in.held) // too many ways in: the nearest takes what they share
-		changed := meetOrigins(last.origins, in.origins)
-		if next := intersect(last.entry, in.held); !next.equal(last.entry) {
-			last.entry, changed = next, true
+		// Too many ways in: two contexts become one, the pair that
+		// loses the fewest locks (nearest); the way in takes the freed
+		// place if it is not one of them.
+		i, j := nearest(cs, in.held)
+		if j < 0 {
+			if absorb(cs[i], in.held, in.origins, in.params) {
+				queue(fn, cs[i])
+			}
+			return
 		}
-		if next, grew := joinParams(last.params, in.params); grew {
-			last.params, changed = next, true
+		if absorb(cs[i], cs[j].entry, cs[j].origins, cs[j].params) {
+			queue(fn, cs[i])
 		}
-		if changed {
-			queue(fn, last)
-		}
+		c := &context{entry: in.held.clone(), origins: slices.Clone(in.origins), params: in.params, fn: fn, from: in.from}
+		cs[j] = c
+		queue(fn, c)
 	}
 	for _, fn := range r.fns {
 		enter(fn, entry{held: r.handed, origins: r.origins[fn], params: r.params[fn]}, callEdge{})
@@ -518,26 +523,65 @@ type entry struct {
 }
 
 // maxContexts bounds the contexts of one function in one root; past it,
-// a new way in joins the context nearest to it (nearest).
+// two of them, or one and a new way in, become one (nearest).
 const maxContexts = 4
 
-// nearest is the context of cs that a way in holding held joins once cs
-// is full: the one that keeps the most of its locks in the join, and of
-// those the one that loses the fewest; the first of equals. Joining the
-// last context, whatever it held, let one way in holding nothing in
-// common with it empty a set that other ways in shared: etcd's reads
-// under the read transaction's lock, reached from main along more ways
-// than maxContexts, lost that lock to a way in holding another.
-func nearest(cs []*context, held lockSet) *context {
-	best, keep, lose := cs[0], -1, 0
-	for _, c := range cs {
-		k := len(intersect(c.entry, held))
-		l := len(c.entry) - k
-		if k > keep || k == keep && l < lose {
-			best, keep, lose = c, k, l
+// nearest is, once a function's contexts are full and a way in holding
+// held comes that none holds exactly, the two that become one: (i, -1)
+// where the way in joins context i, (i, j) where context j joins i and
+// the way in takes j's place. A context whose locks the way in all holds
+// takes it with no loss; otherwise the pair that loses the fewest locks
+// (those one holds and the other not), the way in first of equals, then
+// the first contexts. Joining the last context, whatever it held, let a
+// way in holding nothing in common with it empty a set other ways in
+// shared: etcd's reads under the read transaction's lock, reached from
+// main along more ways than maxContexts, lost that lock to a way in
+// holding another. A way in, once in a context, stays in one whose
+// locks it holds: contexts only lose locks, so the walk ends.
+func nearest(cs []*context, held lockSet) (int, int) {
+	bi, bj, best := 0, -1, -1
+	for i, c := range cs {
+		if shared(c.entry, held) == len(c.entry) {
+			return i, -1
+		}
+		if l := len(c.entry) + len(held) - 2*shared(c.entry, held); best < 0 || l < best {
+			bi, bj, best = i, -1, l
 		}
 	}
-	return best
+	for i := range cs {
+		for j := i + 1; j < len(cs); j++ {
+			x, y := cs[i].entry, cs[j].entry
+			if l := len(x) + len(y) - 2*shared(x, y); l < best {
+				bi, bj, best = i, j, l
+			}
+		}
+	}
+	return bi, bj
+}
+
+// shared is how many locks s and t both hold.
+func shared(s, t lockSet) int {
+	n := 0
+	for k := range s {
+		if t[k] {
+			n++
+		}
+	}
+	return n
+}
+
+// absorb joins a way in (or another context) holding held, with origins
+// and params, to c: c keeps the locks both hold, the ownership both
+// agree on, the objects either passes. It reports whether c changed.
+func absorb(c *context, held lockSet, origins []ownership, params []objSet) bool {
+	changed := meetOrigins(c.origins, origins)
+	if next := intersect(c.entry, held); !next.equal(c.entry) {
+		c.entry, changed = next, true
+	}
+	if next, grew := joinParams(c.params, params); grew {
+		c.params, changed = next, true
+	}
+	return changed
 }
 
 // passed is what a call passes to each of callee's parameters, the

@@ -4,6 +4,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -215,6 +216,20 @@ func (env lockEnv) flagLocks(br *ssa.If) []string {
 // error result (its only or last result): the call, and which successor
 // of the branch is taken where err is nil (0 or 1).
 func nilCheck(cond ssa.Value) (*ssa.Call, int) {
+	x, nilWay := nilCompared(cond)
+	if x == nil {
+		return nil, 0
+	}
+	call := errorOf(x)
+	if call == nil {
+		return nil, 0
+	}
+	return call, nilWay
+}
+
+// nilCompared recognises `x != nil` and `x == nil`: x, and which
+// successor of a branch on cond is taken where x is nil (0 or 1).
+func nilCompared(cond ssa.Value) (ssa.Value, int) {
 	bin, ok := cond.(*ssa.BinOp)
 	if !ok || bin.Op != token.EQL && bin.Op != token.NEQ {
 		return nil, 0
@@ -226,14 +241,10 @@ func nilCheck(cond ssa.Value) (*ssa.Call, int) {
 	if !isNil(y) {
 		return nil, 0
 	}
-	call := errorOf(x)
-	if call == nil {
-		return nil, 0
-	}
 	if bin.Op == token.EQL {
-		return call, 0
+		return x, 0
 	}
-	return call, 1
+	return x, 1
 }
 
 func isNil(v ssa.Value) bool {
@@ -255,8 +266,93 @@ func errorOf(v ssa.Value) *ssa.Call {
 		if ok && x.Index == call.Type().(*types.Tuple).Len()-1 {
 			return call
 		}
+	case *ssa.UnOp:
+		if stored := storedJustBefore(x); stored != nil && stored != v {
+			return errorOf(stored)
+		}
 	}
 	return nil
+}
+
+// storedJustBefore is, for load a load of a variable's cell (a named
+// result a deferred function reads: err = tx.commitFreelist(); if err
+// != nil), the value stored into the cell last before it: in its block,
+// or up the blocks each reached from one other. Nil where that is not
+// one store, or where a function literal may store into the cell (the
+// literals that capture it only read it: a deferred logger's check).
+func storedJustBefore(load *ssa.UnOp) ssa.Value {
+	cell, ok := load.X.(*ssa.Alloc)
+	if !ok || load.Op != token.MUL || !readOnlyCaptured(cell) {
+		return nil
+	}
+	b := load.Block()
+	at := slices.Index(b.Instrs, ssa.Instruction(load))
+	for range 16 {
+		for j := at - 1; j >= 0; j-- {
+			if st, ok := b.Instrs[j].(*ssa.Store); ok && st.Addr == ssa.Value(cell) {
+				return st.Val
+			}
+		}
+		if len(b.Preds) != 1 {
+			return nil
+		}
+		b = b.Preds[0]
+		at = len(b.Instrs)
+	}
+	return nil
+}
+
+// readOnlyCaptured reports whether only stores of the function itself
+// write cell: the function literals that capture it only read it.
+func readOnlyCaptured(cell *ssa.Alloc) bool {
+	for _, ref := range *cell.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store, *ssa.UnOp:
+		case *ssa.MakeClosure:
+			fn := x.Fn.(*ssa.Function)
+			for i, b := range x.Bindings {
+				if b == ssa.Value(cell) && written(fn.FreeVars[i]) {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// failedOn reports whether err, an error b returns, is surely not nil
+// there: b is reached only through the way of a comparison of err with
+// nil where it is not (if err != nil { tx.rollback(); return err }).
+func failedOn(err ssa.Value, b *ssa.BasicBlock) bool {
+	err = errValue(err)
+	for cur := b; cur != nil; cur = cur.Idom() {
+		if len(cur.Preds) != 1 {
+			continue
+		}
+		p := cur.Preds[0]
+		br, ok := p.Instrs[len(p.Instrs)-1].(*ssa.If)
+		if !ok || p.Succs[0] == p.Succs[1] {
+			continue
+		}
+		x, nilWay := nilCompared(br.Cond)
+		if x != nil && errValue(x) == err && p.Succs[1-nilWay] == cur {
+			return true
+		}
+	}
+	return false
+}
+
+// errValue is v, or the value stored into its cell where v loads one
+// (storedJustBefore).
+func errValue(v ssa.Value) ssa.Value {
+	if load, ok := v.(*ssa.UnOp); ok {
+		if stored := storedJustBefore(load); stored != nil {
+			return stored
+		}
+	}
+	return v
 }
 
 func isError(t types.Type) bool {

@@ -312,7 +312,7 @@ func (s state) equal(t state) bool {
 // interface).
 type lockEnv struct {
 	canon   aliases
-	effects func(*ssa.Call) counts
+	effects func(ssa.CallInstruction) counts
 	// okDelta is what a call does to locks on top of effects where its
 	// error result is nil (branchlocks.go); consts, the parameters fixed to
 	// a constant boolean, whose branches only one way is taken.
@@ -504,13 +504,14 @@ func isLockPtr(t types.Type) bool {
 // returns that can give a nil error (branchlocks.go): those returning a
 // non-nil one leave out, and one returning what a call gave adds what
 // that call does where it succeeds.
-func effect(fn *ssa.Function, bl *bodyLocks, canon aliases, okDelta func(*ssa.Call) counts) lockEffect {
+func effect(fn *ssa.Function, bl *bodyLocks, env lockEnv) lockEffect {
 	var out lockEffect
 	first, firstOk := true, true
+	canon := env.canon
 	var defers []*ssa.Defer
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
-			if d, ok := instr.(*ssa.Defer); ok && deferredLockOp(d).key != "" {
+			if d, ok := instr.(*ssa.Defer); ok {
 				defers = append(defers, d)
 			}
 		}
@@ -536,8 +537,11 @@ func effect(fn *ssa.Function, bl *bodyLocks, canon aliases, okDelta func(*ssa.Ca
 			if !bl.alwaysBefore(d, ret) {
 				continue
 			}
-			op := deferredLockOp(d)
-			if op.acquire {
+			if op := deferredLockOp(d); op.key == "" {
+				for k, v := range deferredEffect(d, at, env) {
+					at[k] += v
+				}
+			} else if op.acquire {
 				at[canon.of(op.key)]++
 			} else {
 				at[canon.of(op.key)]--
@@ -551,10 +555,10 @@ func effect(fn *ssa.Function, bl *bodyLocks, canon aliases, okDelta func(*ssa.Ca
 		atOk := at
 		if errResult {
 			switch e := returned(ret, len(ret.Results)-1); {
-			case nonNilError(e):
+			case nonNilError(e), failedOn(e, b):
 				continue // an error return: not where fn succeeds
 			case errorOf(e) != nil:
-				atOk = plus(at, okDelta(errorOf(e)))
+				atOk = plus(at, env.okDelta(errorOf(e)))
 			}
 		}
 		if firstOk {
@@ -565,6 +569,38 @@ func effect(fn *ssa.Function, bl *bodyLocks, canon aliases, okDelta func(*ssa.Ca
 	}
 	if firstOk {
 		out.ok = out.all // no return succeeds: nothing to tell apart
+	}
+	return out
+}
+
+// deferredEffect is what a helper deferred at d (defer tx.Unlock(),
+// where the transaction's Unlock releases its lock) does to locks at a
+// return where the function holds at (counted from its entry): its
+// effect, as far as it undoes what the function did. A release of a lock
+// the function does not hold there is left out: a closure that releases
+// only on a flag (fsUnlock := func() { if needLock { fs.mu.Unlock() } };
+// fsLock(); defer fsUnlock(), or defer func() { if !unlocked {
+// fs.mu.Unlock() } }() after an explicit unlock) has the release in its
+// effect, but not the flag that keeps it from running, and would take
+// from the callers a lock they hold.
+func deferredEffect(d *ssa.Defer, at counts, env lockEnv) counts {
+	if env.effects == nil {
+		return nil
+	}
+	var out counts
+	for k, v := range env.effects(d) {
+		switch {
+		case v < 0:
+			v = -min(-v, max(at[k], 0))
+		case v > 0:
+			v = min(v, max(-at[k], 0))
+		}
+		if v != 0 {
+			if out == nil {
+				out = counts{}
+			}
+			out[k] = v
+		}
 	}
 	return out
 }

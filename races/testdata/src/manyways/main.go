@@ -1,9 +1,11 @@
 // Package main reaches one reader along more ways, each holding its own
-// set of locks, than the analysis keeps contexts for. A way in past the
-// bound joins the context nearest to it: the way holding only mu keeps
-// mu, so its read is not taken for one racing with the writer, which
-// holds mu too. Joining the last context instead (which by then held
-// only x) left that read holding nothing.
+// set of locks, than the analysis keeps contexts for. Past the bound, the
+// two nearest become one: the way holding only x, which shares nothing
+// with the four before it, takes the place of the way holding mu and a,
+// which joins the way holding only mu and loses a. Every read then holds
+// mu or x, as the writer does. Joining the way holding only x to the last
+// context, or to the one it loses least with (mu alone), left that read
+// holding nothing.
 package main
 
 import "sync"
@@ -41,14 +43,6 @@ func (s *store) viaC() int {
 	return s.get()
 }
 
-func (s *store) viaMuX() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.x.Lock()
-	defer s.x.Unlock()
-	return s.get()
-}
-
 func (s *store) viaX() int {
 	s.x.Lock()
 	defer s.x.Unlock()
@@ -79,5 +73,5 @@ func writer(s *store) {
 func main() {
 	s := &store{}
 	go writer(s)
-	println(s.viaA() + s.viaB() + s.viaC() + s.viaMuX() + s.viaX() + s.viaMu() + s.unlocked())
+	println(s.viaA() + s.viaB() + s.viaC() + s.viaMu() + s.viaX() + s.unlocked())
 }
