@@ -673,20 +673,19 @@ func (a *run) spawnParams(instr ssa.Instruction, fns []*ssa.Function) map[*ssa.F
 	}
 	var out map[*ssa.Function][]objSet
 	for _, f := range fns {
-		args := passed(site, f)
-		if args == nil {
-			continue
-		}
 		var ps []objSet
-		for i, arg := range args {
+		for i, arg := range passed(site, f) {
 			set := a.pts.objects(arg)
 			if len(set) == 0 || set[unknownObj] || len(set) >= len(a.pts.objects(f.Params[i])) {
 				continue
 			}
 			if ps == nil {
-				ps = make([]objSet, len(args))
+				ps = make([]objSet, len(f.Params))
 			}
 			ps[i] = set
+		}
+		if fv := a.freeVarObjects(site.Parent(), nil, site.Common(), f); fv != nil {
+			ps = withFreeVars(ps, f, fv)
 		}
 		if ps != nil {
 			if out == nil {

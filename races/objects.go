@@ -2,6 +2,8 @@ package races
 
 import (
 	"go/token"
+	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -44,9 +46,16 @@ func (a *run) refined(fn *ssa.Function, c *context, v ssa.Value, depth int) (obj
 			return nil, false
 		}
 		return c.params[i], true
+	case *ssa.FreeVar:
+		// A function literal's or a method value's variable: what the
+		// calls into this context passed in the closure (freeVarObjects).
+		return freeVarSlot(fn, c, x, 0)
 	case *ssa.UnOp:
 		if x.Op != token.MUL {
 			return nil, false
+		}
+		if fv, ok := x.X.(*ssa.FreeVar); ok {
+			return freeVarSlot(fn, c, fv, len(fn.FreeVars)) // what the captured cell holds
 		}
 		if cell, ok := x.X.(*ssa.Alloc); ok {
 			if p := storedParam(cell); p != nil {
@@ -85,15 +94,128 @@ func (a *run) refined(fn *ssa.Function, c *context, v ssa.Value, depth int) (obj
 // context c, what its argument points into where that is less than what
 // the points-to analysis says of the parameter; nil if it is nowhere.
 func (a *run) argObjects(fn *ssa.Function, c *context, site ssa.CallInstruction, callee *ssa.Function) []objSet {
-	args := passed(site, callee)
-	if args == nil {
+	out := a.paramObjects(fn, c, site, callee)
+	if fv := a.freeVarObjects(fn, c, site.Common(), callee); fv != nil {
+		out = withFreeVars(out, callee, fv)
+	}
+	return out
+}
+
+// withFreeVars is params with, after the parameters, a slot for each of
+// callee's free variables and then one for what each holds where it is
+// a variable's cell (refined's FreeVar cases).
+func withFreeVars(params []objSet, callee *ssa.Function, fv []objSet) []objSet {
+	out := make([]objSet, len(callee.Params)+len(fv))
+	copy(out, params)
+	copy(out[len(callee.Params):], fv)
+	return out
+}
+
+// freeVarObjects is, for each free variable of callee, a function
+// literal or a method value called through common from fn in context c,
+// what it points into where that is less than what the points-to
+// analysis says of it, and then, for each that is a variable's cell,
+// what the variable points into; nil if nowhere. The closure made at the
+// call (func() { ... }(), go func() { ... }()) binds what its bindings
+// are in c, and a captured parameter's cell holds what the parameter
+// points into in c; one called through a value (a packer's nextID,
+// bound to its connection's manager) binds what the closures the value
+// can be bound: a closure made per connection calls that connection's.
+func (a *run) freeVarObjects(fn *ssa.Function, c *context, common *ssa.CallCommon, callee *ssa.Function) []objSet {
+	n := len(callee.FreeVars)
+	if n == 0 || common.IsInvoke() {
 		return nil
+	}
+	sets := make([]objSet, 2*n)
+	if mc, ok := common.Value.(*ssa.MakeClosure); ok {
+		if mc.Fn != ssa.Value(callee) {
+			return nil
+		}
+		for i, b := range mc.Bindings {
+			if c == nil {
+				sets[i] = a.pts.objects(b)
+				continue
+			}
+			sets[i] = a.objectsIn(fn, c, b)
+			if cell, ok := b.(*ssa.Alloc); ok && readOnlyCaptured(cell) {
+				if p := storedParam(cell); p != nil {
+					sets[n+i] = a.objectsIn(fn, c, p)
+				}
+			}
+		}
+	} else {
+		objs := a.pts.objects(common.Value)
+		if c != nil {
+			objs = a.objectsIn(fn, c, common.Value)
+		}
+		if len(objs) == 0 || objs[unknownObj] || objs[externalObj] {
+			return nil
+		}
+		for o := range objs {
+			if a.pts.fnOf[o] != callee {
+				continue
+			}
+			nodes := a.pts.binds[o]
+			if len(nodes) != n {
+				return nil
+			}
+			for i, nd := range nodes {
+				sets[i] = union(sets[i], a.pts.sets[nd])
+			}
+		}
+	}
+	some := false
+	for i := range sets {
+		all := a.pts.objects(callee.FreeVars[i%n])
+		known := true
+		if i >= n {
+			all, known = a.pts.contents(all)
+		}
+		if set := sets[i]; len(set) == 0 || set[unknownObj] || known && len(set) >= len(all) {
+			sets[i] = nil
+		} else {
+			some = true
+		}
+	}
+	if !some {
+		return nil
+	}
+	return sets
+}
+
+// freeVarSlot is what c says of fv, fn's free variable, in the slots
+// freeVarObjects fills (off: 0 for the variable, len(fn.FreeVars) for
+// what its cell holds).
+func freeVarSlot(fn *ssa.Function, c *context, fv *ssa.FreeVar, off int) (objSet, bool) {
+	i := slices.Index(fn.FreeVars, fv)
+	slot := len(fn.Params) + off + i
+	if i < 0 || slot >= len(c.params) || len(c.params[slot]) == 0 {
+		return nil, false
+	}
+	return c.params[slot], true
+}
+
+// paramObjects is argObjects for callee's parameters.
+func (a *run) paramObjects(fn *ssa.Function, c *context, site ssa.CallInstruction, callee *ssa.Function) []objSet {
+	args := passed(site, callee)
+	var recv objSet // a method value's receiver, bound in the closure called
+	if args == nil {
+		common := site.Common()
+		if callee.Signature.Recv() == nil || common.IsInvoke() || common.StaticCallee() != nil || len(common.Args)+1 != len(callee.Params) {
+			return nil
+		}
+		recv = a.boundReceivers(fn, c, common.Value, callee)
+		args = append([]ssa.Value{nil}, common.Args...)
 	}
 	invoke := site.Common().IsInvoke()
 	var out []objSet
 	for i, arg := range args {
-		set, ok := a.refined(fn, c, arg, 0)
-		if !ok {
+		var set objSet
+		if arg == nil {
+			set = recv
+		} else if refined, ok := a.refined(fn, c, arg, 0); ok {
+			set = refined
+		} else {
 			set = a.pts.objects(arg)
 		}
 		if invoke && i == 0 {
@@ -108,6 +230,30 @@ func (a *run) argObjects(fn *ssa.Function, c *context, site ssa.CallInstruction,
 			out = make([]objSet, len(args))
 		}
 		out[i] = set
+	}
+	return out
+}
+
+// boundReceivers is the receivers a call of method through v, a method
+// value (s.connIDManager.Get kept in a packer's field), can run it on:
+// what the closures v can be bound, where each is such a closure; nil
+// otherwise.
+func (a *run) boundReceivers(fn *ssa.Function, c *context, v ssa.Value, method *ssa.Function) objSet {
+	objs := a.objectsIn(fn, c, v)
+	if len(objs) == 0 || objs[unknownObj] {
+		return nil
+	}
+	var out objSet
+	for o := range objs {
+		if o == externalObj {
+			continue // the user's function: none of the program's
+		}
+		f := a.pts.fnOf[o]
+		binds := a.pts.binds[o]
+		if f == nil || !strings.HasPrefix(f.Synthetic, "bound method wrapper") || f.Object() != method.Object() || len(binds) != 1 {
+			continue // another callee's closure
+		}
+		out = union(out, a.pts.sets[binds[0]])
 	}
 	return out
 }
