@@ -3,6 +3,7 @@ package races
 import (
 	"fmt"
 	"go/token"
+	"go/types"
 	"slices"
 	"sort"
 	"strings"
@@ -234,7 +235,7 @@ func (a *run) raceGraph(sites []site, guarded bool, reported map[[2]token.Positi
 			if i == j && !sites[i].root.multi || !a.races(&sites[i], &sites[j]) {
 				continue
 			}
-			if onAssumption(&sites[i], &sites[j]) && !guarded && sites[i].heldKey == "" && sites[j].heldKey == "" {
+			if onAssumption(&sites[i], &sites[j]) && !guarded && !lockedOnPath(&sites[i], &sites[j]) {
 				continue // no evidence the location is shared state
 			}
 			wl, ol := sites[i].acc.line, sites[j].acc.line
@@ -309,6 +310,74 @@ func guarded(loc string, sites []site) bool {
 		}
 	}
 	return false
+}
+
+// lockedOnPath reports whether x or y holds a lock of an object the
+// access reaches its location through (c.mu for c.Opts.ErrCB, s.mu for
+// the map s.services' entries' fields): a lock of the state the location
+// is part of, though not of the location's own type. A lock of other
+// state held by chance (a client's connection lock while it fills a
+// request) is no evidence.
+func lockedOnPath(x, y *site) bool {
+	if x.heldKey == "" && y.heldKey == "" {
+		return false
+	}
+	on := map[string]bool{}
+	pathTypes(x.acc.base, on)
+	pathTypes(y.acc.base, on)
+	for _, s := range []*site{x, y} {
+		for k := range s.held {
+			if i := strings.LastIndex(k, "."); i > 0 && on[k[:i]] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pathTypes adds to on the named struct types that v, an access's base,
+// is reached through in its function: the structs whose fields, the
+// maps and slices whose entries, it is loaded from.
+func pathTypes(v ssa.Value, on map[string]bool) {
+	for range 12 {
+		if v == nil {
+			return
+		}
+		if ptr, ok := types.Unalias(v.Type()).Underlying().(*types.Pointer); ok {
+			if named, ok := types.Unalias(ptr.Elem()).(*types.Named); ok {
+				on[qualifiedName(named)] = true
+			}
+		}
+		switch x := v.(type) {
+		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.Field:
+			if named, ok := types.Unalias(x.X.Type()).(*types.Named); ok {
+				on[qualifiedName(named)] = true
+			}
+			v = x.X
+		case *ssa.IndexAddr:
+			v = x.X
+		case *ssa.Index:
+			v = x.X
+		case *ssa.Lookup:
+			v = x.X
+		case *ssa.UnOp:
+			v = x.X
+		case *ssa.Extract:
+			v = x.Tuple
+		case *ssa.Next:
+			v = x.Iter
+		case *ssa.Range:
+			v = x.X
+		case *ssa.ChangeType:
+			v = x.X
+		case *ssa.TypeAssert:
+			v = x.X
+		default:
+			return
+		}
+	}
 }
 
 // onAssumption reports whether x and y can run at the same time only by
