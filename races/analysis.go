@@ -51,6 +51,8 @@ type run struct {
 	ownNesting   int                     // how deep own is in itself
 	groups       bool
 	manyStarters map[[2]any]bool
+	// setOnce is the fields only their object's maker sets (setonce.go).
+	setOnce map[string]bool
 }
 
 type spawnKey struct {

@@ -82,18 +82,40 @@ func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ss
 		return (poolGet(x) || a.handedOver(x, to)) && !a.published(x, instr, false, to)
 	case *ssa.TypeAssert:
 		return !x.CommaOk && a.unsharedBefore(fn, c, x.X, instr, self, to) && !a.published(x, instr, self, to)
+	case *ssa.IndexAddr:
+		// An element of an array or slice no other goroutine has (a
+		// constructor filling the shards it made: s := &c.shards[i]).
+		return a.unsharedBefore(fn, c, x.X, instr, self, to)
+	case *ssa.MakeSlice:
+		return !a.published(x, instr, self, to)
 	case *ssa.UnOp:
 		// What an owned field of such an object holds (the oracle a
 		// database's constructor made for it, db.orc): reached only
 		// through that object, so no goroutine but those it reached has
 		// it either.
 		fa, ok := x.X.(*ssa.FieldAddr)
-		if !ok || x.Op != token.MUL || !a.owned[fieldKey(fa.X.Type(), fa.Field)] {
+		if !ok || x.Op != token.MUL {
 			return false
 		}
+		if !a.owned[fieldKey(fa.X.Type(), fa.Field)] {
+			return a.unsharedStored(fn, c, x, instr, self, to)
+		}
 		return a.unsharedBefore(fn, c, objectOf(fa.X), instr, self, to) && !a.published(x, instr, self, to)
+	case *ssa.Field:
+		return a.unsharedStored(fn, c, x, instr, self, to)
 	}
 	return false
+}
+
+// unsharedStored is unsharedBefore for v, a field of an object fn made
+// and has not published, that only the object's maker sets: what fn
+// stored there (setonce.go).
+func (a *run) unsharedStored(fn *ssa.Function, c *context, v ssa.Value, instr ssa.Instruction, self bool, to scope) bool {
+	w, obj := a.stored(fn, v, 0)
+	if w == nil || a.published(obj, instr, false, to) {
+		return false
+	}
+	return a.unsharedBefore(fn, c, w, instr, self, to) && !a.published(v, instr, self, to)
 }
 
 func originAt(x []ownership, i int) ownership {
@@ -177,6 +199,8 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 		case *ssa.Phi:
 			return a.phiOwn(fn, c, x)
 		case *ssa.FieldAddr:
+			v = x.X
+		case *ssa.IndexAddr:
 			v = x.X
 		case *ssa.ChangeType:
 			v = x.X

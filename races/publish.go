@@ -523,6 +523,9 @@ func (a *run) handedIn(v ssa.Value, ret *ssa.Return, to scope, steps int) bool {
 // sync/atomic: it uses the address it is given and keeps nothing.
 func syncCall(call *ssa.Call) bool {
 	callee := call.Common().StaticCallee()
+	if callee != nil && callee.Pkg == nil && callee.Origin() != nil {
+		callee = callee.Origin() // a generic type's method: atomic.Pointer[T].Store
+	}
 	if callee == nil || callee.Pkg == nil {
 		return false
 	}

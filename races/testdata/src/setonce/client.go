@@ -1,0 +1,68 @@
+// Package setonce builds a client around a clone of its options and then
+// sets a field of the clone through the client (c.opt.proc, go-redis's
+// NewClient): the load of c.opt gives what NewClient stored there, since
+// only an object's maker ever sets a client's base or a base's options,
+// so the write is on the clone nobody else holds yet. Once clients are
+// published in the pool, a write through them with no lock races.
+package setonce
+
+import "sync"
+
+type Options struct {
+	proc func()
+	addr string
+}
+
+func (o *Options) clone() *Options {
+	c := *o
+	return &c
+}
+
+type base struct{ opt *Options }
+
+type Client struct{ *base }
+
+func NewClient(opt *Options) *Client {
+	opt = opt.clone()
+	c := Client{base: &base{opt: opt}}
+	built := false
+	defer func() {
+		if !built {
+			println("half made")
+		}
+	}()
+	c.opt.proc = nil // no race: the clone is NewClient's alone
+	built = true
+	return &c
+}
+
+type Pool struct {
+	mu      sync.Mutex
+	clients []*Client
+}
+
+// Add makes a client and publishes it under the pool's lock.
+func (p *Pool) Add(o *Options) {
+	c := NewClient(o)
+	p.mu.Lock()
+	p.clients = append(p.clients, c)
+	p.mu.Unlock()
+}
+
+// Run reads each client's handler under the pool's lock.
+func (p *Pool) Run() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, c := range p.clients {
+		if c.opt.proc != nil {
+			c.opt.proc()
+		}
+	}
+}
+
+// SetProc writes them, and reads the list, with no lock.
+func (p *Pool) SetProc(f func()) {
+	for _, c := range p.clients { // want `Pool.clients read in Pool.SetProc \(exported method: Pool.SetProc\) races with its write in Pool.Add`
+		c.opt.proc = f // want `Options.proc written in Pool.SetProc \(exported method: Pool.SetProc\) races with its read in Pool.Run`
+	}
+}
