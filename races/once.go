@@ -109,5 +109,39 @@ func dominatesReturns(instr ssa.Instruction) bool {
 // once.
 func (a *run) onceOrders(x, y *site) bool {
 	o := a.orderOf(x).once
-	return o != "" && (a.orderOf(y).once == o || afterOnce(*y, o))
+	return o != "" && (a.orderOf(y).once == o || afterOnce(*y, o) || onceStarts(*x, *y, o))
+}
+
+// onceStarts reports whether y's goroutine, or one that started it, was
+// started by a go statement that the Once o's function runs after x
+// (quic-go's Transport.init sets the transport's fields and then starts
+// its listen loop, inside initOnce.Do): the function runs once, so
+// whichever goroutine runs it, x is done before the go statement.
+func onceStarts(x, y site, o string) bool {
+	fx, ix := inOnceFunc(x.root.path(x.fn), o, x.acc.instr)
+	if fx == nil {
+		return false
+	}
+	for r := y.root; r.parent != nil; r = r.parent {
+		if fy, iy := inOnceFunc(r.parent.path(r.siteFn), o, r.site); fy == fx && ix != iy && dominates(ix, iy) {
+			return true
+		}
+	}
+	return false
+}
+
+// inOnceFunc is, on a witness path ending at last, the function a Do on
+// the Once o runs, and its instruction the path goes on from (a call, or
+// last itself); nil if no Do on o is on the path.
+func inOnceFunc(p []callEdge, o string, last ssa.Instruction) (*ssa.Function, ssa.Instruction) {
+	for d, e := range p {
+		if e.site == nil || onceDo(e.site) != o {
+			continue
+		}
+		if d+1 < len(p) {
+			return e.caller, p[d+1].site
+		}
+		return e.caller, last
+	}
+	return nil, nil
 }
