@@ -93,6 +93,14 @@ func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ss
 		// database's constructor made for it, db.orc): reached only
 		// through that object, so no goroutine but those it reached has
 		// it either.
+		if cell, isCell := x.X.(*ssa.Alloc); isCell && x.Op == token.MUL && readOnlyCaptured(cell) {
+			// A parameter function literals capture lives in a cell
+			// (initMaps' m, captured by the constructors it hands
+			// closures to): the parameter.
+			if p := storedParam(cell); p != nil {
+				return a.unsharedBefore(fn, c, p, instr, self, to)
+			}
+		}
 		fa, ok := x.X.(*ssa.FieldAddr)
 		if !ok || x.Op != token.MUL {
 			return false

@@ -305,6 +305,12 @@ func newBase(addr ssa.Value) ssa.Value {
 		if alloc := cellAlloc(x); alloc != nil {
 			return alloc
 		}
+		// A captured parameter, loaded from its cell: the parameter.
+		if cell, ok := x.X.(*ssa.Alloc); ok && x.Op == token.MUL && readOnlyCaptured(cell) {
+			if p := storedParam(cell); p != nil {
+				return p
+			}
+		}
 	}
 	return nil
 }
