@@ -2,8 +2,10 @@
 // sets a field of the clone through the client (c.opt.proc, go-redis's
 // NewClient): the load of c.opt gives what NewClient stored there, since
 // only an object's maker ever sets a client's base or a base's options,
-// so the write is on the clone nobody else holds yet. Once clients are
-// published in the pool, a write through them with no lock races.
+// so the write is on the clone nobody else holds yet (the deferred
+// clean-up that reads c runs in NewClient's goroutine, after it). Once
+// clients are published in the pool, a write through them with no lock
+// races.
 package setonce
 
 import "sync"
@@ -28,12 +30,18 @@ func NewClient(opt *Options) *Client {
 	built := false
 	defer func() {
 		if !built {
-			println("half made")
+			c.close() // a panic below leaves nothing half made
 		}
 	}()
 	c.opt.proc = nil // no race: the clone is NewClient's alone
 	built = true
 	return &c
+}
+
+func (c *Client) close() {
+	if c.base != nil {
+		println("closing", c.opt.addr)
+	}
 }
 
 type Pool struct {
