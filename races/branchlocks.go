@@ -111,27 +111,16 @@ func (env lockEnv) fixed(cond ssa.Value) (value, ok bool) {
 // otherwise.
 func cellValue(v ssa.Value) ssa.Value {
 	cell, ok := v.(*ssa.Alloc)
-	if !ok {
+	if !ok || !readOnlyCaptured(cell) {
 		return nil
 	}
 	var val ssa.Value
 	for _, ref := range *cell.Referrers() {
-		switch x := ref.(type) {
-		case *ssa.Store:
-			if x.Addr != ssa.Value(cell) || val != nil {
+		if st, ok := ref.(*ssa.Store); ok {
+			if val != nil {
 				return nil
 			}
-			val = x.Val
-		case *ssa.UnOp:
-		case *ssa.MakeClosure:
-			fn := x.Fn.(*ssa.Function)
-			for i, b := range x.Bindings {
-				if b == ssa.Value(cell) && written(fn.FreeVars[i]) {
-					return nil
-				}
-			}
-		default:
-			return nil
+			val = st.Val
 		}
 	}
 	return val
@@ -303,11 +292,16 @@ func storedJustBefore(load *ssa.UnOp) ssa.Value {
 }
 
 // readOnlyCaptured reports whether only stores of the function itself
-// write cell: the function literals that capture it only read it.
+// write cell: the function literals that capture it only read it, and
+// its address goes nowhere else.
 func readOnlyCaptured(cell *ssa.Alloc) bool {
 	for _, ref := range *cell.Referrers() {
 		switch x := ref.(type) {
-		case *ssa.Store, *ssa.UnOp:
+		case *ssa.Store:
+			if x.Addr != ssa.Value(cell) {
+				return false // the cell's address stored somewhere
+			}
+		case *ssa.UnOp:
 		case *ssa.MakeClosure:
 			fn := x.Fn.(*ssa.Function)
 			for i, b := range x.Bindings {
