@@ -53,6 +53,8 @@ type run struct {
 	manyStarters map[[2]any]bool
 	// setOnce is the fields only their object's maker sets (setonce.go).
 	setOnce map[string]bool
+	// reach is the functions each function's call can run (madefirst.go).
+	reach map[*ssa.Function]map[*ssa.Function]bool
 }
 
 type spawnKey struct {

@@ -360,7 +360,7 @@ func chanLocation(v ssa.Value) string {
 func (a *run) spawnOrders(x, y site) bool {
 	for c := y.root; c != nil; c = c.parent {
 		if c.parent == x.root {
-			return a.before(x.root, x.fn, x.acc.instr, x.acc.base, c.siteFn, c.site) || a.after(x.root, x.fn, x.acc.instr, c)
+			return a.before(x.root, x.fn, x.acc.instr, x.acc.base, c.siteFn, c.site) || a.after(x.root, x.fn, x.acc.instr, c) || a.startedAfterMade(x, c)
 		}
 	}
 	return false

@@ -86,7 +86,7 @@ func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ss
 		// An element of an array or slice no other goroutine has (a
 		// constructor filling the shards it made: s := &c.shards[i]).
 		return a.unsharedBefore(fn, c, x.X, instr, self, to)
-	case *ssa.MakeSlice:
+	case *ssa.MakeSlice, *ssa.MakeMap:
 		return !a.published(x, instr, self, to)
 	case *ssa.UnOp:
 		// What an owned field of such an object holds (the oracle a
@@ -100,6 +100,12 @@ func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ss
 			if p := storedParam(cell); p != nil {
 				return a.unsharedBefore(fn, c, p, instr, self, to)
 			}
+		}
+		if alloc := cellAlloc(x); alloc != nil {
+			// A variable function literals capture, set to one
+			// allocation (Open's db, captured by the goroutines it
+			// starts): that allocation.
+			return a.unsharedBefore(fn, c, alloc, instr, self, to)
 		}
 		fa, ok := x.X.(*ssa.FieldAddr)
 		if !ok || x.Op != token.MUL {

@@ -382,6 +382,10 @@ func (a *run) publishes(v ssa.Value, ref ssa.Instruction) bool {
 		return x.Val == v
 	case *ssa.DebugRef, *ssa.BinOp:
 		return false // a comparison (fn != nil) keeps nothing
+	case *ssa.MapUpdate:
+		return x.Key == v || x.Value == v // putting into the map v keeps nothing
+	case *ssa.Lookup, *ssa.Range:
+		return false // reading v, or looking v up, keeps nothing
 	case *ssa.Call:
 		return a.callPublishes(x, v)
 	}

@@ -1,0 +1,179 @@
+package races
+
+import (
+	"slices"
+
+	"go/token"
+
+	"golang.org/x/tools/go/ssa"
+)
+
+// startedAfterMade reports whether c, a goroutine x's root starts, can
+// have the object x accesses only if it was started after x: the object
+// is one x's instance made and handed to nobody but goroutines it starts
+// (x.kept), and nothing that can run between the object's making and x
+// (on x's call path, from the function whose call made it down to x)
+// starts c, directly, through calls, or through the goroutines it
+// starts. Before that call the object does not exist, so a c that has it
+// was started after x. badger's StreamDB opens a database of its own,
+// then starts its writer goroutine on it through Prepare: Open's set-up
+// of the new database comes first, whichever way (DropAll's, on the
+// receiver) the same go statement was first reached.
+func (a *run) startedAfterMade(x site, c *root) bool {
+	if !x.kept || c.site == nil {
+		return false
+	}
+	frames := a.madeFrames(x)
+	if frames == nil {
+		return false
+	}
+	for _, f := range frames {
+		for _, cs := range a.callsOf(f.fn) {
+			if !reaches(cs.instr, f.at) {
+				continue // runs after x, or not on the way to it
+			}
+			if cs.instr == c.site {
+				return false
+			}
+			for _, g := range cs.callees {
+				if cs.entered && a.reachable(g)[c.siteFn] {
+					return false
+				}
+			}
+			for _, g := range append(cs.callbacks, cs.sp.fns...) {
+				if a.reachable(g)[c.siteFn] {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// madeFrames is x's call path from the function whose call makes the
+// object x accesses down to x, each function with where the path is in
+// it: the object is followed up the path through the parameters it is
+// passed in and the owned fields it is loaded from, to an allocation or
+// to a call that hands over what it made. nil if it cannot be followed.
+func (a *run) madeFrames(x site) []frame {
+	path := a.ctxPath(x)
+	made := func(i int) []frame {
+		var out []frame
+		for ; i < len(path); i++ {
+			at := x.acc.instr
+			if i+1 < len(path) {
+				at = path[i+1].site
+			}
+			out = append(out, frame{path[i].caller, at})
+		}
+		return out
+	}
+	v, fn := objectOf(x.acc.base), x.fn
+	for i := len(path) - 1; i >= 0 && path[i].caller == fn; {
+		switch y := v.(type) {
+		case *ssa.Alloc:
+			if capturedCell(y) != nil {
+				return nil
+			}
+			return made(i)
+		case *ssa.MakeSlice, *ssa.MakeMap:
+			return made(i)
+		case *ssa.Call, *ssa.Extract:
+			if a.handedOver(y, beyondSpawned) {
+				return made(i)
+			}
+			return nil
+		case *ssa.UnOp:
+			if w, _ := a.stored(fn, y, 0); w != nil {
+				v = w // what fn stored in a field only the maker sets
+				continue
+			}
+			fa, ok := y.X.(*ssa.FieldAddr)
+			if !ok || y.Op != token.MUL || !a.owned[fieldKey(fa.X.Type(), fa.Field)] {
+				return nil
+			}
+			v = objectOf(fa.X)
+		case *ssa.Parameter:
+			j := paramOf(fn, y)
+			if i == 0 || j < 0 || path[i].site == nil {
+				return nil
+			}
+			call, ok := path[i].site.(ssa.CallInstruction)
+			if !ok {
+				return nil
+			}
+			args := passed(call, fn)
+			if j >= len(args) {
+				return nil
+			}
+			v, fn, i = objectOf(args[j]), path[i-1].caller, i-1
+		default:
+			return nil
+		}
+	}
+	return nil
+}
+
+// ctxPath is the call path that entered x's context (the one a finding
+// shows), each function with the call in its caller that leads to it;
+// the root's witness path where x's context is not its own function's.
+// nil where a caller calls the function from more than one place.
+func (a *run) ctxPath(x site) []callEdge {
+	if x.ctx == nil || x.ctx.fn != x.fn {
+		return x.root.path(x.fn)
+	}
+	var rev []callEdge
+	seen := map[*context]bool{}
+	for c := x.ctx; c != nil && !seen[c]; c = c.from {
+		seen[c] = true
+		e := callEdge{caller: c.fn}
+		if c.from != nil {
+			for _, cs := range a.callsOf(c.from.fn) {
+				if cs.entered && slices.Contains(cs.callees, c.fn) || slices.Contains(cs.callbacks, c.fn) {
+					if e.site != nil {
+						return nil
+					}
+					e.site = cs.instr
+				}
+			}
+			if e.site == nil {
+				return nil
+			}
+		}
+		rev = append(rev, e)
+	}
+	slices.Reverse(rev)
+	return rev
+}
+
+// reachable is the functions a call of f can run, directly or through
+// callees, callbacks and the goroutines it starts; memoised per f.
+func (a *run) reachable(f *ssa.Function) map[*ssa.Function]bool {
+	if m, ok := a.reach[f]; ok {
+		return m
+	}
+	m := map[*ssa.Function]bool{f: true}
+	work := []*ssa.Function{f}
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		if fn.Blocks == nil {
+			continue
+		}
+		for _, cs := range a.callsOf(fn) {
+			for _, fns := range [][]*ssa.Function{cs.callees, cs.callbacks, cs.sp.fns} {
+				for _, g := range fns {
+					if !m[g] {
+						m[g] = true
+						work = append(work, g)
+					}
+				}
+			}
+		}
+	}
+	if a.reach == nil {
+		a.reach = map[*ssa.Function]map[*ssa.Function]bool{}
+	}
+	a.reach[f] = m
+	return m
+}
