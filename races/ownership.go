@@ -86,6 +86,10 @@ func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ss
 		// An element of an array or slice no other goroutine has (a
 		// constructor filling the shards it made: s := &c.shards[i]).
 		return a.unsharedBefore(fn, c, x.X, instr, self, to)
+	case *ssa.FieldAddr:
+		// A struct held in such an object's field (badger's Open
+		// calling db.vlog.open(db) on the DB it made).
+		return a.unsharedBefore(fn, c, x.X, instr, self, to)
 	case *ssa.MakeSlice, *ssa.MakeMap:
 		return !a.published(x, instr, self, to)
 	case *ssa.UnOp:

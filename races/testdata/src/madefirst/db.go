@@ -16,6 +16,17 @@ type DB struct {
 	size    int
 	writes  chan int
 	stopped bool
+	vl      valueLog
+}
+
+// valueLog is held in the database itself, not through a pointer.
+type valueLog struct {
+	maxFid int
+}
+
+// open sets up the log of a database being opened.
+func (vl *valueLog) open(n int) {
+	vl.maxFid = n
 }
 
 // Open makes a database, starts a monitor that only reads the size it
@@ -27,6 +38,7 @@ func Open(n int) *DB {
 	db.reg = map[int]string{}
 	db.reg[0] = "root"
 	db.setSize(n)
+	db.vl.open(n)
 	return db
 }
 
@@ -48,7 +60,7 @@ func (db *DB) startWriter() {
 
 func (db *DB) writer() {
 	for k := range db.writes {
-		if db.reg[k] == "" && db.size > 0 {
+		if db.reg[k] == "" && db.size > 0 && db.vl.maxFid > 0 {
 			println(k)
 		}
 	}
@@ -112,6 +124,9 @@ func (l *Log) Reopen() *Log {
 func (db *DB) Lookup(k int) string {
 	db.mu.Lock()
 	defer db.mu.Unlock()
+	if k > db.vl.maxFid {
+		return ""
+	}
 	return db.reg[k]
 }
 
