@@ -227,12 +227,18 @@ func (a *run) raceGraph(sites []site, guarded bool, reported map[[2]token.Positi
 			g.edges[at.fn] = append(g.edges[at.fn], racePair{at, o})
 		}
 	}
+	// known reports whether x's pair with y would add nothing: both
+	// edges are there, and what they mark of their nodes is marked.
+	known := func(x, y *site) bool {
+		return seen[key{x.fn, y.fn, y.acc.line}] && seen[key{y.fn, x.fn, x.acc.line}] && g.wrote[x.fn] &&
+			(x.heldKey != "" || g.unlocked[x.fn]) && (y.heldKey != "" || g.unlocked[y.fn])
+	}
 	for i := range sites {
 		if !sites[i].acc.write {
 			continue
 		}
 		for j := range sites {
-			if i == j && !sites[i].root.multi || !a.races(&sites[i], &sites[j]) {
+			if i == j && !sites[i].root.multi || known(&sites[i], &sites[j]) || !a.races(&sites[i], &sites[j]) {
 				continue
 			}
 			if onAssumption(&sites[i], &sites[j]) && !guarded && !lockedOnPath(&sites[i], &sites[j]) {
