@@ -142,8 +142,12 @@ func TestRacesUsage(t *testing.T) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, stderr, tc.want)
 		}
 	}
-	stdout, _, code := run(t, dir, guardvet, "races", "-help")
-	if code != 0 || !strings.Contains(stdout, "usage: guardvet races") || !strings.Contains(stdout, "-tests") {
-		t.Errorf("races -help: exit %d\n%s", code, stdout)
+	stdout, stderr, code := run(t, dir, guardvet, "races", "-help")
+	if code != 0 || strings.Count(stdout, "usage: guardvet races") != 1 || !strings.Contains(stdout, "-tests") || stderr != "" {
+		t.Errorf("races -help: exit %d, want the usage once on stdout and nothing on stderr\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	_, stderr, code = run(t, dir, guardvet, "races", "-bogus")
+	if code != 2 || strings.Count(stderr, "usage: guardvet races") != 1 || !strings.Contains(stderr, "-bogus") {
+		t.Errorf("races -bogus: exit %d, want 2 and the error and usage once on stderr\n%s", code, stderr)
 	}
 }

@@ -40,16 +40,19 @@ func racesCommand(args []string, stdout, stderr io.Writer) int {
 	dir := fs.String("C", "", "run in `dir`")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile to `file`")
 	memprofile := fs.String("memprofile", "", "write a heap profile to `file` once the findings are made")
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), racesUsage)
+	usage := func(w io.Writer) {
+		fmt.Fprint(w, racesUsage)
+		fs.SetOutput(w)
 		fs.PrintDefaults()
+		fs.SetOutput(stderr)
 	}
+	fs.Usage = func() {} // printed once below, where it belongs
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fs.SetOutput(stdout)
-			fs.Usage()
+			usage(stdout)
 			return output.ExitClean
 		}
+		usage(stderr)
 		return output.ExitError
 	}
 	if *jsonOut && *sarifOut {
