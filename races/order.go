@@ -192,13 +192,57 @@ func (a *run) receivedBefore(f frame) map[string]bool {
 	for _, b := range f.fn.Blocks {
 		for _, instr := range b.Instrs {
 			for _, c := range receivedLocs(instr) {
-				if dominates(instr, f.at) || waitsUnlessNil(instr, c, f.at) {
+				if c != "" && (dominates(instr, f.at) || waitsUnlessNil(instr, c, f.at)) {
+					m[c] = true
+				}
+			}
+			if call, ok := instr.(*ssa.Call); ok && dominates(instr, f.at) {
+				for c := range a.alwaysReceives(call.Call.StaticCallee(), 0) {
 					m[c] = true
 				}
 			}
 		}
 	}
 	a.receiveMemo[f] = m
+	return m
+}
+
+// maxWaitDepth bounds how deep alwaysReceives looks through calls.
+const maxWaitDepth = 3
+
+// alwaysReceives is the channels, atomics and WaitGroups fn receives
+// from, loads or waits on before each of its returns, itself or through
+// a call that always does (nats.go's waitForExits, a helper whose
+// nc.wg.Wait() every reconnect calls before it rebinds the reader the
+// old read loop used). Nothing for a function that never returns.
+func (a *run) alwaysReceives(fn *ssa.Function, depth int) map[string]bool {
+	if fn == nil || fn.Blocks == nil || depth > maxWaitDepth {
+		return nil
+	}
+	if m, ok := a.recvAlways[fn]; ok {
+		return m
+	}
+	a.recvAlways[fn] = nil // a recursive call adds nothing
+	rets := returns(fn)
+	m := map[string]bool{}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if !dominatesAll(instr, rets) {
+				continue
+			}
+			for _, c := range receivedLocs(instr) {
+				if c != "" { // a local channel: no location to match
+					m[c] = true
+				}
+			}
+			if call, ok := instr.(*ssa.Call); ok {
+				for c := range a.alwaysReceives(call.Call.StaticCallee(), depth+1) {
+					m[c] = true
+				}
+			}
+		}
+	}
+	a.recvAlways[fn] = m
 	return m
 }
 
@@ -320,8 +364,9 @@ func waitGroupOp(c *ssa.CallCommon, name string) string {
 	return heldAt(v)
 }
 
-// receivedLocs is the channels instr receives from (a receive, or a
-// select's receive cases) or the atomic it loads, as locations.
+// receivedLocs is the channels instr surely receives from (a receive,
+// or a select all of whose cases receive from one channel) or the atomic
+// it loads, as locations.
 func receivedLocs(instr ssa.Instruction) []string {
 	var out []string
 	switch x := instr.(type) {
@@ -330,10 +375,23 @@ func receivedLocs(instr ssa.Instruction) []string {
 			out = append(out, chanLocation(x.X))
 		}
 	case *ssa.Select:
-		for _, st := range x.States {
+		// A select receives from one of its cases' channels: from a
+		// known one only when every case, and no default, receives
+		// from it.
+		loc := ""
+		for i, st := range x.States {
+			c := ""
 			if st.Dir == types.RecvOnly {
-				out = append(out, chanLocation(st.Chan))
+				c = chanLocation(st.Chan)
 			}
+			if c == "" || i > 0 && c != loc {
+				loc = ""
+				break
+			}
+			loc = c
+		}
+		if x.Blocking && loc != "" {
+			out = append(out, loc)
 		}
 	case *ssa.Call:
 		if loc, op := atomicOp(x); op == atomicLoad || op == atomicSwap {

@@ -170,6 +170,22 @@ func (a *run) pairs(loc string, sites []site, guarded bool, reported map[[2]toke
 		if len(hubEdges) == 0 {
 			return out
 		}
+		// A pair of lines another node already reported (two
+		// instantiations of one generic function are two nodes) is not
+		// reported again.
+		fresh := hubEdges[:0:0]
+		for _, p := range hubEdges {
+			if !reported[[2]token.Position{p.at.acc.line, p.o.acc.line}] && !reported[[2]token.Position{p.o.acc.line, p.at.acc.line}] {
+				fresh = append(fresh, p)
+			}
+		}
+		if len(fresh) == 0 {
+			for _, p := range hubEdges {
+				g.done[[2]*ssa.Function{hub, p.o.fn}], g.done[[2]*ssa.Function{p.o.fn, hub}] = true, true
+			}
+			continue
+		}
+		hubEdges = fresh
 		// The pair shown: the first with another node, one whose access
 		// on the hub writes where there is one; the node with itself
 		// only if it races with nothing else.
