@@ -203,6 +203,12 @@ func (a *run) receivedBefore(f frame) map[string]bool {
 			}
 		}
 	}
+	for b, ch := range receivingCases(f.fn) {
+		// In the body of a select's case that received from ch.
+		if c := chanLocation(ch); c != "" && b.Dominates(f.at.Block()) {
+			m[c] = true
+		}
+	}
 	a.receiveMemo[f] = m
 	return m
 }

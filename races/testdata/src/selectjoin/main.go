@@ -52,9 +52,45 @@ func openMaybe() *backend {
 	}
 }
 
+// notifier publishes err by closing c; a select case that received from
+// c reads it after the close (etcd's LinearizableReadNotify).
+type notifier struct {
+	c   chan struct{}
+	err error
+}
+
+func (n *notifier) notify(err error) {
+	n.err = err // want `notifier.err written in notifier.notify .* races with its read in notifier.drain`
+	close(n.c)
+}
+
+func (n *notifier) wait(stop chan struct{}) error {
+	select {
+	case <-n.c:
+		return n.err
+	case <-stop:
+		return nil
+	}
+}
+
+// drain's non-blocking select waits for nothing: the read can come first.
+func (n *notifier) drain() error {
+	select {
+	case <-n.c:
+	default:
+	}
+	return n.err
+}
+
 func main() {
 	be := openBackend()
 	fmt.Println(be.tx, current)
 	openMaybe()
 	fmt.Println(last)
+	n := &notifier{c: make(chan struct{})}
+	go n.notify(fmt.Errorf("done"))
+	fmt.Println(n.wait(make(chan struct{})))
+	m := &notifier{c: make(chan struct{})}
+	go m.notify(nil)
+	fmt.Println(m.drain())
 }
