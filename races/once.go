@@ -114,16 +114,19 @@ func (a *run) onceOrders(x, y *site) bool {
 
 // onceStarts reports whether y's goroutine, or one that started it, was
 // started by a go statement that the Once o's function runs after x
-// (quic-go's Transport.init sets the transport's fields and then starts
-// its listen loop, inside initOnce.Do): the function runs once, so
-// whichever goroutine runs it, x is done before the go statement.
+// (quic-go's Transport.init sets the transport's fields, on one branch
+// or another, and then starts its listen loop, inside initOnce.Do): the
+// function runs once, so whichever goroutine runs it, x, where it runs,
+// is done before the go statement.
 func onceStarts(x, y site, o string) bool {
 	fx, ix := inOnceFunc(x.root.path(x.fn), o, x.acc.instr)
 	if fx == nil {
 		return false
 	}
 	for r := y.root; r.parent != nil; r = r.parent {
-		if fy, iy := inOnceFunc(r.parent.path(r.siteFn), o, r.site); fy == fx && ix != iy && dominates(ix, iy) {
+		// The function runs once: where both run, x comes first unless
+		// the go statement can come before it (a loop).
+		if fy, iy := inOnceFunc(r.parent.path(r.siteFn), o, r.site); fy == fx && ix != iy && reaches(ix, iy) && !reaches(iy, ix) {
 			return true
 		}
 	}

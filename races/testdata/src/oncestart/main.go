@@ -8,22 +8,29 @@ package main
 import "sync"
 
 type Transport struct {
-	once  sync.Once
-	conn  string
-	label string
+	once   sync.Once
+	conn   string
+	label  string
+	idLen  int
+	custom bool
 }
 
 func (t *Transport) init() {
 	t.once.Do(func() {
 		t.conn = "udp" // no race: the loop starts after it, whoever runs this
 		t.label = "t"
+		if t.custom {
+			t.idLen = 8 // on one branch or the other: still before the go statement
+		} else {
+			t.idLen = 4
+		}
 		go t.listen()
 	})
 }
 
 func (t *Transport) listen() {
 	for {
-		println(t.conn, t.label)
+		println(t.conn, t.label, t.idLen)
 	}
 }
 
