@@ -239,9 +239,21 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 			return notOwn
 		case *ssa.Parameter:
 			return originAt(c.origins, paramOf(fn, x))
+		case *ssa.Field:
+			if w, _ := a.stored(fn, x, 0); w != nil {
+				v = w // a field of a struct value fn made, as above
+				continue
+			}
+			return notOwn
 		case *ssa.UnOp:
 			if x.Op != token.MUL {
 				return notOwn
+			}
+			// A field only its object's maker sets, of an object fn
+			// made, holds what fn stored there (setonce.go).
+			if w, _ := a.stored(fn, x, 0); w != nil {
+				v = w
+				continue
 			}
 			// An owned field of an own object holds what its group made.
 			if fa, ok := x.X.(*ssa.FieldAddr); ok && a.owned[fieldKey(fa.X.Type(), fa.Field)] {

@@ -165,7 +165,57 @@ func (a *run) stored(fn *ssa.Function, v ssa.Value, depth int) (ssa.Value, *ssa.
 	if obj == nil {
 		return nil, nil
 	}
-	return a.storedInto(fn, obj, f, depth), obj
+	if w := a.storedInto(fn, obj, f, depth); w != nil {
+		return w, obj
+	}
+	if at, ok := v.(ssa.Instruction); ok {
+		return a.lastStoredBefore(fn, obj, f, at, depth), obj
+	}
+	return nil, nil
+}
+
+// lastStoredBefore is, where fn sets field f of obj more than once, the
+// value of the store that every way to at passes last: a store to the
+// field that comes before at on every path, after every other store of
+// the field or copy of the whole struct, and that none of them can
+// follow (WithTimeout's clone := *c, then clone.baseClient = a fresh
+// one). Nil if there is no such store.
+func (a *run) lastStoredBefore(fn *ssa.Function, obj *ssa.Alloc, f int, at ssa.Instruction, depth int) ssa.Value {
+	var stores []*ssa.Store
+	var last *ssa.Store
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			st, ok := instr.(*ssa.Store)
+			if !ok {
+				continue
+			}
+			switch addr := st.Addr.(type) {
+			case *ssa.FieldAddr:
+				if addr.Field != f || a.madeBy(fn, addr.X, depth) != obj {
+					continue
+				}
+				if dominates(st, at) {
+					last = st // the candidate: checked against the rest below
+				}
+			case *ssa.Alloc:
+				if addr != obj {
+					continue
+				}
+			default:
+				continue
+			}
+			stores = append(stores, st)
+		}
+	}
+	if last == nil {
+		return nil
+	}
+	for _, st := range stores {
+		if st != last && (!dominates(st, last) || reaches(last, st)) {
+			return nil
+		}
+	}
+	return last.Val
 }
 
 // storedInto is the one value fn stores into field f of obj, its own

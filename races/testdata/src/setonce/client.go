@@ -20,13 +20,45 @@ func (o *Options) clone() *Options {
 	return &c
 }
 
-type base struct{ opt *Options }
+type base struct {
+	opt     *Options
+	mu      sync.Mutex
+	timeout int
+}
 
-type Client struct{ *base }
+// Timeout reads the base's timeout under the client's and the base's
+// locks.
+func (c *Client) Timeout() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.base.mu.Lock()
+	defer c.base.mu.Unlock()
+	return c.base.timeout
+}
+
+// WithTimeout returns a copy of c with a base of its own: the copy of
+// the struct brings c's base along, then the field is set to a fresh
+// one, and the write is on that one (go-redis's Client.WithTimeout).
+func (c *Client) WithTimeout(t int) *Client {
+	clone := *c
+	clone.base = &base{opt: c.opt}
+	clone.base.timeout = t // no race: clone's base is WithTimeout's alone
+	return &clone
+}
+
+// SetTimeout writes the shared base's timeout with no lock.
+func (c *Client) SetTimeout(t int) {
+	c.base.timeout = t // want `base.timeout written in Client.SetTimeout .* races with its read in Client.Timeout`
+}
+
+type Client struct {
+	*base
+	mu *sync.Mutex
+}
 
 func NewClient(opt *Options) *Client {
 	opt = opt.clone()
-	c := Client{base: &base{opt: opt}}
+	c := Client{base: &base{opt: opt}, mu: &sync.Mutex{}}
 	built := false
 	defer func() {
 		if !built {
