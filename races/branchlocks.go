@@ -271,7 +271,7 @@ func errorOf(v ssa.Value) *ssa.Call {
 // literals that capture it only read it: a deferred logger's check).
 func storedJustBefore(load *ssa.UnOp) ssa.Value {
 	cell, ok := load.X.(*ssa.Alloc)
-	if !ok || load.Op != token.MUL || !readOnlyCaptured(cell) {
+	if !ok || load.Op != token.MUL || !readOnlyCaptured(cell) && !deferredWriters(cell) {
 		return nil
 	}
 	b := load.Block()
@@ -310,6 +310,46 @@ func readOnlyCaptured(cell *ssa.Alloc) bool {
 				}
 			}
 		default:
+			return false
+		}
+	}
+	return true
+}
+
+// deferredWriters reports whether the function literals that capture
+// cell and write it are only deferred, and its address goes nowhere
+// else: they run as the function returns, so until then only the
+// function's own stores set it (buntdb's managed: tx, err = db.Begin(w);
+// if err != nil { return }; defer func() { ... err = tx.Commit() }()).
+func deferredWriters(cell *ssa.Alloc) bool {
+	for _, ref := range *cell.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			if x.Addr != ssa.Value(cell) {
+				return false
+			}
+		case *ssa.UnOp:
+		case *ssa.MakeClosure:
+			if !onlyDeferred(x) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// onlyDeferred reports whether closure is used only as the function a
+// defer statement calls.
+func onlyDeferred(closure *ssa.MakeClosure) bool {
+	refs := closure.Referrers()
+	if refs == nil || len(*refs) == 0 {
+		return false
+	}
+	for _, ref := range *refs {
+		d, ok := ref.(*ssa.Defer)
+		if !ok || d.Call.Value != ssa.Value(closure) || slices.Contains(d.Call.Args, ssa.Value(closure)) {
 			return false
 		}
 	}
