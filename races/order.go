@@ -173,15 +173,6 @@ func (a *run) signalsAfter(f frame) map[string]bool {
 	return m
 }
 
-// deferredSignal is the WaitGroup a deferred Done signals, or the
-// channel a deferred close closes, as a location; "" for other calls.
-func deferredSignal(d *ssa.Defer) string {
-	if b, ok := d.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(d.Call.Args) == 1 {
-		return chanLocation(d.Call.Args[0])
-	}
-	return waitGroupOp(&d.Call, "Done")
-}
-
 // receivedBefore is the channels received from and atomics loaded on
 // every way to f.at in f's function; computed once per frame.
 func (a *run) receivedBefore(f frame) map[string]bool {
@@ -211,88 +202,6 @@ func (a *run) receivedBefore(f frame) map[string]bool {
 	}
 	a.receiveMemo[f] = m
 	return m
-}
-
-// maxWaitDepth bounds how deep alwaysReceives looks through calls.
-const maxWaitDepth = 3
-
-// alwaysReceives is the channels, atomics and WaitGroups fn receives
-// from, loads or waits on before each of its returns, itself or through
-// a call that always does (nats.go's waitForExits, a helper whose
-// nc.wg.Wait() every reconnect calls before it rebinds the reader the
-// old read loop used). Nothing for a function that never returns.
-func (a *run) alwaysReceives(fn *ssa.Function, depth int) map[string]bool {
-	if fn == nil || fn.Blocks == nil || depth > maxWaitDepth {
-		return nil
-	}
-	if m, ok := a.recvAlways[fn]; ok {
-		return m
-	}
-	a.recvAlways[fn] = nil // a recursive call adds nothing
-	rets := returns(fn)
-	m := map[string]bool{}
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			if !dominatesAll(instr, rets) {
-				continue
-			}
-			for _, c := range receivedLocs(instr) {
-				if c != "" { // a local channel: no location to match
-					m[c] = true
-				}
-			}
-			if call, ok := instr.(*ssa.Call); ok {
-				for c := range a.alwaysReceives(call.Call.StaticCallee(), depth+1) {
-					m[c] = true
-				}
-			}
-		}
-	}
-	a.recvAlways[fn] = m
-	return m
-}
-
-// waitsUnlessNil reports whether every way to at passes the wait instr
-// on loc, except ways where a check found loc nil:
-// `if s.wg != nil { s.wg.Wait() }` (or `if s.done != nil { <-s.done }`)
-// skips the wait only when there is no WaitGroup or channel, so no
-// goroutine started with one, to wait for.
-func waitsUnlessNil(wait ssa.Instruction, loc string, at ssa.Instruction) bool {
-	for b := wait.Block().Idom(); b != nil; b = b.Idom() {
-		iff, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If)
-		if !ok {
-			continue
-		}
-		nonNil, isNil, ok := nilCheckOf(iff, loc)
-		if ok && nonNil.Dominates(wait.Block()) && dominates(iff, at) {
-			return covered(iff, []ssa.Instruction{at}, map[ssa.Instruction]bool{wait: true}, map[*ssa.BasicBlock]bool{isNil: true})
-		}
-	}
-	return false
-}
-
-// nilCheckOf is iff's successors when it tests a value loaded from loc
-// against nil: the one taken when it is not nil, and the one when it is.
-func nilCheckOf(iff *ssa.If, loc string) (nonNil, isNil *ssa.BasicBlock, ok bool) {
-	cmp, isCmp := iff.Cond.(*ssa.BinOp)
-	if !isCmp || cmp.Op != token.NEQ && cmp.Op != token.EQL {
-		return nil, nil, false
-	}
-	v := cmp.X
-	if k, isConst := cmp.X.(*ssa.Const); isConst && k.IsNil() {
-		v = cmp.Y
-	} else if k, isConst := cmp.Y.(*ssa.Const); !isConst || !k.IsNil() {
-		return nil, nil, false
-	}
-	load, isLoad := v.(*ssa.UnOp)
-	if !isLoad || load.Op != token.MUL || heldAt(load.X) != loc && chanLocation(v) != loc {
-		return nil, nil, false
-	}
-	succs := iff.Block().Succs
-	if cmp.Op == token.NEQ {
-		return succs[0], succs[1], true
-	}
-	return succs[1], succs[0], true
 }
 
 // frame is a function on an access's call path and where in it the path
