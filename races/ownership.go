@@ -92,6 +92,10 @@ func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ss
 		return a.unsharedBefore(fn, c, x.X, instr, self, to)
 	case *ssa.MakeSlice, *ssa.MakeMap:
 		return !a.published(x, instr, self, to)
+	case *ssa.Phi:
+		// One of several such objects, by the way taken (a pool's, or
+		// a new one when the pool is empty: fasthttp's acquireCtx).
+		return a.unsharedPhi(fn, c, x, instr, self, to) && !a.published(x, instr, self, to)
 	case *ssa.UnOp:
 		// What an owned field of such an object holds (the oracle a
 		// database's constructor made for it, db.orc): reached only
@@ -635,4 +639,26 @@ func (a *run) phiOwn(fn *ssa.Function, c *context, phi *ssa.Phi) ownership {
 		return notOwn
 	}
 	return least
+}
+
+// unsharedPhi reports whether every value phi merges, but nil and phi
+// itself, is unshared before instr (unsharedBefore), as far as
+// maxOwnDepth phis deep.
+func (a *run) unsharedPhi(fn *ssa.Function, c *context, phi *ssa.Phi, instr ssa.Instruction, self bool, to scope) bool {
+	if a.ownDepth >= maxOwnDepth {
+		return false
+	}
+	a.ownDepth++
+	defer func() { a.ownDepth-- }()
+	any := false
+	for _, e := range phi.Edges {
+		if k, isConst := e.(*ssa.Const); isConst && k.IsNil() || e == phi {
+			continue
+		}
+		if !a.unsharedBefore(fn, c, e, instr, self, to) {
+			return false
+		}
+		any = true
+	}
+	return any
 }

@@ -183,11 +183,11 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to 
 				continue
 			}
 			return true
-		case *ssa.Extract, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Field, *ssa.MakeInterface, *ssa.ChangeType, *ssa.TypeAssert:
+		case *ssa.Extract, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Field, *ssa.MakeInterface, *ssa.ChangeType, *ssa.TypeAssert, *ssa.Phi:
 			// A part of v (the address of a field or element, a field
-			// of a struct loaded from v's cell), or v converted, goes as
-			// v does: storing it into v's own object (c.wb.w = &c.wbuf)
-			// publishes nothing.
+			// of a struct loaded from v's cell), v converted, or v as
+			// one of the values a phi merges, goes as v does: storing it
+			// into v's own object (c.wb.w = &c.wbuf) publishes nothing.
 			if a.publishedBefore(x.(ssa.Value), instr, self, to, seen, depth+1) {
 				return true
 			}
