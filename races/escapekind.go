@@ -183,6 +183,9 @@ func (a *run) kindIn(of, v ssa.Value, depth int, w *escWalk) escapeKind {
 	}
 	k := escNone
 	for _, ref := range *refs {
+		if panicsWithText(ref.Block()) {
+			continue // on its way to panic with a message: nothing goes on
+		}
 		switch x := ref.(type) {
 		case *ssa.Return:
 			k = max(k, escReturn)
@@ -211,7 +214,7 @@ func (a *run) kindIn(of, v ssa.Value, depth int, w *escWalk) escapeKind {
 		case *ssa.MakeClosure:
 			k = max(k, a.closureKind(x, v), a.kindIn(of, x, depth+1, w))
 		case *ssa.Defer:
-			if x.Call.Value != v || x.Call.IsInvoke() || slices.Contains(x.Call.Args, v) {
+			if !syncCommon(&x.Call) && (x.Call.Value != v || x.Call.IsInvoke() || slices.Contains(x.Call.Args, v)) {
 				k = escAny
 			}
 		case *ssa.Call:
@@ -338,4 +341,24 @@ func (a *run) freeVarKind(fv *ssa.FreeVar) escapeKind {
 		}
 	}
 	return k
+}
+
+// panicsWithText reports whether b ends in a panic whose value is a
+// string or other value with no pointers (panic(fmt.Sprintf("...%v",
+// h))): what b does with a value lets it go nowhere a caller, or a
+// recover, can reach; the goroutine's call stops there.
+func panicsWithText(b *ssa.BasicBlock) bool {
+	if b == nil || len(b.Instrs) == 0 {
+		return false
+	}
+	p, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Panic)
+	if !ok {
+		return false
+	}
+	x := p.X
+	if mi, ok := x.(*ssa.MakeInterface); ok {
+		x = mi.X
+	}
+	_, basic := x.Type().Underlying().(*types.Basic)
+	return basic
 }

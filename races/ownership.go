@@ -79,6 +79,11 @@ func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ss
 		}
 		return originAt(c.origins, paramOf(fn, x)) >= least && !a.published(x, instr, false, to)
 	case *ssa.Call, *ssa.Extract:
+		if arg := returnedArg(x); arg != nil {
+			// A callee that hands back the object it was passed
+			// (hostInfoFromMap filling the new HostInfo it is given).
+			return a.unsharedBefore(fn, c, arg, instr, self, to) && !a.published(x, instr, false, to)
+		}
 		return (poolGet(x) || a.handedOver(x, to)) && !a.published(x, instr, false, to)
 	case *ssa.TypeAssert:
 		return !x.CommaOk && a.unsharedBefore(fn, c, x.X, instr, self, to) && !a.published(x, instr, self, to)
@@ -661,4 +666,45 @@ func (a *run) unsharedPhi(fn *ssa.Function, c *context, phi *ssa.Phi, instr ssa.
 		any = true
 	}
 	return any
+}
+
+// returnedArg is, for v a static call's result (or one of its results),
+// the argument the callee always returns there: each of its returns
+// gives the same parameter, or nil. Nil if there is no such argument.
+func returnedArg(v ssa.Value) ssa.Value {
+	call, i := v, 0
+	if ex, ok := v.(*ssa.Extract); ok {
+		call, i = ex.Tuple, ex.Index
+	}
+	c, ok := call.(*ssa.Call)
+	if !ok {
+		return nil
+	}
+	callee := c.Call.StaticCallee()
+	if callee == nil || callee.Blocks == nil || len(c.Call.Args) != len(callee.Params) {
+		return nil
+	}
+	j := -1
+	for _, ret := range returns(callee) {
+		r := ret.(*ssa.Return)
+		if i >= len(r.Results) {
+			return nil
+		}
+		if k, isConst := r.Results[i].(*ssa.Const); isConst && k.IsNil() {
+			continue
+		}
+		p, isParam := r.Results[i].(*ssa.Parameter)
+		if !isParam {
+			return nil
+		}
+		pj := paramOf(callee, p)
+		if pj < 0 || j >= 0 && pj != j {
+			return nil
+		}
+		j = pj
+	}
+	if j < 0 {
+		return nil
+	}
+	return c.Call.Args[j]
 }

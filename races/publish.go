@@ -216,6 +216,9 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to 
 				return true
 			}
 		case *ssa.Defer:
+			if syncCommon(&x.Call) {
+				continue // a deferred unlock keeps nothing
+			}
 			if x.Call.Value != v || x.Call.IsInvoke() || slices.Contains(x.Call.Args, v) {
 				return true
 			}
@@ -263,6 +266,9 @@ const maxPublishDepth = 6
 func runsBefore(v ssa.Value, ref, instr ssa.Instruction) bool {
 	if alloc, ok := v.(*ssa.Alloc); ok {
 		return reachesSame(ref, instr, alloc)
+	}
+	if alloc, ok := returnedArg(v).(*ssa.Alloc); ok {
+		return reachesSame(ref, instr, alloc) // the allocation handed back
 	}
 	return reaches(ref, instr)
 }
@@ -533,7 +539,13 @@ func (a *run) handedIn(v ssa.Value, ret *ssa.Return, to scope, steps int) bool {
 // syncCall reports whether call is a function or method of sync or
 // sync/atomic: it uses the address it is given and keeps nothing.
 func syncCall(call *ssa.Call) bool {
-	callee := call.Common().StaticCallee()
+	return syncCommon(call.Common())
+}
+
+// syncCommon is syncCall for a call's common part (a call's, a defer's:
+// defer h.mu.RUnlock()).
+func syncCommon(c *ssa.CallCommon) bool {
+	callee := c.StaticCallee()
 	if callee != nil && callee.Pkg == nil && callee.Origin() != nil {
 		callee = callee.Origin() // a generic type's method: atomic.Pointer[T].Store
 	}
