@@ -181,30 +181,11 @@ func (a *run) stored(fn *ssa.Function, v ssa.Value, depth int) (ssa.Value, *ssa.
 // follow (WithTimeout's clone := *c, then clone.baseClient = a fresh
 // one). Nil if there is no such store.
 func (a *run) lastStoredBefore(fn *ssa.Function, obj *ssa.Alloc, f int, at ssa.Instruction, depth int) ssa.Value {
-	var stores []*ssa.Store
+	stores := a.storesOf(fn, obj, f, depth)
 	var last *ssa.Store
-	for _, b := range fn.Blocks {
-		for _, instr := range b.Instrs {
-			st, ok := instr.(*ssa.Store)
-			if !ok {
-				continue
-			}
-			switch addr := st.Addr.(type) {
-			case *ssa.FieldAddr:
-				if addr.Field != f || a.madeBy(fn, addr.X, depth) != obj {
-					continue
-				}
-				if dominates(st, at) {
-					last = st // the candidate: checked against the rest below
-				}
-			case *ssa.Alloc:
-				if addr != obj {
-					continue
-				}
-			default:
-				continue
-			}
-			stores = append(stores, st)
+	for _, st := range stores {
+		if _, field := st.Addr.(*ssa.FieldAddr); field && dominates(st, at) {
+			last = st // the candidate: checked against the rest below
 		}
 	}
 	if last == nil {
@@ -218,13 +199,10 @@ func (a *run) lastStoredBefore(fn *ssa.Function, obj *ssa.Alloc, f int, at ssa.I
 	return last.Val
 }
 
-// storedInto is the one value fn stores into field f of obj, its own
-// allocation: by a store to the field, or by a copy of a struct it filled
-// (c := Client{...} builds the literal and copies it into c's cell); nil
-// if there is not exactly one.
-func (a *run) storedInto(fn *ssa.Function, obj *ssa.Alloc, f, depth int) ssa.Value {
-	var stored ssa.Value
-	n := 0
+// storesOf is fn's stores that can set field f of obj, its own
+// allocation: to the field, or of the whole struct.
+func (a *run) storesOf(fn *ssa.Function, obj *ssa.Alloc, f, depth int) []*ssa.Store {
+	var out []*ssa.Store
 	for _, b := range fn.Blocks {
 		for _, instr := range b.Instrs {
 			st, ok := instr.(*ssa.Store)
@@ -234,27 +212,39 @@ func (a *run) storedInto(fn *ssa.Function, obj *ssa.Alloc, f, depth int) ssa.Val
 			switch addr := st.Addr.(type) {
 			case *ssa.FieldAddr:
 				if addr.Field == f && a.madeBy(fn, addr.X, depth) == obj {
-					stored, n = st.Val, n+1
+					out = append(out, st)
 				}
 			case *ssa.Alloc:
-				if addr != obj {
-					continue
+				if addr == obj {
+					out = append(out, st)
 				}
-				var from *ssa.Alloc
-				if copied, ok := st.Val.(*ssa.UnOp); ok && copied.Op == token.MUL {
-					from, _ = copied.X.(*ssa.Alloc)
-				}
-				if from == nil || from == obj || depth > 4 {
-					return nil // a struct from elsewhere
-				}
-				stored, n = a.storedInto(fn, from, f, depth+1), n+1
 			}
 		}
 	}
-	if n != 1 {
+	return out
+}
+
+// storedInto is the one value fn stores into field f of obj, its own
+// allocation: by a store to the field, or by a copy of a struct it filled
+// (c := Client{...} builds the literal and copies it into c's cell); nil
+// if there is not exactly one.
+func (a *run) storedInto(fn *ssa.Function, obj *ssa.Alloc, f, depth int) ssa.Value {
+	stores := a.storesOf(fn, obj, f, depth)
+	if len(stores) != 1 {
 		return nil // set twice: which one a load sees depends on the path
 	}
-	return stored
+	st := stores[0]
+	if _, field := st.Addr.(*ssa.FieldAddr); field {
+		return st.Val
+	}
+	var from *ssa.Alloc
+	if copied, ok := st.Val.(*ssa.UnOp); ok && copied.Op == token.MUL {
+		from, _ = copied.X.(*ssa.Alloc)
+	}
+	if from == nil || from == obj || depth > 4 {
+		return nil // a struct from elsewhere
+	}
+	return a.storedInto(fn, from, f, depth+1)
 }
 
 // madeBy is the allocation of fn that v points into, directly or through
