@@ -271,7 +271,7 @@ func errorOf(v ssa.Value) *ssa.Call {
 // literals that capture it only read it: a deferred logger's check).
 func storedJustBefore(load *ssa.UnOp) ssa.Value {
 	cell, ok := load.X.(*ssa.Alloc)
-	if !ok || load.Op != token.MUL || !readOnlyCaptured(cell) && !deferredWriters(cell) {
+	if !ok || load.Op != token.MUL || !deferredWriters(cell) {
 		return nil
 	}
 	b := load.Block()
@@ -295,6 +295,22 @@ func storedJustBefore(load *ssa.UnOp) ssa.Value {
 // write cell: the function literals that capture it only read it, and
 // its address goes nowhere else.
 func readOnlyCaptured(cell *ssa.Alloc) bool {
+	return ownStoresOnly(cell, false)
+}
+
+// deferredWriters reports whether, until the function returns, only its
+// own stores write cell: a literal that captures it and writes it is
+// only deferred, so it runs as the function returns (buntdb's managed:
+// tx, err = db.Begin(w); if err != nil { return }; defer func() { ...
+// err = tx.Commit() }()).
+func deferredWriters(cell *ssa.Alloc) bool {
+	return ownStoresOnly(cell, true)
+}
+
+// ownStoresOnly reports whether cell's address goes nowhere but the
+// function's own loads and stores and the literals that capture it, and
+// each of those only reads it or, with deferred, is only deferred.
+func ownStoresOnly(cell *ssa.Alloc, deferred bool) bool {
 	for _, ref := range *cell.Referrers() {
 		switch x := ref.(type) {
 		case *ssa.Store:
@@ -305,33 +321,9 @@ func readOnlyCaptured(cell *ssa.Alloc) bool {
 		case *ssa.MakeClosure:
 			fn := x.Fn.(*ssa.Function)
 			for i, b := range x.Bindings {
-				if b == ssa.Value(cell) && written(fn.FreeVars[i]) {
+				if b == ssa.Value(cell) && written(fn.FreeVars[i]) && !(deferred && onlyDeferred(x)) {
 					return false
 				}
-			}
-		default:
-			return false
-		}
-	}
-	return true
-}
-
-// deferredWriters reports whether the function literals that capture
-// cell and write it are only deferred, and its address goes nowhere
-// else: they run as the function returns, so until then only the
-// function's own stores set it (buntdb's managed: tx, err = db.Begin(w);
-// if err != nil { return }; defer func() { ... err = tx.Commit() }()).
-func deferredWriters(cell *ssa.Alloc) bool {
-	for _, ref := range *cell.Referrers() {
-		switch x := ref.(type) {
-		case *ssa.Store:
-			if x.Addr != ssa.Value(cell) {
-				return false
-			}
-		case *ssa.UnOp:
-		case *ssa.MakeClosure:
-			if !onlyDeferred(x) {
-				return false
 			}
 		default:
 			return false
