@@ -53,6 +53,9 @@ type run struct {
 	manyStarters map[[2]any]bool
 	// setOnce is the fields only their object's maker sets (setonce.go).
 	setOnce map[string]bool
+	// fresher is the fields that only hold what was new when stored
+	// (freshfields.go).
+	fresher map[string]bool
 	// reach is the functions each function's call can run (madefirst.go).
 	reach map[*ssa.Function]map[*ssa.Function]bool
 	// recvAlways is what each function waits for before it returns

@@ -27,7 +27,8 @@
 //     cannot race); ownership.go, which objects one instance of a root,
 //     or of a group of roots (a handler and the goroutines it starts
 //     once), made itself, and the fields that only ever hold what their
-//     object's group made;
+//     object's group made (freshfields.go: or only what was new when
+//     it was stored, which a load from an unshared object then is too);
 //   - locks.go computes the locks surely held at each access: a dataflow
 //     over each body (what it acquires and releases; branchlocks.go, what
 //     holds on one way of a branch: where a call's error is nil, under a

@@ -53,7 +53,8 @@ func (a *run) startedAfterMade(x site, c *root) bool {
 // madeFrames is x's call path from the function whose call makes the
 // object x accesses down to x, each function with where the path is in
 // it: the object is followed up the path through the parameters it is
-// passed in and the owned fields it is loaded from, to an allocation or
+// passed in and the owned fields (or fields that only hold what was new,
+// freshfields.go) it is loaded from, to an allocation or
 // to a call that hands over what it made. nil if it cannot be followed.
 func (a *run) madeFrames(x site) []frame {
 	path := a.ctxPath(x)
@@ -70,6 +71,10 @@ func (a *run) madeFrames(x site) []frame {
 	}
 	v, fn := objectOf(x.acc.base), x.fn
 	for i := len(path) - 1; i >= 0 && path[i].caller == fn; {
+		if box, ok := a.freshLoad(v); ok {
+			v = objectOf(box) // new when stored into what fn loads it from
+			continue
+		}
 		switch y := v.(type) {
 		case *ssa.Alloc:
 			if capturedCell(y) != nil {

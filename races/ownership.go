@@ -66,6 +66,11 @@ func (a *run) unsharedAccess(fn *ssa.Function, c *context, acc *access, to scope
 // passes such an object; what a call returns that hands over what it
 // made (handedOver).
 func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ssa.Instruction, self bool, to scope) bool {
+	if box, ok := a.freshLoad(v); ok && a.unsharedBefore(fn, c, box, instr, self, to) && !a.published(v, instr, self, to) {
+		// What a field that only holds new objects holds, of an
+		// object no other goroutine has (freshfields.go).
+		return true
+	}
 	switch x := v.(type) {
 	case *ssa.Alloc:
 		if capturedCell(x) != nil {
@@ -211,28 +216,24 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 	a.ownNesting++
 	defer func() { a.ownNesting-- }()
 	for i := 0; i < 16; i++ {
+		if box, ok := a.freshBox(fn, c, v); ok {
+			v = box // loaded from a field that only holds new objects
+			continue
+		}
+		if in := operand(v); in != nil {
+			v = in // a part of, or another view of, that value
+			continue
+		}
 		switch x := v.(type) {
-		case *ssa.Alloc:
+		case *ssa.Alloc, *ssa.MakeMap, *ssa.MakeChan, *ssa.MakeSlice, *ssa.MakeClosure:
 			return ownMade
 		case *ssa.Call, *ssa.Extract:
 			if a.freshValue(v) {
 				return ownMade
 			}
 			return a.returnedOwn(fn, c, v)
-		case *ssa.MakeMap, *ssa.MakeChan, *ssa.MakeSlice, *ssa.MakeClosure:
-			return ownMade
-		case *ssa.Slice:
-			v = x.X
 		case *ssa.Phi:
 			return a.phiOwn(fn, c, x)
-		case *ssa.FieldAddr:
-			v = x.X
-		case *ssa.IndexAddr:
-			v = x.X
-		case *ssa.ChangeType:
-			v = x.X
-		case *ssa.MakeInterface:
-			v = x.X
 		case *ssa.TypeAssert:
 			if x.CommaOk {
 				return notOwn
@@ -280,6 +281,24 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 		}
 	}
 	return notOwn
+}
+
+// operand is the value v is a field's or an element's address in, a
+// slice of, or a conversion of; nil for any other v.
+func operand(v ssa.Value) ssa.Value {
+	switch x := v.(type) {
+	case *ssa.Slice:
+		return x.X
+	case *ssa.FieldAddr:
+		return x.X
+	case *ssa.IndexAddr:
+		return x.X
+	case *ssa.ChangeType:
+		return x.X
+	case *ssa.MakeInterface:
+		return x.X
+	}
+	return nil
 }
 
 // cellOwn is the least ownership of the values stored into a variable's
