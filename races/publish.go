@@ -3,6 +3,7 @@ package races
 import (
 	"go/token"
 	"slices"
+	"strings"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -209,10 +210,12 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to 
 			}
 		case *ssa.MakeClosure:
 			// A function literal (or method value) holding v goes as
-			// v does, when its body keeps v: run here or deferred,
-			// stored into v's own object (c.cmdable = c.Process),
-			// started as a goroutine (beyondSpawned).
-			if a.closureKind(x, v) != escNone || a.publishedBefore(x, instr, self, to, seen, depth+1) {
+			// v does (stored into another object, started as a
+			// goroutine); where its body lets v go, v goes once a call
+			// before instr can run it (mayRunBefore): go-redis's newConn
+			// stores c.Process into the Conn it makes and runs nothing
+			// that calls it before it returns.
+			if a.publishedBefore(x, instr, self, to, seen, depth+1) || a.closureKind(x, v) != escNone && a.mayRunBefore(x, instr, self) {
 				return true
 			}
 		case *ssa.Defer:
@@ -225,6 +228,40 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to 
 		default:
 			if a.publishes(v, ref) {
 				return true
+			}
+		}
+	}
+	return false
+}
+
+// mayRunBefore reports whether the function mc makes can run before
+// instr (or at it, with self): a call in mc's function before instr can
+// reach it, directly, through its callees and the callbacks it runs, or
+// through the goroutines it starts (the call graph says which function
+// values each call can run). True where instr is in another function.
+func (a *run) mayRunBefore(mc *ssa.MakeClosure, instr ssa.Instruction, self bool) bool {
+	f, ok := mc.Fn.(*ssa.Function)
+	if !ok || instr == nil || instr.Parent() != mc.Parent() {
+		return true
+	}
+	// The call graph names the method a method value's call runs, not
+	// the wrapper that binds it.
+	runs := []*ssa.Function{f}
+	if strings.HasPrefix(f.Synthetic, "bound method wrapper") {
+		for _, cs := range a.callsOf(f) {
+			runs = append(runs, cs.callees...)
+		}
+	}
+	for _, cs := range a.callsOf(mc.Parent()) {
+		if cs.instr == instr && !self || cs.instr != instr && !reaches(cs.instr, instr) {
+			continue
+		}
+		for _, fns := range [][]*ssa.Function{cs.callees, cs.callbacks, cs.sp.fns} {
+			for _, g := range fns {
+				reached := a.reachable(g)
+				if slices.ContainsFunc(runs, func(r *ssa.Function) bool { return reached[r] }) {
+					return true
+				}
 			}
 		}
 	}
