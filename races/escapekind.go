@@ -41,7 +41,7 @@ func (a *run) argKind(call *ssa.Call, v ssa.Value) escapeKind {
 // which of its arguments' objects v may be stored into (a bit for each
 // result or parameter, all of them past 64).
 func (a *run) argEscape(call *ssa.Call, v ssa.Value) paramEscape {
-	if syncCall(call) {
+	if syncCall(call) || keepsNothing(call) {
 		return paramEscape{}
 	}
 	c := call.Common()
@@ -73,6 +73,20 @@ func (a *run) argEscape(call *ssa.Call, v ssa.Value) paramEscape {
 		}
 	}
 	return out
+}
+
+// keepsNothing reports whether call is of a builtin that keeps none of
+// its arguments: len, cap, delete, clear.
+func keepsNothing(call *ssa.Call) bool {
+	b, ok := call.Call.Value.(*ssa.Builtin)
+	if !ok {
+		return false
+	}
+	switch b.Name() {
+	case "len", "cap", "delete", "clear":
+		return true
+	}
+	return false
 }
 
 // argsAt is the arguments of call (its receiver first, for a call

@@ -155,19 +155,10 @@ func typeKey(t types.Type) string {
 // each field of the struct.
 func (a *run) checkFreshStore(st *ssa.Store, bad map[string]bool) {
 	if _, isStruct := st.Val.Type().Underlying().(*types.Struct); isStruct {
-		// A struct value copied in sets its fields to the copy's: fine
-		// for the zero value, or a literal built in place (whose
-		// fields' stores are checked one by one).
-		if whole, ok := st.Val.(*ssa.UnOp); ok && whole.Op == token.MUL {
-			if _, literal := whole.X.(*ssa.Alloc); literal {
-				return
+		if !a.literalValue(st.Val) {
+			for _, k := range structFields(st.Addr.Type(), 0) {
+				bad[k] = true
 			}
-		}
-		if _, zero := st.Val.(*ssa.Const); zero {
-			return
-		}
-		for _, k := range structFields(st.Addr.Type(), 0) {
-			bad[k] = true
 		}
 		return
 	}
@@ -175,15 +166,66 @@ func (a *run) checkFreshStore(st *ssa.Store, bad map[string]bool) {
 	if !ok {
 		return
 	}
-	if k := fieldKey(fa.X.Type(), fa.Field); k != "" && !a.newAt(st.Val, st) {
+	k := fieldKey(fa.X.Type(), fa.Field)
+	if k == "" {
+		return
+	}
+	if !a.newAt(st.Val, st) {
 		bad[k] = true
+	}
+	if _, isMap := st.Val.Type().Underlying().(*types.Map); isMap {
+		// A new map a call returns may come full of anything: its
+		// entries are new only in a map made here (and kept so).
+		_, made := st.Val.(*ssa.MakeMap)
+		if c, isConst := st.Val.(*ssa.Const); !made && !(isConst && c.IsNil()) {
+			bad[k+"[]"] = true
+		}
 	}
 }
 
+// literalValue reports whether v, a struct value copied in whole, sets
+// no field to what another struct holds: the zero value, a literal built
+// in place (whose fields' stores, and whole copies into it, are checked
+// one by one), a copy of a new object nothing else uses, or what a call
+// returns that is always one of those (getTopologyConfiguration's
+// return TopologyConfiguration{...} and return *config.Clone()).
+func (a *run) literalValue(v ssa.Value) bool {
+	switch v.(type) {
+	case *ssa.Call, *ssa.Extract:
+		return a.everyCallee(v, func(callee *ssa.Function, i int) bool {
+			for _, b := range callee.Blocks {
+				if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && (i >= len(ret.Results) || !a.movedValue(ret.Results[i])) {
+					return false
+				}
+			}
+			return true
+		})
+	}
+	return a.movedValue(v)
+}
+
+// movedValue is literalValue without following calls' returns.
+func (a *run) movedValue(v ssa.Value) bool {
+	switch x := v.(type) {
+	case *ssa.Const:
+		return true
+	case *ssa.UnOp:
+		if x.Op != token.MUL {
+			return false
+		}
+		switch from := x.X.(type) {
+		case *ssa.Alloc:
+			return true
+		case *ssa.Call:
+			return len(*from.Referrers()) == 1 && (a.freshValue(from) || a.handedOver(from, toAnyone))
+		}
+	}
+	return false
+}
+
 // newAt reports whether v, stored at instr, is nil or an object new
-// there: made by its function (or by a call that returns what it makes;
-// a map only by make, since a map returned full may hold anything) and
-// handed to no other goroutine before instr.
+// there: made by its function (or by a call that returns what it makes)
+// and handed to no other goroutine before instr.
 func (a *run) newAt(v ssa.Value, instr ssa.Instruction) bool {
 	if !pointerLike(v.Type()) {
 		return true
@@ -193,8 +235,8 @@ func (a *run) newAt(v ssa.Value, instr ssa.Instruction) bool {
 		return x.IsNil()
 	case *ssa.Alloc, *ssa.MakeMap, *ssa.MakeSlice, *ssa.MakeChan:
 	case *ssa.Call, *ssa.Extract:
-		if _, isMap := v.Type().Underlying().(*types.Map); isMap || !a.freshValue(v) {
-			return false
+		if !a.freshValue(v) && !a.handedOver(v, toAnyone) {
+			return false // not what the call made (or nil), handed to nobody
 		}
 	default:
 		return false
@@ -216,7 +258,9 @@ func (a *run) freshBox(fn *ssa.Function, c *context, v ssa.Value) (ssa.Value, bo
 
 // freshLoad is the object v was loaded from, if v is a load of a field
 // that only ever holds what was new when stored, or an entry (looked up,
-// or ranged over) of a map such a field holds whose entries are too.
+// or ranged over) of a map such a field holds whose entries are too, or
+// of a map its function made, that only ever gets new entries and goes
+// nowhere (amqp091's snapshot of cloned topologies).
 func (a *run) freshLoad(v ssa.Value) (ssa.Value, bool) {
 	fresh := a.freshFields()
 	entry := ""
@@ -250,6 +294,9 @@ func (a *run) freshLoad(v ssa.Value) (ssa.Value, bool) {
 	default:
 		return nil, false
 	}
+	if mk, made := v.(*ssa.MakeMap); made && a.onlyNewEntries(mk) {
+		return mk, true // a map the function made and keeps to itself
+	}
 	load, ok := v.(*ssa.UnOp)
 	if !ok || load.Op != token.MUL {
 		return nil, false
@@ -259,4 +306,27 @@ func (a *run) freshLoad(v ssa.Value) (ssa.Value, bool) {
 		return nil, false
 	}
 	return fa.X, true
+}
+
+// onlyNewEntries reports whether mk, a map, only ever gets entries new
+// when put there, and is only looked up, ranged over, measured and
+// deleted from: stored nowhere, handed to no call, captured by no
+// literal.
+func (a *run) onlyNewEntries(mk *ssa.MakeMap) bool {
+	for _, ref := range *mk.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.MapUpdate:
+			if x.Map != ssa.Value(mk) || x.Value == ssa.Value(mk) || x.Key == ssa.Value(mk) || !a.newAt(x.Value, x) {
+				return false
+			}
+		case *ssa.Lookup, *ssa.Range, *ssa.DebugRef:
+		case *ssa.Call:
+			if !keepsNothing(x) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }

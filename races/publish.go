@@ -550,7 +550,7 @@ func (a *run) handedIn(v ssa.Value, ret *ssa.Return, to scope, steps int) bool {
 		return false
 	}
 	switch x := v.(type) {
-	case *ssa.Alloc:
+	case *ssa.Alloc, *ssa.MakeMap, *ssa.MakeSlice, *ssa.MakeChan:
 		return !a.published(x, ret, false, to)
 	case *ssa.Const:
 		return x.IsNil()
