@@ -635,6 +635,7 @@ func (a *run) started(r *root, fn *ssa.Function, c *context, instr ssa.Instructi
 	child.group = child
 	child.params = a.spawnParams(instr, fns)
 	child.handed = a.handedLocks(fn, c, instr, fns)
+	child.spanned = a.spanLocks(fn, c, instr)
 	if a.joinsGroup(r, fn, instr, sp) {
 		child.group = r.group
 		child.origins = a.spawnOrigins(fn, c, instr, fns)

@@ -358,10 +358,11 @@ func (a *run) startedAgain(child, r *root, fn *ssa.Function, c *context, instr s
 	}
 	if child.parent != r {
 		a.manyStarters[startKey(r.top, instr)] = true
-		child.group, child.origins, child.handed = child, nil, nil
+		child.group, child.origins, child.handed, child.spanned = child, nil, nil, nil
 		return
 	}
 	child.handed = intersect(child.handed, a.handedLocks(fn, c, instr, child.fns))
+	child.spanned = intersect(child.spanned, a.spanLocks(fn, c, instr))
 	for f, o := range a.spawnOrigins(fn, c, instr, child.fns) {
 		if child.origins != nil {
 			meetOrigins(child.origins[f], o)

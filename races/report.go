@@ -472,6 +472,9 @@ func (a *run) races(x, y *site) bool {
 			}
 		}
 	}
+	if a.spans(x, y) || a.spans(y, x) {
+		return false // one runs inside a critical section of the other's lock
+	}
 	return mayAlias(x.objs, y.objs) && !distinct(*x, *y) && !a.ordered(x, y)
 }
 

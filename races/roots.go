@@ -54,6 +54,11 @@ type root struct {
 	// sent is the channels it sends on or closes (joinsOf): a select's
 	// case receiving from one of them waits for it.
 	sent objSet
+	// spanned is the locks its spawner holds from its go statement on
+	// and releases only after it has waited for it (spanned.go), if it
+	// waits for it before every return (spanWaited, worked out once).
+	spanned    lockSet
+	spanWaited *bool
 
 	// group is the root whose instances each make one group of
 	// goroutines: itself, or its parent's group when it starts once per
