@@ -190,7 +190,34 @@ func fieldKey(ptr types.Type, i int) string {
 	if !ok || i >= st.NumFields() {
 		return ""
 	}
+	if named.Obj().Pos() > st.Field(0).Pos() {
+		named = structOrigin(named, st) // type packetHandlerMap Transport
+	}
 	return qualifiedName(named) + "." + st.Field(i).Name()
+}
+
+// structOrigin is the named type whose declaration spells st, the struct
+// under named, where named is declared after st's fields (type
+// packetHandlerMap Transport): the type of its package with that struct
+// declared last before st's first field. The two name one struct, whose
+// fields and locks are one; named itself if there is none.
+func structOrigin(named *types.Named, st *types.Struct) *types.Named {
+	pkg := named.Obj().Pkg()
+	if pkg == nil {
+		return named
+	}
+	best := named
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		tn, ok := scope.Lookup(name).(*types.TypeName)
+		if !ok || tn.IsAlias() || tn.Pos() > st.Field(0).Pos() {
+			continue
+		}
+		if t, ok := tn.Type().(*types.Named); ok && t.Underlying() == st && (best == named || tn.Pos() > best.Obj().Pos()) {
+			best = t
+		}
+	}
+	return best
 }
 
 // qualifiedName is a named type's name as keys hold it, with its
