@@ -40,11 +40,27 @@ func inOnce(s site) string {
 
 // afterOnce reports whether, on s's witness path, a Do on the Once o (or
 // a call of a function that always makes one) comes before the call that
-// leads on to s, or before s itself, on every path through its function.
+// leads on to s, or before s itself, on every path through its function;
+// or, for a goroutine, before the go statement that started it (or one
+// of its starters): quic-go's dial initialises the transport through its
+// Once and then starts the connection's goroutine.
 func afterOnce(s site, o string) bool {
-	p := s.root.path(s.fn)
+	if afterOnceAt(s.root, s.fn, s.acc.instr, o) {
+		return true
+	}
+	for r := s.root; r.parent != nil && r.site != nil; r = r.parent {
+		if afterOnceAt(r.parent, r.siteFn, r.site, o) {
+			return true
+		}
+	}
+	return false
+}
+
+// afterOnceAt is afterOnce for the instruction at, in fn, reached by r.
+func afterOnceAt(r *root, fn *ssa.Function, at ssa.Instruction, o string) bool {
+	p := r.path(fn)
 	for d, e := range p {
-		next := s.acc.instr
+		next := at
 		if d+1 < len(p) {
 			next = p[d+1].site
 		}
