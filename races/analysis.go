@@ -609,6 +609,19 @@ func passed(site ssa.CallInstruction, callee *ssa.Function) []ssa.Value {
 	return args
 }
 
+// boundArgs is, for a call through a function value that runs a method
+// value (callee, a method, its receiver bound in the closure called:
+// e.HTTPErrorHandler(err, c) running DefaultHTTPErrorHandler), the
+// arguments for callee's parameters, nil in the receiver's place; nil
+// for any other call.
+func boundArgs(site ssa.CallInstruction, callee *ssa.Function) []ssa.Value {
+	common := site.Common()
+	if callee.Signature.Recv() == nil || common.IsInvoke() || common.StaticCallee() != nil || len(common.Args)+1 != len(callee.Params) {
+		return nil
+	}
+	return append([]ssa.Value{nil}, common.Args...)
+}
+
 // started makes the root sp starts at instr in fn, reached from r, once
 // per top root; nil if it was made already or starts nothing followed.
 func (a *run) started(r *root, fn *ssa.Function, c *context, instr ssa.Instruction, sp spawn) *root {

@@ -200,12 +200,10 @@ func (a *run) paramObjects(fn *ssa.Function, c *context, site ssa.CallInstructio
 	args := passed(site, callee)
 	var recv objSet // a method value's receiver, bound in the closure called
 	if args == nil {
-		common := site.Common()
-		if callee.Signature.Recv() == nil || common.IsInvoke() || common.StaticCallee() != nil || len(common.Args)+1 != len(callee.Params) {
+		if args = boundArgs(site, callee); args == nil {
 			return nil
 		}
-		recv = a.boundReceivers(fn, c, common.Value, callee)
-		args = append([]ssa.Value{nil}, common.Args...)
+		recv = a.boundReceivers(fn, c, site.Common().Value, callee)
 	}
 	invoke := site.Common().IsInvoke()
 	var out []objSet

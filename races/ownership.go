@@ -14,10 +14,13 @@ import (
 func (a *run) argOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction, callee *ssa.Function) []ownership {
 	args := passed(site, callee)
 	if args == nil {
-		return nil
+		args = boundArgs(site, callee) // the receiver bound: not followed
 	}
 	var out []ownership
 	for i, arg := range args {
+		if arg == nil {
+			continue
+		}
 		o := a.own(fn, c, arg)
 		if o >= ownMade {
 			o = ownMade
