@@ -193,8 +193,8 @@ func (a *run) literalValue(v ssa.Value) bool {
 	switch v.(type) {
 	case *ssa.Call, *ssa.Extract:
 		return a.everyCallee(v, func(callee *ssa.Function, i int) bool {
-			for _, b := range callee.Blocks {
-				if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && (i >= len(ret.Results) || !a.movedValue(ret.Results[i])) {
+			for _, r := range returns(callee) {
+				if ret := r.(*ssa.Return); i >= len(ret.Results) || !a.movedValue(ret.Results[i]) {
 					return false
 				}
 			}
