@@ -2,6 +2,7 @@ package races
 
 import (
 	"go/types"
+	"hash/maphash"
 	"slices"
 	"sort"
 	"strings"
@@ -61,6 +62,13 @@ type run struct {
 	// recvAlways is what each function waits for before it returns
 	// (order.go).
 	recvAlways map[*ssa.Function]map[string]bool
+	// memos is what each content of a function's contexts leads to, for
+	// the walk (contentmemo.go); seed hashes the contents.
+	memos map[memoKey][]*contentMemo
+	// commonLock is, for two lock sets sites hold (by number), whether
+	// they share a lock (report.go).
+	commonLock map[[2]int32]bool
+	seed       maphash.Seed
 }
 
 type spawnKey struct {
@@ -78,7 +86,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]paramEscape{}, pubMemo: map[pubKey]bool{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, deps: newDepSources(p.fset, opts.Env, opts.Dir), handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, recvAlways: map[*ssa.Function]map[string]bool{}, effects: map[effectKey]lockEffect{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}}
+	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]paramEscape{}, pubMemo: map[pubKey]bool{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, deps: newDepSources(p.fset, opts.Env, opts.Dir), handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, recvAlways: map[*ssa.Function]map[string]bool{}, effects: map[effectKey]lockEffect{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}, seed: maphash.MakeSeed()}
 	own := p.ownFuncs()
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")
@@ -101,6 +109,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 // walk finds the roots and traverses each, from the top roots.
 func (a *run) walk() {
 	a.returnOwn = map[returnKey]ownership{}
+	a.memos = map[memoKey][]*contentMemo{}
 	a.roots = nil
 	a.spawns = map[spawnKey]*root{}
 	work := a.topRoots()
@@ -268,7 +277,7 @@ func (a *run) traverse(r *root) []*root {
 			}
 		}
 		if len(cs) < maxContexts {
-			c := &context{entry: in.held.clone(), origins: slices.Clone(in.origins), params: in.params, fn: fn, from: in.from}
+			c := &context{entry: in.held, origins: slices.Clone(in.origins), params: in.params, fn: fn, from: in.from}
 			r.ctxs[fn] = append(cs, c)
 			queue(fn, c)
 			return
@@ -286,7 +295,7 @@ func (a *run) traverse(r *root) []*root {
 		if absorb(cs[i], cs[j].entry, cs[j].origins, cs[j].params) {
 			queue(fn, cs[i])
 		}
-		c := &context{entry: in.held.clone(), origins: slices.Clone(in.origins), params: in.params, fn: fn, from: in.from}
+		c := &context{entry: in.held, origins: slices.Clone(in.origins), params: in.params, fn: fn, from: in.from}
 		cs[j] = c
 		queue(fn, c)
 	}
@@ -307,23 +316,18 @@ func (a *run) traverse(r *root) []*root {
 // locks held at the call, and returns the roots fn starts.
 func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Function, entry, callEdge)) []*root {
 	var started []*root
-	bl := a.bodyLocksOf(fn)
-	for _, cs := range a.callsOf(fn) {
+	calls := a.callsOf(fn)
+	ways := a.waysIn(fn, c, calls)
+	for i, cs := range calls {
 		if cs.spawns {
 			if child := a.started(r, fn, c, cs.instr, cs.sp); child != nil {
 				started = append(started, child)
 			}
-			if !cs.entered {
-				continue // a go statement; a call (a wrapper's) is entered too
-			}
 		}
-		held := bl.held(cs.instr, c.entry)
-		for _, callee := range a.targets(fn, c, cs) {
-			in := entry{held: held, origins: a.argOrigins(fn, c, cs.site, callee), params: a.argObjects(fn, c, cs.site, callee), from: c}
-			enter(callee, in, callEdge{caller: fn, site: cs.instr})
-		}
-		for _, sub := range cs.callbacks {
-			enter(sub, entry{held: held, from: c}, callEdge{caller: fn, site: cs.instr})
+		for _, w := range ways[i] {
+			in := w.in
+			in.from = c
+			enter(w.callee, in, callEdge{caller: fn, site: cs.instr})
 		}
 	}
 	return started

@@ -16,6 +16,7 @@ type site struct {
 	held lockSet
 	// heldKey is held's locks, sorted and joined: equal sets, equal keys.
 	heldKey string
+	heldID  int32 // held's number among the sets sites hold (interned)
 	// own: how surely the accessed object is one the root's own code
 	// made, in the instance that accesses it (ownership).
 	own ownership

@@ -52,24 +52,23 @@ func (a *run) report() *Result {
 				}
 				bodies[fn] = accs
 			}
-			bl := a.bodyLocksOf(fn)
+			facts := make([][]accessFacts, len(cs))
+			for j, c := range cs {
+				facts[j] = a.factsOf(fn, c, accs, sets)
+			}
 			for i := range accs {
 				acc := &accs[i]
 				seen := map[siteKey]int{} // contexts that give the same site
-				for _, c := range cs {
+				for j, c := range cs {
 					if !a.budget.step() {
 						return &Result{Fset: a.p.fset}
 					}
-					h := bl.held(acc.instr, c.entry)
-					if d := a.detachedUnder(fn, c, acc); len(d) > 0 {
-						h = h.with(d)
-					}
-					held, hk := interned(h, sets)
-					st := site{root: r, fn: fn, ctx: c, acc: acc, held: held, heldKey: hk, own: a.ownAccess(fn, c, acc), kept: a.unsharedAccess(fn, c, acc, beyondSpawned), objs: a.objectsIn(fn, c, acc.base)}
-					if a.confined(r, acc.base, st.objs) || a.unsharedAccess(fn, c, acc, toAnyone) {
+					f := facts[j][i]
+					st := site{root: r, fn: fn, ctx: c, acc: acc, held: f.held, heldKey: f.heldKey, heldID: f.heldID, own: f.own, kept: f.kept, objs: f.objs}
+					if f.unshared || a.confined(r, acc.base, st.objs) {
 						continue // no other goroutine can reach the object (yet)
 					}
-					k := siteKey{hk, st.own, st.kept}
+					k := siteKey{f.heldKey, st.own, st.kept}
 					if i, ok := seen[k]; ok {
 						prev := &byLoc[acc.loc][i]
 						prev.objs = unionKnown(prev.objs, st.objs)
@@ -88,6 +87,7 @@ func (a *run) report() *Result {
 	}
 	sort.Strings(locs)
 	reported := map[[2]token.Position]bool{}
+	a.commonLock = map[[2]int32]bool{}
 	var found []finding
 	for _, loc := range locs {
 		sites := byLoc[loc]
@@ -411,6 +411,43 @@ func onAssumption(x, y *site) bool {
 	return x.root.top.assumed || y.root.top.assumed
 }
 
+// accessFacts is what the sites of one access in one content of its
+// function's contexts know, whichever root reached it (contentmemo.go):
+// the locks held (the same set for every site that holds them, and its
+// key), how own its object is, whether it is kept (shared with none but
+// goroutines its goroutine starts) or not shared at all yet, and what
+// it can point into.
+type accessFacts struct {
+	held     lockSet
+	heldKey  string
+	heldID   int32
+	own      ownership
+	kept     bool
+	unshared bool
+	objs     objSet
+}
+
+// factsOf is accessFacts for each of accs, fn's accesses, in context c:
+// worked out once for each content of c.
+func (a *run) factsOf(fn *ssa.Function, c *context, accs []access, sets map[string]internedSet) []accessFacts {
+	m := a.memoOf(fn, c)
+	if m.facts != nil {
+		return m.facts
+	}
+	bl := a.bodyLocksOf(fn)
+	m.facts = make([]accessFacts, len(accs))
+	for i := range accs {
+		acc := &accs[i]
+		h := bl.held(acc.instr, c.entry)
+		if d := a.detachedUnder(fn, c, acc); len(d) > 0 {
+			h = h.with(d)
+		}
+		held, hk, id := interned(h, sets)
+		m.facts[i] = accessFacts{held: held, heldKey: hk, heldID: id, own: a.ownAccess(fn, c, acc), kept: a.unsharedAccess(fn, c, acc, beyondSpawned), unshared: a.unsharedAccess(fn, c, acc, toAnyone), objs: a.objectsIn(fn, c, acc.base)}
+	}
+	return m.facts
+}
+
 // ownAccess is how surely acc's object is the accessing instance's own.
 func (a *run) ownAccess(fn *ssa.Function, c *context, acc *access) ownership {
 	if acc.base == nil {
@@ -430,22 +467,46 @@ type siteKey struct {
 // interned is s, or the equal set seen before (sets holds one of each),
 // and its key: the many sites that hold the same locks share one set and
 // one key (the key made for a site is garbage once looked up).
-func interned(s lockSet, sets map[string]internedSet) (lockSet, string) {
+func interned(s lockSet, sets map[string]internedSet) (lockSet, string, int32) {
 	if len(s) == 0 {
-		return nil, ""
+		return nil, "", 0
 	}
 	k := strings.Join(s.sorted(), "\x00")
 	if old, ok := sets[k]; ok {
-		return old.set, old.key
+		return old.set, old.key, old.id
 	}
-	sets[k] = internedSet{s, k}
-	return s, k
+	id := int32(len(sets) + 1)
+	sets[k] = internedSet{s, k, id}
+	return s, k, id
 }
 
-// internedSet is a lock set and its key, kept once for all sites.
+// internedSet is a lock set and its key, kept once for all sites, and
+// its number (from 1; 0 is the empty set).
 type internedSet struct {
 	set lockSet
 	key string
+	id  int32
+}
+
+// shareLock reports whether x and y, sites that both hold locks, hold
+// one in common: worked out once for each pair of lock sets.
+func (a *run) shareLock(x, y *site) bool {
+	k := [2]int32{x.heldID, y.heldID}
+	if k[0] > k[1] {
+		k[0], k[1] = k[1], k[0]
+	}
+	if common, ok := a.commonLock[k]; ok {
+		return common
+	}
+	common := false
+	for l := range x.held {
+		if y.held[l] {
+			common = true
+			break
+		}
+	}
+	a.commonLock[k] = common
+	return common
 }
 
 // racePair is a write and an access it races with.
@@ -462,15 +523,8 @@ func (a *run) races(x, y *site) bool {
 	if !concurrent(x.root, y.root) || (x.root.top != y.root.top && (beforeParallel(*x) || beforeParallel(*y))) {
 		return false
 	}
-	if x.heldKey != "" && y.heldKey != "" { // both hold locks: one in common?
-		if x.heldKey == y.heldKey {
-			return false
-		}
-		for k := range x.held {
-			if y.held[k] {
-				return false
-			}
-		}
+	if x.heldID != 0 && y.heldID != 0 && (x.heldID == y.heldID || a.shareLock(x, y)) {
+		return false // both hold locks, one in common
 	}
 	if a.spans(x, y) || a.spans(y, x) {
 		return false // one runs inside a critical section of the other's lock
