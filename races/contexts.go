@@ -1,0 +1,100 @@
+package races
+
+import "golang.org/x/tools/go/ssa"
+
+// Contexts: the ways a root reaches a function, kept apart by the locks
+// held, and joined when a function has too many.
+
+// context is one way a root reaches a function: the locks held when it
+// is entered, and which parameters point into objects the root's own
+// code allocated. A function reached holding different locks is
+// analysed once for each set (up to maxContexts), so that a lock one
+// caller holds is not lost to the intersection with another caller's;
+// calls holding the same locks share a context, which keeps of their
+// arguments' ownership what they all agree on. (Splitting contexts by
+// ownership as well spent the few contexts a function has on it and
+// lost locks: the lock sets are what a finding rests on.)
+type context struct {
+	entry   lockSet
+	origins []ownership
+	// params is, for each parameter, what the calls into this context
+	// pass it (objects.go); nil where no better than the points-to
+	// analysis.
+	params []objSet
+	// fn is the function, from the context of the call that first
+	// entered it: the call path a finding shows, whose locks are this
+	// context's.
+	fn   *ssa.Function
+	from *context
+}
+
+// entry is what one call brings into a function: the locks held, which
+// arguments are own, and what they point into.
+type entry struct {
+	held    lockSet
+	origins []ownership
+	params  []objSet
+	from    *context // the caller's context; nil where a root starts
+}
+
+// maxContexts bounds the contexts of one function in one root; past it,
+// two of them, or one and a new way in, become one (nearest).
+const maxContexts = 4
+
+// nearest is, once a function's contexts are full and a way in holding
+// held comes that none holds exactly, the two that become one: (i, -1)
+// where the way in joins context i, (i, j) where context j joins i and
+// the way in takes j's place. A context whose locks the way in all holds
+// takes it with no loss; otherwise the pair that loses the fewest locks
+// (those one holds and the other not), the way in first of equals, then
+// the first contexts. Joining the last context, whatever it held, let a
+// way in holding nothing in common with it empty a set other ways in
+// shared: etcd's reads under the read transaction's lock, reached from
+// main along more ways than maxContexts, lost that lock to a way in
+// holding another. A way in, once in a context, stays in one whose
+// locks it holds: contexts only lose locks, so the walk ends.
+func nearest(cs []*context, held lockSet) (int, int) {
+	bi, bj, best := 0, -1, -1
+	for i, c := range cs {
+		if shared(c.entry, held) == len(c.entry) {
+			return i, -1
+		}
+		if l := len(c.entry) + len(held) - 2*shared(c.entry, held); best < 0 || l < best {
+			bi, bj, best = i, -1, l
+		}
+	}
+	for i := range cs {
+		for j := i + 1; j < len(cs); j++ {
+			x, y := cs[i].entry, cs[j].entry
+			if l := len(x) + len(y) - 2*shared(x, y); l < best {
+				bi, bj, best = i, j, l
+			}
+		}
+	}
+	return bi, bj
+}
+
+// shared is how many locks s and t both hold.
+func shared(s, t lockSet) int {
+	n := 0
+	for k := range s {
+		if t[k] {
+			n++
+		}
+	}
+	return n
+}
+
+// absorb joins a way in (or another context) holding held, with origins
+// and params, to c: c keeps the locks both hold, the ownership both
+// agree on, the objects either passes. It reports whether c changed.
+func absorb(c *context, held lockSet, origins []ownership, params []objSet) bool {
+	changed := meetOrigins(c.origins, origins)
+	if next := intersect(c.entry, held); !next.equal(c.entry) {
+		c.entry, changed = next, true
+	}
+	if next, grew := joinParams(c.params, params); grew {
+		c.params, changed = next, true
+	}
+	return changed
+}
