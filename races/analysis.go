@@ -271,13 +271,14 @@ func (a *run) traverse(r *root) []*root {
 					c.params, changed = next, true
 				}
 				if changed {
+					c.way = nil
 					queue(fn, c)
 				}
 				return
 			}
 		}
 		if len(cs) < maxContexts {
-			c := &context{entry: in.held, origins: slices.Clone(in.origins), params: in.params, fn: fn, from: in.from}
+			c := &context{entry: in.held, origins: slices.Clone(in.origins), params: in.params, fn: fn, from: in.from, way: in.way}
 			r.ctxs[fn] = append(cs, c)
 			queue(fn, c)
 			return
@@ -295,7 +296,7 @@ func (a *run) traverse(r *root) []*root {
 		if absorb(cs[i], cs[j].entry, cs[j].origins, cs[j].params) {
 			queue(fn, cs[i])
 		}
-		c := &context{entry: in.held, origins: slices.Clone(in.origins), params: in.params, fn: fn, from: in.from}
+		c := &context{entry: in.held, origins: slices.Clone(in.origins), params: in.params, fn: fn, from: in.from, way: in.way}
 		cs[j] = c
 		queue(fn, c)
 	}
@@ -324,9 +325,10 @@ func (a *run) visit(r *root, fn *ssa.Function, c *context, enter func(*ssa.Funct
 				started = append(started, child)
 			}
 		}
-		for _, w := range ways[i] {
+		for k := range ways[i] {
+			w := &ways[i][k]
 			in := w.in
-			in.from = c
+			in.from, in.way = c, w
 			enter(w.callee, in, callEdge{caller: fn, site: cs.instr})
 		}
 	}
@@ -650,21 +652,38 @@ func reaches(from, to ssa.Instruction) bool {
 // blockReaches reports whether a path of one or more edges leads from
 // block from to block to.
 func blockReaches(from, to *ssa.BasicBlock) bool {
-	seen := map[*ssa.BasicBlock]bool{}
-	work := append([]*ssa.BasicBlock(nil), from.Succs...)
+	seen := newBlockSet(from.Parent())
+	work := append(make([]*ssa.BasicBlock, 0, 16), from.Succs...)
 	for len(work) > 0 {
 		x := work[len(work)-1]
 		work = work[:len(work)-1]
 		if x == to {
 			return true
 		}
-		if seen[x] {
+		if !seen.add(x) {
 			continue
 		}
-		seen[x] = true
 		work = append(work, x.Succs...)
 	}
 	return false
+}
+
+// blockSet is a set of one function's blocks, by index: the many walks
+// over a function's blocks each cost one small allocation.
+type blockSet []uint64
+
+func newBlockSet(fn *ssa.Function) blockSet {
+	return make(blockSet, (len(fn.Blocks)+63)/64)
+}
+
+// add adds b and reports whether it was not there yet.
+func (s blockSet) add(b *ssa.BasicBlock) bool {
+	w, bit := b.Index/64, uint64(1)<<(b.Index%64)
+	if s[w]&bit != 0 {
+		return false
+	}
+	s[w] |= bit
+	return true
 }
 
 func index(instr ssa.Instruction) int {

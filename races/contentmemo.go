@@ -43,11 +43,25 @@ type memoKey struct {
 type wayIn struct {
 	callee *ssa.Function
 	in     entry
+	memo   *contentMemo // the callee's memo for this content, once looked up
 }
 
 // memoOf is the memo of c's content, made (empty) where this walk has
 // not met that content in fn before.
 func (a *run) memoOf(fn *ssa.Function, c *context) *contentMemo {
+	if w := c.way; w != nil {
+		// Made from a way in and unchanged since: the way's content, so
+		// the way's memo (looked up once).
+		if w.memo == nil {
+			w.memo = a.findMemo(fn, c)
+		}
+		return w.memo
+	}
+	return a.findMemo(fn, c)
+}
+
+// findMemo is memoOf, looked up by c's content.
+func (a *run) findMemo(fn *ssa.Function, c *context) *contentMemo {
 	k := memoKey{fn, a.contentHash(c)}
 	for _, m := range a.memos[k] {
 		if sameContent(m, c) {
@@ -77,10 +91,10 @@ func (a *run) waysIn(fn *ssa.Function, c *context, calls []callSite) [][]wayIn {
 		}
 		held := bl.held(cs.instr, c.entry)
 		for _, callee := range a.targets(fn, c, cs) {
-			out[i] = append(out[i], wayIn{callee, entry{held: held, origins: a.argOrigins(fn, c, cs.site, callee), params: a.argObjects(fn, c, cs.site, callee)}})
+			out[i] = append(out[i], wayIn{callee: callee, in: entry{held: held, origins: a.argOrigins(fn, c, cs.site, callee), params: a.argObjects(fn, c, cs.site, callee)}})
 		}
 		for _, sub := range cs.callbacks {
-			out[i] = append(out[i], wayIn{sub, entry{held: held}})
+			out[i] = append(out[i], wayIn{callee: sub, in: entry{held: held}})
 		}
 	}
 	m.ways = out

@@ -26,6 +26,10 @@ type context struct {
 	// context's.
 	fn   *ssa.Function
 	from *context
+	// way is the way in the context was made from, while it keeps that
+	// way's content (nil once another joins it): its memo is the way's
+	// (contentmemo.go).
+	way *wayIn
 }
 
 // entry is what one call brings into a function: the locks held, which
@@ -35,6 +39,7 @@ type entry struct {
 	origins []ownership
 	params  []objSet
 	from    *context // the caller's context; nil where a root starts
+	way     *wayIn   // the memoised way in it comes from, if any
 }
 
 // maxContexts bounds the contexts of one function in one root; past it,
@@ -88,8 +93,13 @@ func shared(s, t lockSet) int {
 // absorb joins a way in (or another context) holding held, with origins
 // and params, to c: c keeps the locks both hold, the ownership both
 // agree on, the objects either passes. It reports whether c changed.
-func absorb(c *context, held lockSet, origins []ownership, params []objSet) bool {
-	changed := meetOrigins(c.origins, origins)
+func absorb(c *context, held lockSet, origins []ownership, params []objSet) (changed bool) {
+	defer func() {
+		if changed {
+			c.way = nil // no longer the content of the way it came from
+		}
+	}()
+	changed = meetOrigins(c.origins, origins)
 	if next := intersect(c.entry, held); !next.equal(c.entry) {
 		c.entry, changed = next, true
 	}

@@ -3,6 +3,7 @@ package races
 import (
 	"go/token"
 	"go/types"
+	"reflect"
 	"sort"
 	"strings"
 
@@ -51,6 +52,9 @@ func intersect(s, t lockSet) lockSet {
 func (s lockSet) equal(t lockSet) bool {
 	if len(s) != len(t) {
 		return false
+	}
+	if len(s) == 0 || reflect.ValueOf(s).UnsafePointer() == reflect.ValueOf(t).UnsafePointer() {
+		return true // one set: sets are shared, never changed in place
 	}
 	for k := range s {
 		if !t[k] {

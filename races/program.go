@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/token"
 	"go/types"
-	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/callgraph"
@@ -135,7 +134,7 @@ func (p *program) callees(fn *ssa.Function, site ssa.CallInstruction) []*ssa.Fun
 			out = append(out, e.Callee.Func)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	sortedFuncs(out)
 	p.dynamic[site] = out
 	return out
 }
@@ -174,6 +173,6 @@ func (p *program) ownFuncs() []*ssa.Function {
 			out = append(out, fn)
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	sortedFuncs(out)
 	return out
 }

@@ -388,15 +388,14 @@ func reachesSame(from, to, alloc ssa.Instruction) bool {
 	if ab == from.Block() && index(from) < ai {
 		return false // every way on from from runs alloc first
 	}
-	seen := map[*ssa.BasicBlock]bool{}
-	work := append([]*ssa.BasicBlock(nil), from.Block().Succs...)
+	seen := newBlockSet(from.Parent())
+	work := append(make([]*ssa.BasicBlock, 0, 16), from.Block().Succs...)
 	for len(work) > 0 {
 		b := work[len(work)-1]
 		work = work[:len(work)-1]
-		if seen[b] {
+		if !seen.add(b) {
 			continue
 		}
-		seen[b] = true
 		if b == to.Block() && (b != ab || index(to) < ai) {
 			return true
 		}

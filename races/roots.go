@@ -157,7 +157,7 @@ func members(pkg *ssa.Package) []*ssa.Function {
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].String() < out[j].String() })
+	sortedFuncs(out)
 	out = dedupe(out)
 	return out
 }
@@ -260,7 +260,17 @@ func (a *run) promoted(pkg *ssa.Package, locking map[string]bool) []*ssa.Functio
 }
 
 func sortedFuncs(fns []*ssa.Function) []*ssa.Function {
-	sort.Slice(fns, func(i, j int) bool { return fns[i].String() < fns[j].String() })
+	named := make([]struct {
+		name string
+		fn   *ssa.Function
+	}, len(fns))
+	for i, fn := range fns {
+		named[i].name, named[i].fn = fn.String(), fn // once each: String builds the name
+	}
+	sort.Slice(named, func(i, j int) bool { return named[i].name < named[j].name })
+	for i := range named {
+		fns[i] = named[i].fn
+	}
 	return fns
 }
 
