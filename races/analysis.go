@@ -67,7 +67,7 @@ type run struct {
 	memos map[memoKey][]*contentMemo
 	// commonLock is, for two lock sets sites hold (by number), whether
 	// they share a lock (report.go).
-	commonLock map[[2]int32]bool
+	commonLock *pairMemo
 	seed       maphash.Seed
 }
 

@@ -40,6 +40,9 @@ func (s lockSet) with(t lockSet) lockSet {
 
 // intersect keeps what s and t both hold.
 func intersect(s, t lockSet) lockSet {
+	if shared(s, t) == len(s) {
+		return s // all of s: s itself (sets are never changed in place)
+	}
 	out := lockSet{}
 	for k := range s {
 		if t[k] {

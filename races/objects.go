@@ -2,6 +2,7 @@ package races
 
 import (
 	"go/token"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -262,23 +263,31 @@ func (a *run) boundReceivers(fn *ssa.Function, c *context, v ssa.Value, method *
 // whether it differs from old. Sets are never changed in place: contexts
 // share them.
 func joinParams(old, new []objSet) (out []objSet, changed bool) {
-	out = make([]objSet, len(old))
 	for i, o := range old {
+		var next objSet // nil: no better than the analysis
 		switch {
 		case len(o) == 0:
+			continue
 		case i >= len(new) || len(new[i]) == 0:
-			changed = true // out[i] stays nil: no better than the analysis
-		case grows(o, new[i]):
-			out[i] = union(o, new[i])
-			changed = true
+		case sameSet(o, new[i]) || !grows(o, new[i]):
+			continue
 		default:
-			out[i] = o
+			next = union(o, new[i])
 		}
+		if out == nil {
+			out = slices.Clone(old) // made only when something changes
+		}
+		out[i], changed = next, true
 	}
 	if !changed {
 		return old, false
 	}
 	return out, true
+}
+
+// sameSet reports whether x and y are one set (not merely equal ones).
+func sameSet(x, y objSet) bool {
+	return reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer()
 }
 
 // grows reports whether y has an object x does not.

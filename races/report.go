@@ -58,7 +58,7 @@ func (a *run) report() *Result {
 			}
 			for i := range accs {
 				acc := &accs[i]
-				seen := map[siteKey]int{} // contexts that give the same site
+				var seen []keptSite // contexts that give the same site (a few: maxContexts)
 				for j, c := range cs {
 					if !a.budget.step() {
 						return &Result{Fset: a.p.fset}
@@ -69,12 +69,12 @@ func (a *run) report() *Result {
 						continue // no other goroutine can reach the object (yet)
 					}
 					k := siteKey{f.heldKey, st.own, st.kept}
-					if i, ok := seen[k]; ok {
-						prev := &byLoc[acc.loc][i]
+					if i := slices.IndexFunc(seen, func(s keptSite) bool { return s.key == k }); i >= 0 {
+						prev := &byLoc[acc.loc][seen[i].at]
 						prev.objs = unionKnown(prev.objs, st.objs)
 						continue
 					}
-					seen[k] = len(byLoc[acc.loc])
+					seen = append(seen, keptSite{k, len(byLoc[acc.loc])})
 					byLoc[acc.loc] = append(byLoc[acc.loc], st)
 				}
 			}
@@ -87,7 +87,7 @@ func (a *run) report() *Result {
 	}
 	sort.Strings(locs)
 	reported := map[[2]token.Position]bool{}
-	a.commonLock = map[[2]int32]bool{}
+	a.commonLock = newPairMemo(len(sets))
 	var found []finding
 	for _, loc := range locs {
 		sites := byLoc[loc]
@@ -456,6 +456,13 @@ func (a *run) ownAccess(fn *ssa.Function, c *context, acc *access) ownership {
 	return a.own(fn, c, acc.base)
 }
 
+// keptSite is a site kept for an access, by its key, and where it is
+// among its location's.
+type keptSite struct {
+	key siteKey
+	at  int
+}
+
 // siteKey is what tells two sites of one access apart: the locks held,
 // how own the object is, and whether it is kept.
 type siteKey struct {
@@ -491,22 +498,56 @@ type internedSet struct {
 // shareLock reports whether x and y, sites that both hold locks, hold
 // one in common: worked out once for each pair of lock sets.
 func (a *run) shareLock(x, y *site) bool {
-	k := [2]int32{x.heldID, y.heldID}
-	if k[0] > k[1] {
-		k[0], k[1] = k[1], k[0]
+	return a.commonLock.get(x.heldID, y.heldID, func() bool {
+		for l := range x.held {
+			if y.held[l] {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// pairMemo memoises a symmetric yes or no for pairs of numbers from 1
+// to n: in a table where n is small enough (pairing asks millions of
+// times), in a map otherwise.
+type pairMemo struct {
+	n     int32
+	table []uint8 // 0 unknown, 1 no, 2 yes
+	big   map[[2]int32]bool
+}
+
+// maxPairTable bounds n for the table (n*n bytes).
+const maxPairTable = 4096
+
+func newPairMemo(n int) *pairMemo {
+	if n <= maxPairTable {
+		return &pairMemo{n: int32(n), table: make([]uint8, (n+1)*(n+1))}
 	}
-	if common, ok := a.commonLock[k]; ok {
-		return common
+	return &pairMemo{n: int32(n), big: map[[2]int32]bool{}}
+}
+
+// get is the answer for i and j, from compute the first time.
+func (m *pairMemo) get(i, j int32, compute func() bool) bool {
+	if i > j {
+		i, j = j, i
 	}
-	common := false
-	for l := range x.held {
-		if y.held[l] {
-			common = true
-			break
+	if m.table == nil {
+		v, ok := m.big[[2]int32{i, j}]
+		if !ok {
+			v = compute()
+			m.big[[2]int32{i, j}] = v
+		}
+		return v
+	}
+	k := int(i)*int(m.n+1) + int(j)
+	if m.table[k] == 0 {
+		m.table[k] = 1
+		if compute() {
+			m.table[k] = 2
 		}
 	}
-	a.commonLock[k] = common
-	return common
+	return m.table[k] == 2
 }
 
 // racePair is a write and an access it races with.
