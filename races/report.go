@@ -34,66 +34,30 @@ const maxSites = 400
 
 // report pairs the accesses of each location.
 func (a *run) report() *Result {
-	byLoc := map[string][]site{}
-	bodies := map[*ssa.Function][]access{}
 	sets := map[string]internedSet{} // one copy of each lock set the sites hold
-	fns := map[*ssa.Function]bool{}
-	for _, r := range a.roots {
-		for _, fn := range a.reached(r) {
-			cs := r.ctxs[fn]
-			fns[fn] = true
-			accs, ok := bodies[fn]
-			if !ok {
-				accs = a.accessesOf(fn)
-				for i := range accs {
-					p := a.p.fset.Position(accs[i].pos)
-					accs[i].line = token.Position{Filename: p.Filename, Line: p.Line}
-					accs[i].offset = p.Offset
-				}
-				bodies[fn] = accs
-			}
-			facts := make([][]accessFacts, len(cs))
-			for j, c := range cs {
-				facts[j] = a.factsOf(fn, c, accs, sets)
-			}
-			for i := range accs {
-				acc := &accs[i]
-				var seen []keptSite // contexts that give the same site (a few: maxContexts)
-				for j, c := range cs {
-					if !a.budget.step() {
-						return &Result{Fset: a.p.fset}
-					}
-					f := facts[j][i]
-					st := site{root: r, fn: fn, ctx: c, acc: acc, held: f.held, heldKey: f.heldKey, heldID: f.heldID, own: f.own, kept: f.kept, objs: f.objs}
-					if f.unshared || a.confined(r, acc.base, st.objs) {
-						continue // no other goroutine can reach the object (yet)
-					}
-					k := siteKey{f.heldKey, st.own, st.kept}
-					if i := slices.IndexFunc(seen, func(s keptSite) bool { return s.key == k }); i >= 0 {
-						prev := &byLoc[acc.loc][seen[i].at]
-						prev.objs = unionKnown(prev.objs, st.objs)
-						continue
-					}
-					seen = append(seen, keptSite{k, len(byLoc[acc.loc])})
-					byLoc[acc.loc] = append(byLoc[acc.loc], st)
-				}
-			}
-		}
-	}
-	res := &Result{Fset: a.p.fset, Roots: len(a.roots), Functions: len(fns), Packages: len(a.p.pkgs), Truncated: len(a.roots) >= maxRoots}
-	locs := make([]string, 0, len(byLoc))
-	for loc := range byLoc {
+	refs, fns := a.accessRefs()
+	locs := make([]string, 0, len(refs))
+	for loc := range refs {
 		locs = append(locs, loc)
 	}
 	sort.Strings(locs)
+	byLoc := map[string][]site{}
+	facts := map[rootFn][][]accessFacts{}
+	for _, loc := range locs {
+		sites, ok := a.locationSites(refs[loc], facts, sets)
+		if !ok {
+			return &Result{Fset: a.p.fset}
+		}
+		byLoc[loc] = sites
+	}
+	res := &Result{Fset: a.p.fset, Roots: len(a.roots), Functions: len(fns), Packages: len(a.p.pkgs), Truncated: len(a.roots) >= maxRoots}
 	reported := map[[2]token.Position]bool{}
 	a.commonLock = newPairMemo(len(sets))
 	var found []finding
 	for _, loc := range locs {
 		sites := byLoc[loc]
-		a.sortSites(sites)
-		if len(sites) > maxSites {
-			sites = sites[:maxSites]
+		if len(sites) == 0 {
+			continue
 		}
 		found = append(found, a.pairs(loc, sites, guarded(loc, sites), reported)...)
 	}
@@ -109,6 +73,137 @@ func (a *run) report() *Result {
 		res.PackageOf = append(res.PackageOf, f.pkg)
 	}
 	return res
+}
+
+// accessRef is one access of a function as a root reaches it: the
+// sites it makes are worked out only if they can be among the first
+// maxSites of its location (locationSites).
+type accessRef struct {
+	r    *root
+	fn   *ssa.Function
+	accs []access
+	i    int
+}
+
+// position is where an access is, and whether it writes: sites are
+// paired in this order (sortSites).
+type position struct {
+	file   string
+	offset int
+	write  bool
+}
+
+type rootFn struct {
+	r  *root
+	fn *ssa.Function
+}
+
+// accessRefs is, for each location, the accesses the roots reach, by
+// position, in the order of the roots and of their functions; and every
+// function a root reaches.
+func (a *run) accessRefs() (map[string]map[position][]accessRef, map[*ssa.Function]bool) {
+	refs := map[string]map[position][]accessRef{}
+	bodies := map[*ssa.Function][]access{}
+	fns := map[*ssa.Function]bool{}
+	for _, r := range a.roots {
+		for _, fn := range a.reached(r) {
+			fns[fn] = true
+			accs, ok := bodies[fn]
+			if !ok {
+				accs = a.accessesOf(fn)
+				for i := range accs {
+					p := a.p.fset.Position(accs[i].pos)
+					accs[i].line = token.Position{Filename: p.Filename, Line: p.Line}
+					accs[i].offset = p.Offset
+				}
+				bodies[fn] = accs
+			}
+			for i := range accs {
+				acc := &accs[i]
+				m := refs[acc.loc]
+				if m == nil {
+					m = map[position][]accessRef{}
+					refs[acc.loc] = m
+				}
+				p := position{acc.line.Filename, acc.offset, acc.write}
+				m[p] = append(m[p], accessRef{r, fn, accs, i})
+			}
+		}
+	}
+	return refs, fns
+}
+
+// locationSites is the sites of one location's accesses, in the order
+// they are paired, the first maxSites: position by position (the order's
+// first keys), each position's sorted by the rest. False if the run ran
+// out of memory.
+func (a *run) locationSites(byPos map[position][]accessRef, facts map[rootFn][][]accessFacts, sets map[string]internedSet) ([]site, bool) {
+	positions := make([]position, 0, len(byPos))
+	for p := range byPos {
+		positions = append(positions, p)
+	}
+	sort.Slice(positions, func(i, j int) bool {
+		x, y := positions[i], positions[j]
+		if x.file != y.file {
+			return x.file < y.file
+		}
+		if x.offset != y.offset {
+			return x.offset < y.offset
+		}
+		return x.write && !y.write
+	})
+	var sites []site
+	for _, p := range positions {
+		start := len(sites)
+		for _, ref := range byPos[p] {
+			var ok bool
+			if sites, ok = a.refSites(ref, sites, facts, sets); !ok {
+				return nil, false
+			}
+		}
+		a.sortSites(sites[start:])
+		if len(sites) >= maxSites {
+			return sites[:maxSites], true
+		}
+	}
+	return sites, true
+}
+
+// refSites appends to sites the sites of one access as its root reaches
+// it: one for each context, but that contexts that hold the same locks,
+// with the same ownership, make one site, of the objects of both; none
+// where no other goroutine can reach the object yet.
+func (a *run) refSites(ref accessRef, sites []site, facts map[rootFn][][]accessFacts, sets map[string]internedSet) ([]site, bool) {
+	r, fn, acc := ref.r, ref.fn, &ref.accs[ref.i]
+	cs := r.ctxs[fn]
+	fs, ok := facts[rootFn{r, fn}]
+	if !ok {
+		fs = make([][]accessFacts, len(cs))
+		for j, c := range cs {
+			fs[j] = a.factsOf(fn, c, ref.accs, sets)
+		}
+		facts[rootFn{r, fn}] = fs
+	}
+	var seen []keptSite // contexts that give the same site (a few: maxContexts)
+	for j, c := range cs {
+		if !a.budget.step() {
+			return sites, false
+		}
+		f := fs[j][ref.i]
+		st := site{root: r, fn: fn, ctx: c, acc: acc, held: f.held, heldKey: f.heldKey, heldID: f.heldID, own: f.own, kept: f.kept, objs: f.objs}
+		if f.unshared || a.confined(r, acc.base, st.objs) {
+			continue // no other goroutine can reach the object (yet)
+		}
+		k := siteKey{f.heldKey, st.own, st.kept}
+		if i := slices.IndexFunc(seen, func(s keptSite) bool { return s.key == k }); i >= 0 {
+			prev := &sites[seen[i].at]
+			prev.objs = unionKnown(prev.objs, st.objs)
+			continue
+		}
+		seen = append(seen, keptSite{k, len(sites)})
+		sites = append(sites, st)
+	}
+	return sites, true
 }
 
 func (a *run) sortSites(sites []site) {
