@@ -21,6 +21,7 @@ type access struct {
 	// once (report): findings are per line, sorted by file and offset.
 	line   token.Position
 	offset int
+	lineID int32 // line's number among the lines of the run's accesses (from 1)
 }
 
 // accessesOf lists the accesses of fn's body: loads and stores of fields

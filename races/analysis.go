@@ -44,12 +44,17 @@ type run struct {
 	// groups says whether roots join their parents' groups (not in the
 	// first walk, which finds manyStarters: the sites more than one
 	// root starts a goroutine at). ownership.go.
-	calls        map[*ssa.Function][]callSite // callsOf, memoised
-	fnKeys       map[*ssa.Function]string     // fnKey, memoised
-	owned        map[string]bool
-	returnOwn    map[returnKey]ownership // returnedOwn, memoised for the walk
-	ownDepth     int                     // how deep own is in calls and phis
-	ownNesting   int                     // how deep own is in itself
+	calls     map[*ssa.Function][]callSite // callsOf, memoised
+	fnKeys    map[*ssa.Function]string     // fnKey, memoised
+	owned     map[string]bool
+	returnOwn map[returnKey]resultOwnership // returnedOwn, memoised for the walk
+	// ownedReads records the owned fields the work in progress reads;
+	// memoOwned is the owned fields the memos were worked out with
+	// (ownedreads.go).
+	ownedReads   fieldSet
+	memoOwned    map[string]bool
+	ownDepth     int // how deep own is in calls and phis
+	ownNesting   int // how deep own is in itself
 	groups       bool
 	manyStarters map[[2]any]bool
 	// setOnce is the fields only their object's maker sets (setonce.go).
@@ -108,8 +113,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 
 // walk finds the roots and traverses each, from the top roots.
 func (a *run) walk() {
-	a.returnOwn = map[returnKey]ownership{}
-	a.memos = map[memoKey][]*contentMemo{}
+	a.keepMemos()
 	a.roots = nil
 	a.spawns = map[spawnKey]*root{}
 	work := a.topRoots()

@@ -28,6 +28,8 @@ type contentMemo struct {
 	// ways is, for each call of the function (in callsOf's order), the
 	// functions it enters and what it brings in, from left unset.
 	ways [][]wayIn
+	// reads is the owned fields working out ways read (ownedreads.go).
+	reads fieldSet
 	// facts is, for each access (in accessesOf's order), what the sites
 	// of this content know of it (report.go).
 	facts []accessFacts
@@ -81,22 +83,25 @@ func (a *run) findMemo(fn *ssa.Function, c *context) *contentMemo {
 func (a *run) waysIn(fn *ssa.Function, c *context, calls []callSite) [][]wayIn {
 	m := a.memoOf(fn, c)
 	if m.ways != nil {
+		a.ownedReads = a.ownedReads.with(m.reads) // read to work them out
 		return m.ways
 	}
 	bl := a.bodyLocksOf(fn)
 	out := make([][]wayIn, len(calls))
-	for i, cs := range calls {
-		if cs.spawns && !cs.entered {
-			continue // a go statement: started, not entered
+	m.reads = a.recording(func() {
+		for i, cs := range calls {
+			if cs.spawns && !cs.entered {
+				continue // a go statement: started, not entered
+			}
+			held := bl.held(cs.instr, c.entry)
+			for _, callee := range a.targets(fn, c, cs) {
+				out[i] = append(out[i], wayIn{callee: callee, in: entry{held: held, origins: a.argOrigins(fn, c, cs.site, callee), params: a.argObjects(fn, c, cs.site, callee)}})
+			}
+			for _, sub := range cs.callbacks {
+				out[i] = append(out[i], wayIn{callee: sub, in: entry{held: held}})
+			}
 		}
-		held := bl.held(cs.instr, c.entry)
-		for _, callee := range a.targets(fn, c, cs) {
-			out[i] = append(out[i], wayIn{callee: callee, in: entry{held: held, origins: a.argOrigins(fn, c, cs.site, callee), params: a.argObjects(fn, c, cs.site, callee)}})
-		}
-		for _, sub := range cs.callbacks {
-			out[i] = append(out[i], wayIn{callee: sub, in: entry{held: held}})
-		}
-	}
+	})
 	m.ways = out
 	return out
 }

@@ -94,7 +94,7 @@ func (a *run) madeFrames(x site) []frame {
 				continue
 			}
 			fa, ok := y.X.(*ssa.FieldAddr)
-			if !ok || y.Op != token.MUL || !a.owned[fieldKey(fa.X.Type(), fa.Field)] {
+			if !ok || y.Op != token.MUL || !a.isOwned(fieldKey(fa.X.Type(), fa.Field)) {
 				return nil
 			}
 			v = objectOf(fa.X)

@@ -132,7 +132,7 @@ func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ss
 		if !ok || x.Op != token.MUL {
 			return false
 		}
-		if !a.owned[fieldKey(fa.X.Type(), fa.Field)] {
+		if !a.isOwned(fieldKey(fa.X.Type(), fa.Field)) {
 			return a.unsharedStored(fn, c, x, instr, self, to)
 		}
 		return a.unsharedBefore(fn, c, objectOf(fa.X), instr, self, to) && !a.published(x, instr, self, to)
@@ -269,7 +269,7 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 				continue
 			}
 			// An owned field of an own object holds what its group made.
-			if fa, ok := x.X.(*ssa.FieldAddr); ok && a.owned[fieldKey(fa.X.Type(), fa.Field)] {
+			if fa, ok := x.X.(*ssa.FieldAddr); ok && a.isOwned(fieldKey(fa.X.Type(), fa.Field)) {
 				return min(a.own(fn, c, fa.X), ownGroup)
 			}
 			// A variable captured by a literal lives in a cell: what is
@@ -602,20 +602,29 @@ func (a *run) returnedOwn(fn *ssa.Function, c *context, v ssa.Value) ownership {
 		}
 		origins := a.argOrigins(fn, c, call, callee)
 		k := returnKey{callee, index, string(origins)}
-		o, ok := a.returnOwn[k]
+		r, ok := a.returnOwn[k]
 		if !ok {
-			a.returnOwn[k] = notOwn // a recursive call: not own
-			o = a.resultOwn(callee, &context{origins: origins}, index)
+			a.returnOwn[k] = resultOwnership{} // a recursive call: not own
+			r.reads = a.recording(func() { r.own = a.resultOwn(callee, &context{origins: origins}, index) })
 			// Kept only where worked out in full, not cut short by depth.
 			if a.ownDepth == 1 {
-				a.returnOwn[k] = o
+				a.returnOwn[k] = r
 			} else {
 				delete(a.returnOwn, k)
 			}
+		} else {
+			a.ownedReads = a.ownedReads.with(r.reads) // read to work it out
 		}
-		least = min(least, o)
+		least = min(least, r.own)
 	}
 	return least
+}
+
+// resultOwnership is how own a function's result is, and the owned
+// fields working it out read (ownedreads.go).
+type resultOwnership struct {
+	own   ownership
+	reads fieldSet
 }
 
 type returnKey struct {

@@ -51,7 +51,7 @@ func (a *run) report() *Result {
 		byLoc[loc] = sites
 	}
 	res := &Result{Fset: a.p.fset, Roots: len(a.roots), Functions: len(fns), Packages: len(a.p.pkgs), Truncated: len(a.roots) >= maxRoots}
-	reported := map[[2]token.Position]bool{}
+	reported := map[[2]int32]bool{}
 	a.commonLock = newPairMemo(len(sets))
 	var found []finding
 	for _, loc := range locs {
@@ -105,6 +105,7 @@ func (a *run) accessRefs() (map[string]map[position][]accessRef, map[*ssa.Functi
 	refs := map[string]map[position][]accessRef{}
 	bodies := map[*ssa.Function][]access{}
 	fns := map[*ssa.Function]bool{}
+	lines := map[token.Position]int32{}
 	for _, r := range a.roots {
 		for _, fn := range a.reached(r) {
 			fns[fn] = true
@@ -115,6 +116,10 @@ func (a *run) accessRefs() (map[string]map[position][]accessRef, map[*ssa.Functi
 					p := a.p.fset.Position(accs[i].pos)
 					accs[i].line = token.Position{Filename: p.Filename, Line: p.Line}
 					accs[i].offset = p.Offset
+					if lines[accs[i].line] == 0 {
+						lines[accs[i].line] = int32(len(lines) + 1)
+					}
+					accs[i].lineID = lines[accs[i].line]
 				}
 				bodies[fn] = accs
 			}
@@ -257,7 +262,7 @@ func (a *run) sortSites(sites []site) {
 // of them as related positions (those made by other roots first). A
 // node racing only with itself (another instance of its root) is
 // reported for that.
-func (a *run) pairs(loc string, sites []site, guarded bool, reported map[[2]token.Position]bool) []finding {
+func (a *run) pairs(loc string, sites []site, guarded bool, reported map[[2]int32]bool) []finding {
 	g := a.raceGraph(sites, guarded, reported)
 	var out []finding
 	for {
@@ -270,7 +275,7 @@ func (a *run) pairs(loc string, sites []site, guarded bool, reported map[[2]toke
 		// reported again.
 		fresh := hubEdges[:0:0]
 		for _, p := range hubEdges {
-			if !reported[[2]token.Position{p.at.acc.line, p.o.acc.line}] && !reported[[2]token.Position{p.o.acc.line, p.at.acc.line}] {
+			if !reported[[2]int32{p.at.acc.lineID, p.o.acc.lineID}] && !reported[[2]int32{p.o.acc.lineID, p.at.acc.lineID}] {
 				fresh = append(fresh, p)
 			}
 		}
@@ -294,7 +299,7 @@ func (a *run) pairs(loc string, sites []site, guarded bool, reported map[[2]toke
 		var rest []racePair
 		for _, p := range hubEdges {
 			g.done[[2]*ssa.Function{hub, p.o.fn}], g.done[[2]*ssa.Function{p.o.fn, hub}] = true, true
-			reported[[2]token.Position{p.at.acc.line, p.o.acc.line}] = true
+			reported[[2]int32{p.at.acc.lineID, p.o.acc.lineID}] = true
 			if p != first {
 				rest = append(rest, p)
 			}
@@ -319,18 +324,18 @@ type raceGraph struct {
 // raceGraph pairs every write site of a location with every site it
 // races with, leaving out pairs reported under another location and
 // those resting on the library assumption with no evidence.
-func (a *run) raceGraph(sites []site, guarded bool, reported map[[2]token.Position]bool) *raceGraph {
+func (a *run) raceGraph(sites []site, guarded bool, reported map[[2]int32]bool) *raceGraph {
 	g := &raceGraph{edges: map[*ssa.Function][]racePair{}, wrote: map[*ssa.Function]bool{}, unlocked: map[*ssa.Function]bool{}, done: map[[2]*ssa.Function]bool{}}
 	type key struct {
 		at, o *ssa.Function
-		line  token.Position
+		line  int32
 	}
 	seen := map[key]bool{}
 	add := func(at, o *site) {
 		if at.heldKey == "" {
 			g.unlocked[at.fn] = true
 		}
-		if k := (key{at.fn, o.fn, o.acc.line}); !seen[k] {
+		if k := (key{at.fn, o.fn, o.acc.lineID}); !seen[k] {
 			seen[k] = true
 			if g.edges[at.fn] == nil {
 				g.nodes = append(g.nodes, at.fn)
@@ -341,7 +346,7 @@ func (a *run) raceGraph(sites []site, guarded bool, reported map[[2]token.Positi
 	// known reports whether x's pair with y would add nothing: both
 	// edges are there, and what they mark of their nodes is marked.
 	known := func(x, y *site) bool {
-		return seen[key{x.fn, y.fn, y.acc.line}] && seen[key{y.fn, x.fn, x.acc.line}] && g.wrote[x.fn] &&
+		return seen[key{x.fn, y.fn, y.acc.lineID}] && seen[key{y.fn, x.fn, x.acc.lineID}] && g.wrote[x.fn] &&
 			(x.heldKey != "" || g.unlocked[x.fn]) && (y.heldKey != "" || g.unlocked[y.fn])
 	}
 	for i := range sites {
@@ -355,8 +360,8 @@ func (a *run) raceGraph(sites []site, guarded bool, reported map[[2]token.Positi
 			if onAssumption(&sites[i], &sites[j]) && !guarded && !lockedOnPath(&sites[i], &sites[j]) {
 				continue // no evidence the location is shared state
 			}
-			wl, ol := sites[i].acc.line, sites[j].acc.line
-			if reported[[2]token.Position{wl, ol}] || reported[[2]token.Position{ol, wl}] {
+			wl, ol := sites[i].acc.lineID, sites[j].acc.lineID
+			if reported[[2]int32{wl, ol}] || reported[[2]int32{ol, wl}] {
 				continue // reported under another location
 			}
 			g.wrote[sites[i].fn] = true
