@@ -26,6 +26,11 @@ type Result struct {
 	// Truncated is set when the program had more roots than a run
 	// follows (maxRoots).
 	Truncated bool
+	// UnreachedAPI counts, where a main or tests were the roots, the
+	// exported methods of the packages named that a library run would
+	// take as roots (their types lock their own fields) and that no root
+	// reached: code the run did not look at (unreachedAPI).
+	UnreachedAPI int
 }
 
 // maxSites bounds the accesses of one location that are paired; beyond
@@ -50,7 +55,7 @@ func (a *run) report() *Result {
 		}
 		byLoc[loc] = sites
 	}
-	res := &Result{Fset: a.p.fset, Roots: len(a.roots), Functions: len(fns), Packages: len(a.p.pkgs), Truncated: len(a.roots) >= maxRoots}
+	res := &Result{Fset: a.p.fset, Roots: len(a.roots), Functions: len(fns), Packages: len(a.p.pkgs), Truncated: len(a.roots) >= maxRoots, UnreachedAPI: a.unreachedAPI(fns)}
 	reported := map[[2]int32]bool{}
 	a.commonLock = newPairMemo(len(sets))
 	var found []finding

@@ -89,6 +89,26 @@ type callEdge struct {
 	site   ssa.Instruction
 }
 
+// unreachedAPI is, where the roots are a main or tests rather than a
+// library's API, how many of the methods a library run would start
+// from (libraryRoots) no root reached: a module with an example or a
+// command among the packages named would otherwise say nothing about
+// its library's API, and a run saying nothing must mean it looked.
+func (a *run) unreachedAPI(reached map[*ssa.Function]bool) int {
+	if a.library {
+		return 0
+	}
+	n := 0
+	for _, r := range a.libraryRoots() {
+		for _, fn := range r.fns {
+			if !reached[fn] {
+				n++
+			}
+		}
+	}
+	return n
+}
+
 // topRoots finds the roots the program starts with: main.main (with the
 // packages' init functions) when a main package is named; test functions
 // with -tests; otherwise, a library's entry points: the exported methods

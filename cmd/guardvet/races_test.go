@@ -56,6 +56,54 @@ func main() {
 	return dir
 }
 
+// TestRacesUnreachedAPI runs guardvet races on a module with a library
+// package and an example main that does not use it: with the main named
+// the run says which of the library's methods it did not look at, and
+// with the library named alone it reports the library's race.
+func TestRacesUnreachedAPI(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/libmain\n\ngo 1.26\n",
+		"lib/lib.go": `package lib
+
+import "sync"
+
+type Counter struct {
+	mu   sync.Mutex
+	n    int
+	last int
+}
+
+func (c *Counter) Inc() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	c.last = c.n
+}
+
+func (c *Counter) Last() int { return c.last }
+`,
+		"cmd/demo/main.go": "package main\n\nfunc main() {}\n",
+	}
+	for name, src := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stdout, stderr, code := run(t, dir, guardvet, "races", "./...")
+	if code != 0 || stdout != "" || !strings.Contains(stderr, "not analysed: 2 exported methods of types that lock their own fields, which no main or test named here reaches") {
+		t.Errorf("with the main named: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	stdout, stderr, code = run(t, dir, guardvet, "races", "./lib/...")
+	if code != 1 || !strings.HasPrefix(stdout, "lib/lib.go:13:4: Counter.n written in Counter.Inc") || strings.Contains(stderr, "not analysed") {
+		t.Errorf("with the library alone: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
 // TestRacesCommand runs guardvet races on a real module: the race is
 // reported once, with both sides and the handler each runs from, in text,
 // -json and -sarif; the counter every handler locks for is not.

@@ -131,6 +131,10 @@ func printRaces(res *races.Result, rule *analysis.Analyzer, jsonOut, sarifOut bo
 		fmt.Fprintf(stderr, "guardvet races: %s in %s, reached from %s\n",
 			output.Plural(res.Functions, "function", "functions"), output.Plural(res.Packages, "package", "packages"), output.Plural(res.Roots, "goroutine root", "goroutine roots"))
 	}
+	if res.UnreachedAPI > 0 {
+		fmt.Fprintf(stderr, "guardvet races: not analysed: %s of types that lock their own fields, which no main or test named here reaches (a library's exported methods are the roots only when no main is named and -tests is off); name the library's packages alone: guardvet races ./pkg/...\n",
+			output.Plural(res.UnreachedAPI, "exported method", "exported methods"))
+	}
 	if res.Truncated {
 		fmt.Fprintf(stderr, "guardvet races: the program has more goroutine roots than a run follows; the first %d were analysed\n", res.Roots)
 	}
