@@ -163,15 +163,25 @@ func (a *run) bodyLocksOf(fn *ssa.Function) *bodyLocks {
 // lockEnv is the dataflow's environment, with the parameters consts
 // fixes (nil for none).
 func (a *run) lockEnv(consts map[*ssa.Parameter]bool) lockEnv {
-	return lockEnv{canon: a.aliases, effects: a.callEffect, okDelta: a.okDelta, consts: consts}
+	return lockEnv{canon: a.aliases, consts: consts,
+		effects: func(call ssa.CallInstruction) counts { return a.callEffectIn(call, consts) },
+		okDelta: func(call *ssa.Call) counts { return a.okDeltaIn(call, consts) }}
 }
 
 // callEffect is a call's net effect on locks: what every function it can
 // call does (the least of their effects), none if it calls none of the
 // program's functions.
 func (a *run) callEffect(call ssa.CallInstruction) counts {
+	return a.callEffectIn(call, nil)
+}
+
+// callEffectIn is callEffect for a call in a body analysed with its
+// parameters consts fixed: a parameter so fixed, passed on, is that
+// constant for the callee too (a generic method's instance passing its
+// flag to the generic body it runs).
+func (a *run) callEffectIn(call ssa.CallInstruction, consts map[*ssa.Parameter]bool) counts {
 	var out counts
-	for i, e := range a.calleeEffects(call) {
+	for i, e := range a.calleeEffects(call, consts) {
 		if i == 0 {
 			out = e.all
 		} else {
@@ -181,13 +191,13 @@ func (a *run) callEffect(call ssa.CallInstruction) counts {
 	return out
 }
 
-// okDelta is what a call's callees do to locks, on top of callEffect,
+// okDeltaIn is what a call's callees do to locks, on top of callEffect,
 // on the paths where its error result is nil: a function that takes a
 // lock and releases it before each error return (bbolt's beginRWTx)
 // leaves it held when it succeeds.
-func (a *run) okDelta(call *ssa.Call) counts {
+func (a *run) okDeltaIn(call *ssa.Call, consts map[*ssa.Parameter]bool) counts {
 	var all, ok counts
-	for i, e := range a.calleeEffects(call) {
+	for i, e := range a.calleeEffects(call, consts) {
 		if i == 0 {
 			all, ok = e.all, e.ok
 		} else {
@@ -201,13 +211,13 @@ func (a *run) okDelta(call *ssa.Call) counts {
 // static callee passed constant booleans is taken with those fixed (a
 // Begin(true) that starts a writable transaction takes the writer's
 // lock, though Begin(false) takes another).
-func (a *run) calleeEffects(call ssa.CallInstruction) []lockEffect {
+func (a *run) calleeEffects(call ssa.CallInstruction, callerConsts map[*ssa.Parameter]bool) []lockEffect {
 	callees := a.p.callees(call.Parent(), call)
 	out := make([]lockEffect, 0, len(callees))
 	for _, callee := range callees {
 		var consts map[*ssa.Parameter]bool
 		if callee == call.Common().StaticCallee() {
-			consts = constArgs(call.Common(), callee)
+			consts = constArgs(call.Common(), callee, callerConsts)
 		}
 		out = append(out, a.effectOf(callee, consts))
 	}

@@ -449,17 +449,32 @@ func errorVar(g *ssa.Global) bool {
 
 // constArgs is the parameters of callee a call passes a constant boolean
 // to; nil if none.
-func constArgs(common *ssa.CallCommon, callee *ssa.Function) map[*ssa.Parameter]bool {
+func constArgs(common *ssa.CallCommon, callee *ssa.Function, callerConsts map[*ssa.Parameter]bool) map[*ssa.Parameter]bool {
 	var out map[*ssa.Parameter]bool
 	for i, arg := range common.Args {
-		c, ok := arg.(*ssa.Const)
-		if !ok || c.Value == nil || c.Value.Kind() != constant.Bool || i >= len(callee.Params) {
+		if i >= len(callee.Params) {
+			break
+		}
+		var v bool
+		switch x := arg.(type) {
+		case *ssa.Const:
+			if x.Value == nil || x.Value.Kind() != constant.Bool {
+				continue
+			}
+			v = constant.BoolVal(x.Value)
+		case *ssa.Parameter:
+			fixed, ok := callerConsts[x] // the caller's own parameter, fixed where it was called
+			if !ok {
+				continue
+			}
+			v = fixed
+		default:
 			continue
 		}
 		if out == nil {
 			out = map[*ssa.Parameter]bool{}
 		}
-		out[callee.Params[i]] = constant.BoolVal(c.Value)
+		out[callee.Params[i]] = v
 	}
 	return out
 }

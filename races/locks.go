@@ -162,7 +162,7 @@ func lockKey(v ssa.Value) string {
 					return outer + ".L"
 				}
 			}
-			return fieldKey(x.X.Type(), x.Field)
+			return fieldAddrKey(x)
 		case *ssa.Global:
 			return x.Pkg.Pkg.Path() + "." + x.Name()
 		case *ssa.Alloc:
@@ -201,6 +201,29 @@ func fieldKey(ptr types.Type, i int) string {
 		named = structOrigin(named, st) // type packetHandlerMap Transport
 	}
 	return qualifiedName(named) + "." + st.Field(i).Name()
+}
+
+// fieldAddrKey is fieldKey for the field fa addresses, and for a field
+// of a struct with no name of its own held in a field of a named one (a
+// lock grouped with what it guards: Cache.items.mu in struct { items
+// struct { mu sync.RWMutex; values map[K]V } }), the outer field's key
+// and the field's name.
+func fieldAddrKey(fa *ssa.FieldAddr) string {
+	if k := fieldKey(fa.X.Type(), fa.Field); k != "" {
+		return k
+	}
+	inner, ok := fa.X.(*ssa.FieldAddr)
+	if !ok {
+		return ""
+	}
+	st, ok := deref(fa.X.Type()).(*types.Struct) // unnamed: a named one has a key of its own
+	if !ok || fa.Field >= st.NumFields() {
+		return ""
+	}
+	if outer := fieldAddrKey(inner); outer != "" {
+		return outer + "." + st.Field(fa.Field).Name()
+	}
+	return ""
 }
 
 // structOrigin is the named type whose declaration spells st, the struct
