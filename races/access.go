@@ -135,7 +135,7 @@ func location(addr ssa.Value) (string, token.Pos) {
 		if isSyncType(x.Type()) {
 			return "", token.NoPos
 		}
-		return fieldKey(x.X.Type(), x.Field), x.Pos()
+		return fieldAddrKey(x), x.Pos()
 	case *ssa.Global:
 		if x.Pkg == nil || isSyncType(x.Type()) {
 			return "", token.NoPos

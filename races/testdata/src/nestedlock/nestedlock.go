@@ -1,8 +1,9 @@
 // Package nestedlock: a lock kept in a field of a struct with no name of
 // its own, next to what it guards (ttlcache's items struct { mu
 // sync.RWMutex; values map[K]V }), is named by the outer field:
-// Store.items.mu. What is read and written under it is not reported;
-// Peek's unlocked read is. The generic Cache's getWithOpts takes that lock
+// Store.items.mu, and so are the fields beside it (Store.items.values).
+// What is read and written under it is not reported; Peek's and Len's
+// unlocked reads are. The generic Cache's getWithOpts takes that lock
 // only when its flag says so; its callers that hold the lock pass false,
 // through the instance of the generic method that runs the generic body,
 // and still hold it after the call.
@@ -29,6 +30,12 @@ func (s *Store) Total() int {
 	s.items.mu.RLock()
 	defer s.items.mu.RUnlock()
 	return s.total
+}
+
+// Len reads the map with no lock; the map is a field of the unnamed
+// struct too, named Store.items.values.
+func (s *Store) Len() int {
+	return len(s.items.values) // want `Store.items.values\[\] read in Store.Len .* races with its write in Store.Put`
 }
 
 // Peek reads the total with no lock.
