@@ -3,7 +3,6 @@ package races
 import (
 	"hash/maphash"
 	"maps"
-	"reflect"
 	"slices"
 
 	"golang.org/x/tools/go/ssa"
@@ -157,7 +156,7 @@ func sameContent(m *contentMemo, c *context) bool {
 	}
 	for i := range max(len(m.params), len(c.params)) {
 		x, y := paramAt(m.params, i), paramAt(c.params, i)
-		if len(x) != len(y) || len(x) > 0 && reflect.ValueOf(x).UnsafePointer() != reflect.ValueOf(y).UnsafePointer() && !maps.Equal(x, y) {
+		if len(x) != len(y) || len(x) > 0 && !sameMap(x, y) && !maps.Equal(x, y) {
 			return false
 		}
 	}

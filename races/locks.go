@@ -3,7 +3,6 @@ package races
 import (
 	"go/token"
 	"go/types"
-	"reflect"
 	"sort"
 	"strings"
 
@@ -56,7 +55,7 @@ func (s lockSet) equal(t lockSet) bool {
 	if len(s) != len(t) {
 		return false
 	}
-	if len(s) == 0 || reflect.ValueOf(s).UnsafePointer() == reflect.ValueOf(t).UnsafePointer() {
+	if len(s) == 0 || sameMap(s, t) {
 		return true // one set: sets are shared, never changed in place
 	}
 	for k := range s {

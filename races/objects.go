@@ -2,7 +2,6 @@ package races
 
 import (
 	"go/token"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -269,7 +268,7 @@ func joinParams(old, new []objSet) (out []objSet, changed bool) {
 		case len(o) == 0:
 			continue
 		case i >= len(new) || len(new[i]) == 0:
-		case sameSet(o, new[i]) || !grows(o, new[i]):
+		case sameMap(o, new[i]) || !grows(o, new[i]):
 			continue
 		default:
 			next = union(o, new[i])
@@ -283,11 +282,6 @@ func joinParams(old, new []objSet) (out []objSet, changed bool) {
 		return old, false
 	}
 	return out, true
-}
-
-// sameSet reports whether x and y are one set (not merely equal ones).
-func sameSet(x, y objSet) bool {
-	return reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer()
 }
 
 // grows reports whether y has an object x does not.

@@ -23,19 +23,6 @@ func (s fieldSet) with(t fieldSet) fieldSet {
 	return s
 }
 
-// meets reports whether s and t share a field.
-func (s fieldSet) meets(t fieldSet) bool {
-	if len(s) > len(t) {
-		s, t = t, s
-	}
-	for k := range s {
-		if t[k] {
-			return true
-		}
-	}
-	return false
-}
-
 // isOwned reports whether field k is taken as owned in this walk, and
 // records that the work in progress read it.
 func (a *run) isOwned(k string) bool {
@@ -80,7 +67,7 @@ func (a *run) keepMemos() {
 	for k, ms := range a.memos {
 		kept := ms[:0]
 		for _, m := range ms {
-			if m.ways != nil && !m.reads.meets(changed) {
+			if m.ways != nil && !intersects(m.reads, changed) {
 				kept = append(kept, m)
 			}
 		}
@@ -100,7 +87,7 @@ func (a *run) keepMemos() {
 		}
 	}
 	for k, r := range a.returnOwn {
-		if r.reads.meets(changed) {
+		if intersects(r.reads, changed) {
 			delete(a.returnOwn, k)
 		}
 	}

@@ -138,15 +138,7 @@ func mayAlias(x, y map[int]bool) bool {
 	if len(x) == 0 || len(y) == 0 || x[unknownObj] || y[unknownObj] {
 		return true
 	}
-	if len(x) > len(y) {
-		x, y = y, x
-	}
-	for o := range x {
-		if y[o] {
-			return true
-		}
-	}
-	return false
+	return intersects(x, y)
 }
 
 // tracked reports whether the analysis knows what v points into from the

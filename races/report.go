@@ -603,14 +603,7 @@ type internedSet struct {
 // shareLock reports whether x and y, sites that both hold locks, hold
 // one in common: worked out once for each pair of lock sets.
 func (a *run) shareLock(x, y *site) bool {
-	return a.commonLock.get(x.heldID, y.heldID, func() bool {
-		for l := range x.held {
-			if y.held[l] {
-				return true
-			}
-		}
-		return false
-	})
+	return a.commonLock.get(x.heldID, y.heldID, func() bool { return intersects(x.held, y.held) })
 }
 
 // pairMemo memoises a symmetric yes or no for pairs of numbers from 1
