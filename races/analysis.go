@@ -51,10 +51,12 @@ type run struct {
 	// ownedReads records the owned fields the work in progress reads;
 	// memoOwned is the owned fields the memos were worked out with
 	// (ownedreads.go).
-	ownedReads   fieldSet
-	memoOwned    map[string]bool
-	ownDepth     int // how deep own is in calls and phis
-	ownNesting   int // how deep own is in itself
+	ownedReads fieldSet
+	memoOwned  map[string]bool
+	ownDepth   int // how deep own is in calls and phis
+	ownNesting int // how deep own is in itself
+	// cellsOpen is the cells own is working out (cellOwn).
+	cellsOpen    map[cellKey]bool
 	groups       bool
 	manyStarters map[[2]any]bool
 	// setOnce is the fields only their object's maker sets (setonce.go).

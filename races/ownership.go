@@ -307,6 +307,20 @@ func operand(v ssa.Value) ssa.Value {
 // cellOwn is the least ownership of the values stored into a variable's
 // cell (notOwn if none is, or the cell has no store).
 func (a *run) cellOwn(fn *ssa.Function, c *context, cell *ssa.Alloc, steps int) ownership {
+	// A store of what was loaded from the cell itself, through parts
+	// and calls (s = s[1:], p = next(p)): a cycle. Followed again it
+	// would end at the nesting bound, not own, after trying every store
+	// at every level (exponential in the stores); the answer is the
+	// same at once.
+	k := cellKey{cell, string(c.origins)}
+	if a.cellsOpen[k] {
+		return notOwn
+	}
+	if a.cellsOpen == nil {
+		a.cellsOpen = map[cellKey]bool{}
+	}
+	a.cellsOpen[k] = true
+	defer delete(a.cellsOpen, k)
 	least, stored := ownMade, false
 	for _, ref := range *cell.Referrers() {
 		st, ok := ref.(*ssa.Store)
@@ -323,6 +337,12 @@ func (a *run) cellOwn(fn *ssa.Function, c *context, cell *ssa.Alloc, steps int) 
 		return notOwn
 	}
 	return least
+}
+
+// cellKey is a variable's cell, in the context own asks about it in.
+type cellKey struct {
+	cell    *ssa.Alloc
+	origins string
 }
 
 // Groups and owned fields.
