@@ -79,23 +79,149 @@ func (d *depSources) forget() {
 }
 
 func (d *depSources) freshFunc(fn *ssa.Function, i int) bool {
+	dir, decl := d.declOf(fn)
+	if decl == nil {
+		return false
+	}
+	return d.freshResult(dir, decl, i)
+}
+
+// declOf is the declaration of fn, a function of a dependency, and the
+// directory of its file; nil where the source cannot be found.
+func (d *depSources) declOf(fn *ssa.Function) (string, *ast.FuncDecl) {
 	obj := fn.Object()
 	if obj == nil || !obj.Pos().IsValid() {
-		return false
+		return "", nil
 	}
 	pos := d.fset.Position(obj.Pos())
 	// Export data writes the standard library's files under $GOROOT.
 	if rest, ok := strings.CutPrefix(pos.Filename, "$GOROOT"); ok {
 		if d.goroot() == "" {
-			return false
+			return "", nil
 		}
 		pos.Filename = filepath.Join(d.goroot(), filepath.FromSlash(rest))
 	}
-	decl := d.declAt(pos)
-	if decl == nil {
-		return false
+	return filepath.Dir(pos.Filename), d.declAt(pos)
+}
+
+// keptIn is the result of fn, a function of a dependency, that keeps its
+// parameter i (fn.Params' numbering), where keeping it there is all fn
+// does with it: every use of the parameter is a field or element of a
+// composite literal fn returns in that place (context.WithValue's
+// return &valueCtx{parent, key, val}), or a comparison with nil. The
+// caller's value then goes where that result goes. -1 with ok where fn
+// does not use it at all; ok is false for any other use, a receiver, or
+// a name declared again in the body.
+func (d *depSources) keptIn(fn *ssa.Function, i int) (result int, ok bool) {
+	_, decl := d.declOf(fn)
+	if decl == nil || decl.Recv != nil && i == 0 {
+		return 0, false
 	}
-	return d.freshResult(filepath.Dir(pos.Filename), decl, i)
+	if decl.Recv != nil {
+		i--
+	}
+	name := paramName(decl, i)
+	if name == "" || name == "_" || declCount(decl, name) > 0 {
+		return 0, false
+	}
+	return keptInResult(decl.Body, name)
+}
+
+// paramName is the name of decl's i-th parameter ("" where unnamed or
+// out of range).
+func paramName(decl *ast.FuncDecl, i int) string {
+	k := 0
+	for _, field := range decl.Type.Params.List {
+		if len(field.Names) == 0 {
+			if k == i {
+				return ""
+			}
+			k++
+			continue
+		}
+		for _, id := range field.Names {
+			if k == i {
+				return id.Name
+			}
+			k++
+		}
+	}
+	return ""
+}
+
+// keptInResult is keptIn for a body and a parameter's name.
+func keptInResult(body *ast.BlockStmt, name string) (int, bool) {
+	allowed := map[*ast.Ident]bool{}
+	result := -1
+	var uses []*ast.Ident
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.ReturnStmt:
+			for r, e := range x.Results {
+				for _, id := range literalParts(e) {
+					allowed[id] = true
+					if id.Name == name && result != r {
+						if result >= 0 {
+							result = -2 // kept in two results
+						} else {
+							result = r
+						}
+					}
+				}
+			}
+		case *ast.BinaryExpr:
+			if x.Op == token.EQL || x.Op == token.NEQ {
+				l, lok := ast.Unparen(x.X).(*ast.Ident)
+				r, rok := ast.Unparen(x.Y).(*ast.Ident)
+				if lok && rok && (r.Name == "nil" || l.Name == "nil") {
+					allowed[l], allowed[r] = true, true
+				}
+			}
+		case *ast.SelectorExpr:
+			allowed[x.Sel] = true // a field or method name, not a use
+		case *ast.Ident:
+			if x.Name == name {
+				uses = append(uses, x)
+			}
+		}
+		return true
+	})
+	if result == -2 {
+		return 0, false
+	}
+	for _, id := range uses {
+		if !allowed[id] {
+			return 0, false
+		}
+	}
+	return result, true
+}
+
+// literalParts is, where e is a composite literal or its address, the
+// names that are its elements or its keys (a struct's field names, which
+// use nothing, or a map's keys, which it keeps).
+func literalParts(e ast.Expr) []*ast.Ident {
+	e = ast.Unparen(e)
+	if u, ok := e.(*ast.UnaryExpr); ok && u.Op == token.AND {
+		e = ast.Unparen(u.X)
+	}
+	lit, ok := e.(*ast.CompositeLit)
+	if !ok {
+		return nil
+	}
+	var out []*ast.Ident
+	for _, el := range lit.Elts {
+		parts := []ast.Expr{el}
+		if kv, ok := el.(*ast.KeyValueExpr); ok {
+			parts = []ast.Expr{kv.Key, kv.Value}
+		}
+		for _, p := range parts {
+			if id, ok := ast.Unparen(p).(*ast.Ident); ok {
+				out = append(out, id)
+			}
+		}
+	}
+	return out
 }
 
 // declAt is the function declared on pos's line (export data keeps the

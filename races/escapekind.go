@@ -49,6 +49,14 @@ func (a *run) argEscape(call *ssa.Call, v ssa.Value) paramEscape {
 		return paramEscape{} // v is the function called: running it hands it nothing
 	}
 	callees := []*ssa.Function{c.StaticCallee()}
+	if dep := callees[0]; dep != nil && dep.Blocks == nil && !c.IsInvoke() {
+		// A dependency's function (no body is built for it): its
+		// source may show it keeps v only in what it returns.
+		if e, ok := a.depKeeps(dep, c.Args, v); ok {
+			return e
+		}
+		return paramEscape{escAny, allResults, 0}
+	}
 	if callees[0] == nil {
 		// A call through an interface or a function value (a
 		// functional option, opt(d)): how every function the call
@@ -73,6 +81,26 @@ func (a *run) argEscape(call *ssa.Call, v ssa.Value) paramEscape {
 		}
 	}
 	return out
+}
+
+// depKeeps is how callee, a function of a dependency with no body here,
+// lets v, passed in args (its receiver first, for a method), go, where its source shows it keeps v only in
+// one of its results (depSources.keptIn); ok is false otherwise.
+func (a *run) depKeeps(callee *ssa.Function, args []ssa.Value, v ssa.Value) (paramEscape, bool) {
+	var e paramEscape
+	for i, arg := range args {
+		if arg != v {
+			continue
+		}
+		r, ok := a.deps.keptIn(callee, i)
+		if !ok {
+			return paramEscape{}, false
+		}
+		if r >= 0 {
+			e.kind, e.results = escReturn, e.results|resultBit(r)
+		}
+	}
+	return e, true
 }
 
 // keepsNothing reports whether call is of a builtin that keeps none of

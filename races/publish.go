@@ -2,6 +2,7 @@ package races
 
 import (
 	"go/token"
+	"go/types"
 	"slices"
 	"strings"
 
@@ -31,6 +32,40 @@ func (a *run) unpublished(addr ssa.Value, instr ssa.Instruction) bool {
 		return false
 	}
 	return a.unpublishedAt(alloc, instr)
+}
+
+// pointerFreeField reports whether part is the address of a field of
+// v, an allocation, that holds no pointer (an ID's bytes handed to
+// rand.Read): it leads nowhere else in the object, so handing it out
+// shares that field alone, not the object. (An access through the
+// pointer handed out is not one to the field: the locations access.go
+// pairs do not follow pointers into fields.)
+func pointerFreeField(v ssa.Value, part ssa.Instruction) bool {
+	fa, ok := part.(*ssa.FieldAddr)
+	if _, made := v.(*ssa.Alloc); !ok || !made {
+		return false
+	}
+	return pointerFree(deref(fa.Type()))
+}
+
+// pointerFree reports whether a value of type t holds no pointer at all:
+// a basic type other than unsafe.Pointer (a string's bytes cannot be
+// changed), or an array or struct of such.
+func pointerFree(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() != types.UnsafePointer
+	case *types.Array:
+		return pointerFree(u.Elem())
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if !pointerFree(u.Field(i).Type()) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // objectOf is the object v, an address, is in: through the addresses
@@ -189,7 +224,7 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to 
 			// of a struct loaded from v's cell), v converted, or v as
 			// one of the values a phi merges, goes as v does: storing it
 			// into v's own object (c.wb.w = &c.wbuf) publishes nothing.
-			if a.publishedBefore(x.(ssa.Value), instr, self, to, seen, depth+1) {
+			if !pointerFreeField(v, x) && a.publishedBefore(x.(ssa.Value), instr, self, to, seen, depth+1) {
 				return true
 			}
 		case *ssa.Call:
