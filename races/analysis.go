@@ -56,7 +56,11 @@ type run struct {
 	ownDepth   int // how deep own is in calls and phis
 	ownNesting int // how deep own is in itself
 	// cellsOpen is the cells own is working out (cellOwn).
-	cellsOpen    map[cellKey]bool
+	cellsOpen map[cellKey]bool
+	// flags is the closed flags (closedflag.go); handed, the structs
+	// each function is handed (handedStructs).
+	flags        map[string]bool
+	handed       map[*ssa.Function]map[string]bool
 	groups       bool
 	manyStarters map[[2]any]bool
 	// setOnce is the fields only their object's maker sets (setonce.go).
@@ -99,6 +103,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	progress(opts, "following pointers")
 	a.budget = newBudget(opts.MemoryLimit)
 	a.pts = newPoints(own, p.callees, a.deps.fresh, a.factory, a.budget)
+	a.flags = a.flagFields(own)
 	progress(opts, "following goroutine roots")
 	a.walkOwned(own)
 	if a.budget.err != nil {
@@ -165,7 +170,7 @@ func (a *run) bodyLocksOf(fn *ssa.Function) *bodyLocks {
 // lockEnv is the dataflow's environment, with the parameters consts
 // fixes (nil for none).
 func (a *run) lockEnv(consts map[*ssa.Parameter]bool) lockEnv {
-	return lockEnv{canon: a.aliases, consts: consts,
+	return lockEnv{canon: a.aliases, consts: consts, flags: a.flags,
 		effects: func(call ssa.CallInstruction) counts { return a.callEffectIn(call, consts) },
 		okDelta: func(call *ssa.Call) counts { return a.okDeltaIn(call, consts) }}
 }
@@ -280,9 +285,13 @@ func (a *run) traverse(r *root) []*root {
 			r.via[fn] = from
 		}
 		cs := r.ctxs[fn]
-		for _, c := range cs {
-			if c.entry.equal(in.held) {
+		same, inPseudo := sameContext(cs, in), in.pseudo
+		for i, c := range cs {
+			if i == same {
 				changed := meetOrigins(c.origins, in.origins)
+				if next := validFlags(intersect(c.entry, in.held)); !next.equal(c.entry) {
+					c.entry, c.pseudo, changed = next, hasPseudo(next), true
+				}
 				if next, grew := joinParams(c.params, in.params); grew {
 					c.params, changed = next, true
 				}
@@ -294,7 +303,7 @@ func (a *run) traverse(r *root) []*root {
 			}
 		}
 		if len(cs) < maxContexts {
-			c := &context{entry: in.held, origins: slices.Clone(in.origins), params: in.params, fn: fn, from: in.from, way: in.way}
+			c := &context{entry: in.held, pseudo: inPseudo, origins: slices.Clone(in.origins), params: in.params, fn: fn, from: in.from, way: in.way}
 			r.ctxs[fn] = append(cs, c)
 			queue(fn, c)
 			return
@@ -302,7 +311,7 @@ func (a *run) traverse(r *root) []*root {
 		// Too many ways in: two contexts become one, the pair that
 		// loses the fewest locks (nearest); the way in takes the freed
 		// place if it is not one of them.
-		i, j := nearest(cs, in.held)
+		i, j := nearest(cs, in.held, inPseudo)
 		if j < 0 {
 			if absorb(cs[i], in.held, in.origins, in.params) {
 				queue(fn, cs[i])
@@ -312,7 +321,7 @@ func (a *run) traverse(r *root) []*root {
 		if absorb(cs[i], cs[j].entry, cs[j].origins, cs[j].params) {
 			queue(fn, cs[i])
 		}
-		c := &context{entry: in.held, origins: slices.Clone(in.origins), params: in.params, fn: fn, from: in.from, way: in.way}
+		c := &context{entry: in.held, pseudo: inPseudo, origins: slices.Clone(in.origins), params: in.params, fn: fn, from: in.from, way: in.way}
 		cs[j] = c
 		queue(fn, c)
 	}

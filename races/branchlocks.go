@@ -66,6 +66,12 @@ func (env lockEnv) edge(b *ssa.BasicBlock, i int, s state) (state, bool) {
 	if v, fixed := env.fixed(br.Cond); fixed {
 		return s, v == (i == 0)
 	}
+	if flag, unset := env.flagCheck(br.Cond); flag != "" {
+		if i == unset {
+			return takeFlag(s, flag), true // closedflag.go
+		}
+		return s, true
+	}
 	if keys := env.flagLocks(br); i == 1 && len(keys) > 0 {
 		out := s.copy()
 		for _, k := range keys {

@@ -93,11 +93,14 @@ func (a *run) waysIn(fn *ssa.Function, c *context, calls []callSite) [][]wayIn {
 				continue // a go statement: started, not entered
 			}
 			held := bl.held(cs.instr, c.entry)
+			pseudo := len(a.flags) > 0 && hasPseudo(held)
 			for _, callee := range a.targets(fn, c, cs) {
-				out[i] = append(out[i], wayIn{callee: callee, in: entry{held: held, origins: a.argOrigins(fn, c, cs.site, callee), params: a.argObjects(fn, c, cs.site, callee)}})
+				h, p := a.flagsInto(callee, held, pseudo)
+				out[i] = append(out[i], wayIn{callee: callee, in: entry{held: h, pseudo: p, origins: a.argOrigins(fn, c, cs.site, callee), params: a.argObjects(fn, c, cs.site, callee)}})
 			}
 			for _, sub := range cs.callbacks {
-				out[i] = append(out[i], wayIn{callee: sub, in: entry{held: held}})
+				h, p := a.flagsInto(sub, held, pseudo)
+				out[i] = append(out[i], wayIn{callee: sub, in: entry{held: h, pseudo: p}})
 			}
 		}
 	})

@@ -1,6 +1,10 @@
 package races
 
-import "golang.org/x/tools/go/ssa"
+import (
+	"strings"
+
+	"golang.org/x/tools/go/ssa"
+)
 
 // Contexts: the ways a root reaches a function, kept apart by the locks
 // held, and joined when a function has too many.
@@ -15,7 +19,9 @@ import "golang.org/x/tools/go/ssa"
 // ownership as well spent the few contexts a function has on it and
 // lost locks: the lock sets are what a finding rests on.)
 type context struct {
-	entry   lockSet
+	entry lockSet
+	// pseudo: entry holds a closed flag's pseudo lock (closedflag.go).
+	pseudo  bool
 	origins []ownership
 	// params is, for each parameter, what the calls into this context
 	// pass it (objects.go); nil where no better than the points-to
@@ -35,7 +41,9 @@ type context struct {
 // entry is what one call brings into a function: the locks held, which
 // arguments are own, and what they point into.
 type entry struct {
-	held    lockSet
+	held lockSet
+	// pseudo: held holds a closed flag's pseudo lock (closedflag.go).
+	pseudo  bool
 	origins []ownership
 	params  []objSet
 	from    *context // the caller's context; nil where a root starts
@@ -45,6 +53,23 @@ type entry struct {
 // maxContexts bounds the contexts of one function in one root; past it,
 // two of them, or one and a new way in, become one (nearest).
 const maxContexts = 4
+
+// sameContext is the context of cs a way in joins with no loss of locks:
+// one holding the same, or the same but for closed flags' pseudo locks,
+// which make no context of their own (those both hold stay); -1 if none.
+func sameContext(cs []*context, in entry) int {
+	for i, c := range cs {
+		if c.entry.equal(in.held) {
+			return i
+		}
+	}
+	for i, c := range cs {
+		if (in.pseudo || c.pseudo) && sameLocks(c.entry, in.held) {
+			return i
+		}
+	}
+	return -1
+}
 
 // nearest is, once a function's contexts are full and a way in holding
 // held comes that none holds exactly, the two that become one: (i, -1)
@@ -58,20 +83,27 @@ const maxContexts = 4
 // main along more ways than maxContexts, lost that lock to a way in
 // holding another. A way in, once in a context, stays in one whose
 // locks it holds: contexts only lose locks, so the walk ends.
-func nearest(cs []*context, held lockSet) (int, int) {
+func nearest(cs []*context, held lockSet, pseudo bool) (int, int) {
+	for _, c := range cs {
+		pseudo = pseudo || c.pseudo
+	}
+	shared, size := shared, func(s lockSet) int { return len(s) }
+	if pseudo {
+		shared, size = realShared, realLen // pseudo locks choose no context
+	}
 	bi, bj, best := 0, -1, -1
 	for i, c := range cs {
-		if shared(c.entry, held) == len(c.entry) {
+		if shared(c.entry, held) == size(c.entry) {
 			return i, -1
 		}
-		if l := len(c.entry) + len(held) - 2*shared(c.entry, held); best < 0 || l < best {
+		if l := size(c.entry) + size(held) - 2*shared(c.entry, held); best < 0 || l < best {
 			bi, bj, best = i, -1, l
 		}
 	}
 	for i := range cs {
 		for j := i + 1; j < len(cs); j++ {
 			x, y := cs[i].entry, cs[j].entry
-			if l := len(x) + len(y) - 2*shared(x, y); l < best {
+			if l := size(x) + size(y) - 2*shared(x, y); l < best {
 				bi, bj, best = i, j, l
 			}
 		}
@@ -90,6 +122,28 @@ func shared(s, t lockSet) int {
 	return n
 }
 
+// realShared and realLen are shared and len counting locks alone, not
+// closed flags' pseudo locks (closedflag.go), which choose no context.
+func realShared(s, t lockSet) int {
+	n := 0
+	for k := range s {
+		if t[k] && !strings.ContainsRune(k, '|') {
+			n++
+		}
+	}
+	return n
+}
+
+func realLen(s lockSet) int {
+	n := 0
+	for k := range s {
+		if !strings.ContainsRune(k, '|') {
+			n++
+		}
+	}
+	return n
+}
+
 // absorb joins a way in (or another context) holding held, with origins
 // and params, to c: c keeps the locks both hold, the ownership both
 // agree on, the objects either passes. It reports whether c changed.
@@ -100,8 +154,8 @@ func absorb(c *context, held lockSet, origins []ownership, params []objSet) (cha
 		}
 	}()
 	changed = meetOrigins(c.origins, origins)
-	if next := intersect(c.entry, held); !next.equal(c.entry) {
-		c.entry, changed = next, true
+	if next := validFlags(intersect(c.entry, held)); !next.equal(c.entry) {
+		c.entry, c.pseudo, changed = next, hasPseudo(next), true
 	}
 	if next, grew := joinParams(c.params, params); grew {
 		c.params, changed = next, true

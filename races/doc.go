@@ -19,7 +19,8 @@
 //   - points.go is a typed points-to analysis of the program's own code
 //     (pointsquery.go, what it says of a value; depfresh.go, which of a
 //     dependency's functions return what each call allocates, read from
-//     their source; pointsclone.go, a copy of a factory's body for each
+//     their source, and which keep an argument only in what they
+//     return; pointsclone.go, a copy of a factory's body for each
 //     call of it, so that what each call makes is told apart),
 //     and objects.go refines it along call paths (what a parameter points
 //     to in each context, results that are fresh objects); escape.go finds
@@ -35,7 +36,9 @@
 //     constant or a lock flag), and the entry lock set of each function
 //     reached from a root, the intersection over its callers of what they
 //     hold at the call; detached.go, a value swapped out of a field
-//     under a lock, accessed as if the lock were held;
+//     under a lock, accessed as if the lock were held; closedflag.go, a
+//     closed flag checked and set under a lock, which leaves the call
+//     that set it alone with its object's fields;
 //   - access.go records each read and write of a field, of a map held in
 //     a field or package variable, and of a package variable, leaving out
 //     objects a function made itself and has not published yet

@@ -295,6 +295,9 @@ type bodyLocks struct {
 	// pruned is the edges (block index, successor index) a branch on a
 	// parameter fixed to a constant never takes.
 	pruned map[[2]int]bool
+	// flags: the body takes a closed flag's pseudo lock, or releases a
+	// lock held at entry, with which a pseudo lock goes (closedflag.go).
+	flags bool
 }
 
 // counts is net acquisitions by lock, between -1 and 2 (a loop that
@@ -377,12 +380,20 @@ type lockEnv struct {
 	// flagged: a lock a branch on a boolean parameter takes is held on
 	// the other way too (flagLocks); for held sets, not effects.
 	flagged bool
+	// flags is the closed flags (closedflag.go), by field key.
+	flags map[string]bool
 }
 
 // step applies one instruction, naming locks by canon. Deferred
 // releases run at return, so a defer changes nothing here; a call of a
 // helper applies the helper's net effect.
 func (s *state) step(instr ssa.Instruction, env lockEnv) {
+	if st, ok := instr.(*ssa.Store); ok && len(env.flags) > 0 && isTrue(st.Val) {
+		if fa, ok := st.Addr.(*ssa.FieldAddr); ok && env.flags[fieldAddrKey(fa)] {
+			s.setFlag(fieldAddrKey(fa)) // closedflag.go
+		}
+		return
+	}
 	call, ok := instr.(*ssa.Call)
 	if !ok {
 		return
@@ -394,13 +405,14 @@ func (s *state) step(instr ssa.Instruction, env lockEnv) {
 				s.apply(k, d)
 			}
 		}
-		return
+	} else if op.acquire {
+		s.apply(env.canon.of(op.key), 1)
+	} else {
+		s.apply(env.canon.of(op.key), -1)
 	}
-	d := -1
-	if op.acquire {
-		d = 1
+	if hasFlags(s.c) {
+		dropFlags(s.c) // a section's pseudo locks go with its lock
 	}
-	s.apply(env.canon.of(op.key), d)
 }
 
 // apply adds d to the count of key, within [-1, 2].
@@ -461,6 +473,7 @@ func analyseLocks(fn *ssa.Function, env lockEnv) *bodyLocks {
 		for _, instr := range b.Instrs {
 			if d := s.c.clone(); d != nil {
 				bl.delta[instr] = d
+				bl.flags = bl.flags || mayDropFlags(d)
 			}
 			if _, ok := instr.(*ssa.Return); ok {
 				bl.reached[instr] = struct{}{}
@@ -494,6 +507,9 @@ func (bl *bodyLocks) held(instr ssa.Instruction, entry lockSet) lockSet {
 			add(k)
 		}
 	}
+	if bl.flags {
+		return validFlags(out)
+	}
 	return out
 }
 
@@ -504,7 +520,13 @@ func describe(s lockSet) string {
 	}
 	var out []string
 	for _, k := range s.sorted() {
+		if strings.ContainsRune(k, '|') {
+			continue // a closed flag's pseudo lock (closedflag.go): no lock to take
+		}
 		out = append(out, shown(k))
+	}
+	if len(out) == 0 {
+		return "none"
 	}
 	return strings.Join(out, ", ")
 }
@@ -602,6 +624,9 @@ func effect(fn *ssa.Function, bl *bodyLocks, env lockEnv) lockEffect {
 			} else {
 				at[canon.of(op.key)]--
 			}
+		}
+		if hasFlags(at) {
+			dropFlags(at) // released by a deferred unlock
 		}
 		if first {
 			out.all, first = meet(at, at), false

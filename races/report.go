@@ -431,7 +431,7 @@ func guarded(loc string, sites []site) bool {
 	}
 	for _, s := range sites {
 		for k := range s.held {
-			if strings.HasPrefix(k, owner) {
+			if strings.HasPrefix(k, owner) && !strings.ContainsRune(k, '|') { // a closed flag's pseudo lock is none
 				return true
 			}
 		}
@@ -454,7 +454,7 @@ func lockedOnPath(x, y *site) bool {
 	pathTypes(y.acc.base, on)
 	for _, s := range []*site{x, y} {
 		for k := range s.held {
-			if i := strings.LastIndex(k, "."); i > 0 && on[k[:i]] {
+			if i := strings.LastIndex(k, "."); i > 0 && on[k[:i]] && !strings.ContainsRune(k, '|') {
 				return true
 			}
 		}
@@ -543,7 +543,7 @@ func (a *run) factsOf(fn *ssa.Function, c *context, accs []access, sets map[stri
 	m.facts = make([]accessFacts, len(accs))
 	for i := range accs {
 		acc := &accs[i]
-		h := bl.held(acc.instr, c.entry)
+		h := flagsFor(bl.held(acc.instr, c.entry), acc.loc)
 		if d := a.detachedUnder(fn, c, acc); len(d) > 0 {
 			h = h.with(d)
 		}
@@ -741,10 +741,11 @@ func (a *run) where(s site) string {
 }
 
 func (a *run) lockText(w, o site) string {
-	if len(w.held) == 0 && len(o.held) == 0 {
+	wd, od := describe(w.held), describe(o.held)
+	if wd == "none" && od == "none" {
 		return "no lock is held at either"
 	}
-	return fmt.Sprintf("no lock is held at both (the %s holds %s, the other %s)", kindOf(w), describe(w.held), describe(o.held))
+	return fmt.Sprintf("no lock is held at both (the %s holds %s, the other %s)", kindOf(w), wd, od)
 }
 
 func plural(n int, one, many string) string {
