@@ -285,12 +285,15 @@ func (a *run) traverse(r *root) []*root {
 			r.via[fn] = from
 		}
 		cs := r.ctxs[fn]
-		same, inPseudo := sameContext(cs, in), in.pseudo
+		same, exact := sameContext(cs, in)
+		inPseudo := in.pseudo
 		for i, c := range cs {
 			if i == same {
 				changed := meetOrigins(c.origins, in.origins)
-				if next := validFlags(intersect(c.entry, in.held)); !next.equal(c.entry) {
-					c.entry, c.pseudo, changed = next, hasPseudo(next), true
+				if !exact {
+					if next := validFlags(intersect(c.entry, in.held)); !next.equal(c.entry) {
+						c.entry, c.pseudo, changed = next, hasPseudo(next), true
+					}
 				}
 				if next, grew := joinParams(c.params, in.params); grew {
 					c.params, changed = next, true

@@ -57,18 +57,19 @@ const maxContexts = 4
 // sameContext is the context of cs a way in joins with no loss of locks:
 // one holding the same, or the same but for closed flags' pseudo locks,
 // which make no context of their own (those both hold stay); -1 if none.
-func sameContext(cs []*context, in entry) int {
+// exact: it holds the same.
+func sameContext(cs []*context, in entry) (i int, exact bool) {
 	for i, c := range cs {
 		if c.entry.equal(in.held) {
-			return i
+			return i, true
 		}
 	}
 	for i, c := range cs {
 		if (in.pseudo || c.pseudo) && sameLocks(c.entry, in.held) {
-			return i
+			return i, false
 		}
 	}
-	return -1
+	return -1, false
 }
 
 // nearest is, once a function's contexts are full and a way in holding

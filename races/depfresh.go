@@ -31,9 +31,10 @@ type depSources struct {
 	files map[string]*ast.File
 	dirs  map[string]map[string][]*ast.FuncDecl // directory → function name → declarations
 	memo  map[depKey]bool
-	// byFunc is fresh's answers: a function is asked about at every
-	// call of it.
+	// byFunc is fresh's answers, and kept keptIn's: a function is asked
+	// about at every call of it.
 	byFunc map[resultKey]bool
+	kept   map[resultKey]keptAnswer
 	// env and dir are the go command's, as the program was loaded;
 	// root, the GOROOT it reports, once asked.
 	env       []string
@@ -47,7 +48,7 @@ type depKey struct {
 }
 
 func newDepSources(fset *token.FileSet, env []string, dir string) *depSources {
-	return &depSources{fset: fset, env: env, dir: dir, own: token.NewFileSet(), files: map[string]*ast.File{}, dirs: map[string]map[string][]*ast.FuncDecl{}, memo: map[depKey]bool{}, byFunc: map[resultKey]bool{}}
+	return &depSources{fset: fset, env: env, dir: dir, own: token.NewFileSet(), files: map[string]*ast.File{}, dirs: map[string]map[string][]*ast.FuncDecl{}, memo: map[depKey]bool{}, byFunc: map[resultKey]bool{}, kept: map[resultKey]keptAnswer{}}
 }
 
 // fresh reports whether fn, a function of a dependency, returns in its
@@ -113,6 +114,26 @@ func (d *depSources) declOf(fn *ssa.Function) (string, *ast.FuncDecl) {
 // does not use it at all; ok is false for any other use, a receiver, or
 // a name declared again in the body.
 func (d *depSources) keptIn(fn *ssa.Function, i int) (result int, ok bool) {
+	k := resultKey{fn, i}
+	if r, seen := d.kept[k]; seen {
+		return r.result, r.ok
+	}
+	if len(d.files) > maxDepFiles {
+		d.forget()
+	}
+	result, ok = d.keptInDecl(fn, i)
+	d.kept[k] = keptAnswer{result, ok}
+	return result, ok
+}
+
+// keptAnswer is keptIn's answer for a parameter.
+type keptAnswer struct {
+	result int
+	ok     bool
+}
+
+// keptInDecl is keptIn, worked out.
+func (d *depSources) keptInDecl(fn *ssa.Function, i int) (int, bool) {
 	_, decl := d.declOf(fn)
 	if decl == nil || decl.Recv != nil && i == 0 {
 		return 0, false
