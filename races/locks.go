@@ -410,7 +410,7 @@ func (s *state) step(instr ssa.Instruction, env lockEnv) {
 	} else {
 		s.apply(env.canon.of(op.key), -1)
 	}
-	if hasFlags(s.c) {
+	if len(env.flags) > 0 && hasFlags(s.c) {
 		dropFlags(s.c) // a section's pseudo locks go with its lock
 	}
 }
@@ -473,7 +473,7 @@ func analyseLocks(fn *ssa.Function, env lockEnv) *bodyLocks {
 		for _, instr := range b.Instrs {
 			if d := s.c.clone(); d != nil {
 				bl.delta[instr] = d
-				bl.flags = bl.flags || mayDropFlags(d)
+				bl.flags = bl.flags || len(env.flags) > 0 && mayDropFlags(d)
 			}
 			if _, ok := instr.(*ssa.Return); ok {
 				bl.reached[instr] = struct{}{}
@@ -625,7 +625,7 @@ func effect(fn *ssa.Function, bl *bodyLocks, env lockEnv) lockEffect {
 				at[canon.of(op.key)]--
 			}
 		}
-		if hasFlags(at) {
+		if len(env.flags) > 0 && hasFlags(at) {
 			dropFlags(at) // released by a deferred unlock
 		}
 		if first {

@@ -431,7 +431,7 @@ func guarded(loc string, sites []site) bool {
 	}
 	for _, s := range sites {
 		for k := range s.held {
-			if strings.HasPrefix(k, owner) && !strings.ContainsRune(k, '|') { // a closed flag's pseudo lock is none
+			if strings.HasPrefix(k, owner) && !strings.ContainsRune(k, '|') { // a closed flag's pseudo lock is no evidence
 				return true
 			}
 		}
