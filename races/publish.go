@@ -35,17 +35,15 @@ func (a *run) unpublished(addr ssa.Value, instr ssa.Instruction) bool {
 }
 
 // pointerFreeField reports whether part is the address of a field of
-// v, an allocation, that holds no pointer (an ID's bytes handed to
-// rand.Read): it leads nowhere else in the object, so handing it out
-// shares that field alone, not the object. (An access through the
-// pointer handed out is not one to the field: the locations access.go
-// pairs do not follow pointers into fields.)
-func pointerFreeField(v ssa.Value, part ssa.Instruction) bool {
+// v (an allocation, a parameter, a part of either) that holds no pointer
+// (an ID's bytes handed to rand.Read or hex.Decode): it leads nowhere
+// else in the object, so handing it out shares that field alone, not
+// the object. (An access through the pointer handed out is not one to
+// the field: the locations access.go pairs do not follow pointers into
+// fields.)
+func pointerFreeField(part ssa.Instruction) bool {
 	fa, ok := part.(*ssa.FieldAddr)
-	if _, made := v.(*ssa.Alloc); !ok || !made {
-		return false
-	}
-	return pointerFree(deref(fa.Type()))
+	return ok && pointerFree(deref(fa.Type()))
 }
 
 // pointerFree reports whether a value of type t holds no pointer at all:
@@ -224,7 +222,7 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to 
 			// of a struct loaded from v's cell), v converted, or v as
 			// one of the values a phi merges, goes as v does: storing it
 			// into v's own object (c.wb.w = &c.wbuf) publishes nothing.
-			if !pointerFreeField(v, x) && a.publishedBefore(x.(ssa.Value), instr, self, to, seen, depth+1) {
+			if !pointerFreeField(x) && a.publishedBefore(x.(ssa.Value), instr, self, to, seen, depth+1) {
 				return true
 			}
 		case *ssa.Call:

@@ -2,8 +2,9 @@
 // StartSpan: span = Span{ctx: context.WithValue(ctx, key, &span)}).
 // context.WithValue, a function of a dependency whose body is not built,
 // keeps its value only in the context it returns, and that context goes
-// back into the span: the span is not published there. So StartSpan's
-// set-up and the options it applies, all before the recorder publishes
+// back into the span: the span is not published there. Nor is it where
+// an option's helper hands hex.Decode the bytes of the span's ID alone
+// (ContinueFrom). So StartSpan's set-up and the options it applies, all before the recorder publishes
 // the span, are not reported. The write after the recorder has it is:
 // Dump, from another goroutine, reads every recorded span.
 package ctxspan
@@ -12,6 +13,7 @@ import (
 	"container/list"
 	"context"
 	"crypto/rand"
+	"encoding/hex"
 	"sync"
 )
 
@@ -30,6 +32,20 @@ type Span struct {
 type Option func(*Span)
 
 func WithOp(op string) Option { return func(s *Span) { s.Op = op } }
+
+// ContinueFrom takes the parent's IDs from a header: the helper it runs
+// hands hex.Decode the ID's bytes alone, so the option shares nothing of
+// the span it is applied to, and StartSpan's set-up after it is still
+// the span's maker's.
+func ContinueFrom(header []byte) Option {
+	return func(s *Span) { s.updateFromHeader(header) }
+}
+
+func (s *Span) updateFromHeader(h []byte) {
+	if _, err := hex.Decode(s.SpanID[:], h); err == nil {
+		s.Sampled = true
+	}
+}
 
 type Recorder struct {
 	mu    sync.Mutex
@@ -57,6 +73,7 @@ func StartSpan(ctx context.Context, opts ...Option) *Span {
 	for _, o := range opts {
 		o(&span)
 	}
+	span.TraceID++
 	rec.record(&span)
 	span.Sampled = true // want `Span.Sampled written in StartSpan .* races with its read in Recorder.Dump`
 	return &span
@@ -65,6 +82,8 @@ func StartSpan(ctx context.Context, opts ...Option) *Span {
 func (s *Span) Context() context.Context { return s.ctx }
 
 func (s *Span) StartChild(op string) *Span { return StartSpan(s.Context(), WithOp(op)) }
+
+func (s *Span) Continue(header []byte) *Span { return StartSpan(s.Context(), ContinueFrom(header)) }
 
 func (s *Span) Trace() int {
 	s.mu.Lock()
