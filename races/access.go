@@ -32,6 +32,9 @@ type access struct {
 func (a *run) accessesOf(fn *ssa.Function) []access {
 	var out []access
 	for _, b := range fn.Blocks {
+		if !a.canRun(b) {
+			continue // dead code (deadcode.go)
+		}
 		for _, instr := range b.Instrs {
 			switch x := instr.(type) {
 			case *ssa.Store:

@@ -65,6 +65,11 @@ type run struct {
 	manyStarters map[[2]any]bool
 	// setOnce is the fields only their object's maker sets (setonce.go).
 	setOnce map[string]bool
+	// handOver is the channel fields whose receives hand objects over
+	// (handover.go).
+	handOver map[string]bool
+	// live is, for each function, the blocks that can run (deadcode.go).
+	live map[*ssa.Function]blockSet
 	// fresher is the fields that only hold what was new when stored
 	// (freshfields.go).
 	fresher map[string]bool
@@ -97,13 +102,14 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]paramEscape{}, pubMemo: map[pubKey]bool{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, deps: newDepSources(p.fset, opts.Env, opts.Dir), handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, recvAlways: map[*ssa.Function]map[string]bool{}, effects: map[effectKey]lockEffect{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}, seed: maphash.MakeSeed()}
+	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]paramEscape{}, pubMemo: map[pubKey]bool{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, deps: newDepSources(p.fset, opts.Env, opts.Dir), handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, recvAlways: map[*ssa.Function]map[string]bool{}, effects: map[effectKey]lockEffect{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}, live: map[*ssa.Function]blockSet{}, seed: maphash.MakeSeed()}
 	own := p.ownFuncs()
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")
 	a.budget = newBudget(opts.MemoryLimit)
 	a.pts = newPoints(own, p.callees, a.deps.fresh, a.factory, a.budget)
 	a.flags = a.flagFields(own)
+	a.handOverChans() // before anything consults it (handover.go)
 	progress(opts, "following goroutine roots")
 	a.walkOwned(own)
 	if a.budget.err != nil {
@@ -510,6 +516,9 @@ func (a *run) callsOf(fn *ssa.Function) []callSite {
 	}
 	var out []callSite
 	for _, b := range fn.Blocks {
+		if !a.canRun(b) {
+			continue // under a branch on a constant that goes the other way
+		}
 		for _, instr := range b.Instrs {
 			site, ok := instr.(ssa.CallInstruction)
 			if !ok {

@@ -110,6 +110,11 @@ func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ss
 		// a new one when the pool is empty: fasthttp's acquireCtx).
 		return a.unsharedPhi(fn, c, x, instr, self, to) && !a.published(x, instr, self, to)
 	case *ssa.UnOp:
+		if r := a.recvOf(x); r != nil {
+			// Taken from a channel that hands objects over, as from a
+			// sync.Pool (handover.go).
+			return !a.published(r, instr, self, to)
+		}
 		// What an owned field of such an object holds (the oracle a
 		// database's constructor made for it, db.orc): reached only
 		// through that object, so no goroutine but those it reached has
@@ -259,6 +264,9 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 			}
 			return notOwn
 		case *ssa.UnOp:
+			if a.recvOf(x) != nil {
+				return ownMade // taken from a channel that hands objects over (handover.go)
+			}
 			if x.Op != token.MUL {
 				return notOwn
 			}
@@ -296,12 +304,8 @@ func operand(v ssa.Value) ssa.Value {
 		return x.X
 	case *ssa.IndexAddr:
 		return x.X
-	case *ssa.ChangeType:
-		return x.X
-	case *ssa.MakeInterface:
-		return x.X
 	}
-	return nil
+	return converted(v)
 }
 
 // cellOwn is the least ownership of the values stored into a variable's

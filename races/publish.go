@@ -98,18 +98,29 @@ func cellAlloc(v ssa.Value) *ssa.Alloc {
 	if !ok || capturedCell(cell) == nil {
 		return nil
 	}
-	var alloc *ssa.Alloc
+	alloc, _ := storedOnce(cell, func(v ssa.Value) bool {
+		_, isAlloc := v.(*ssa.Alloc)
+		return isAlloc
+	}).(*ssa.Alloc)
+	return alloc
+}
+
+// storedOnce is the one value, fit to be one, that a captured
+// variable's cell is ever set to (besides itself: return db, err with
+// named results), where no function literal capturing it sets it but
+// to nil; nil if there is none or more than one.
+func storedOnce(cell *ssa.Alloc, fit func(ssa.Value) bool) ssa.Value {
+	var stored ssa.Value
 	for _, ref := range *cell.Referrers() {
 		switch x := ref.(type) {
 		case *ssa.Store:
 			if load, ok := x.Val.(*ssa.UnOp); ok && load.Op == token.MUL && load.X == cell {
-				continue // the variable set to itself: return db, err with named results
+				continue // the variable set to itself
 			}
-			a, ok := x.Val.(*ssa.Alloc)
-			if x.Addr != cell || !ok || alloc != nil && a != alloc {
+			if x.Addr != cell || !fit(x.Val) || stored != nil && x.Val != stored {
 				return nil
 			}
-			alloc = a
+			stored = x.Val
 		case *ssa.MakeClosure:
 			fn := x.Fn.(*ssa.Function)
 			for i, b := range x.Bindings {
@@ -119,7 +130,7 @@ func cellAlloc(v ssa.Value) *ssa.Alloc {
 			}
 		}
 	}
-	return alloc
+	return stored
 }
 
 // onlyNilStored reports whether a function literal stores nothing but
@@ -289,6 +300,9 @@ func (a *run) mayRunBefore(mc *ssa.MakeClosure, instr ssa.Instruction, self bool
 		if cs.instr == instr && !self || cs.instr != instr && !reaches(cs.instr, instr) {
 			continue
 		}
+		if _, deferred := cs.instr.(*ssa.Defer); deferred {
+			continue // runs once the function returns, after instr
+		}
 		for _, fns := range [][]*ssa.Function{cs.callees, cs.callbacks, cs.sp.fns} {
 			for _, g := range fns {
 				reached := a.reachable(g)
@@ -339,6 +353,11 @@ func runsBefore(v ssa.Value, ref, instr ssa.Instruction) bool {
 	}
 	if alloc, ok := returnedArg(v).(*ssa.Alloc); ok {
 		return reachesSame(ref, instr, alloc) // the allocation handed back
+	}
+	if recv, ok := v.(*ssa.UnOp); ok && recv.Op == token.ARROW {
+		// A receive in a loop takes an object afresh each time round:
+		// the last one's sending it on is not this one's (handover.go).
+		return reachesSame(ref, instr, recv)
 	}
 	return reaches(ref, instr)
 }
@@ -601,6 +620,8 @@ func (a *run) handedIn(v ssa.Value, ret *ssa.Return, to scope, steps int) bool {
 		return len(x.Edges) > 0 && !a.published(x, ret, false, to)
 	case *ssa.Call, *ssa.Extract:
 		return (poolGet(v) || a.handedOver(v, to)) && !a.published(v, ret, false, to)
+	case *ssa.UnOp:
+		return a.handOverRecv(x) && !a.published(x, ret, false, to)
 	}
 	return false
 }
