@@ -263,10 +263,7 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to 
 				return true
 			}
 		case *ssa.Defer:
-			if syncCommon(&x.Call) {
-				continue // a deferred unlock keeps nothing
-			}
-			if x.Call.Value != v || x.Call.IsInvoke() || slices.Contains(x.Call.Args, v) {
+			if deferPublishes(x, v, instr) {
 				return true
 			}
 		default:
@@ -276,6 +273,28 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to 
 		}
 	}
 	return false
+}
+
+// deferPublishes reports whether d, a defer statement using v, can
+// publish v before instr. A deferred unlock keeps nothing; a deferred
+// call runs once its function returns, after every instruction of it but
+// a return's (defer cl.Stop() while cl is still being set up).
+func deferPublishes(d *ssa.Defer, v ssa.Value, instr ssa.Instruction) bool {
+	if syncCommon(&d.Call) || !atExit(instr, d) {
+		return false
+	}
+	return d.Call.Value != v || d.Call.IsInvoke() || slices.Contains(d.Call.Args, v)
+}
+
+// atExit reports whether instr can run after d's deferred call: it is
+// in another function, or it is a return (whose results the caller gets
+// once the deferred calls have run).
+func atExit(instr ssa.Instruction, d *ssa.Defer) bool {
+	if instr == nil || instr.Parent() != d.Parent() {
+		return true
+	}
+	_, ret := instr.(*ssa.Return)
+	return ret
 }
 
 // mayRunBefore reports whether the function mc makes can run before
