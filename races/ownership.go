@@ -280,13 +280,7 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 			if fa, ok := x.X.(*ssa.FieldAddr); ok && a.isOwned(fieldKey(fa.X.Type(), fa.Field)) {
 				return min(a.own(fn, c, fa.X), ownGroup)
 			}
-			// A variable captured by a literal lives in a cell: what is
-			// loaded is as own as the least own value stored into it.
-			cell, ok := x.X.(*ssa.Alloc)
-			if !ok {
-				return notOwn
-			}
-			return a.cellOwn(fn, c, cell, i)
+			return a.capturedOwn(fn, c, x.X, i)
 		default:
 			return notOwn
 		}
@@ -421,30 +415,6 @@ func (a *run) onceIn(r *root, fn *ssa.Function, depth int) bool {
 		return false
 	}
 	return a.onceIn(r, e.Caller.Func, depth+1)
-}
-
-// spawnOrigins is, for each function a spawn starts, which of its
-// parameters the spawner passes an object its group owns.
-func (a *run) spawnOrigins(fn *ssa.Function, c *context, instr ssa.Instruction, fns []*ssa.Function) map[*ssa.Function][]ownership {
-	site, ok := instr.(ssa.CallInstruction)
-	if !ok {
-		return nil
-	}
-	out := map[*ssa.Function][]ownership{}
-	for _, f := range fns {
-		args := passed(site, f)
-		if args == nil {
-			continue
-		}
-		origins := make([]ownership, len(args))
-		for i, arg := range args {
-			if a.own(fn, c, arg) != notOwn {
-				origins[i] = ownGroup
-			}
-		}
-		out[f] = origins
-	}
-	return out
 }
 
 // maxOwnedWalks bounds the walks that look for owned fields.

@@ -1,0 +1,105 @@
+package races
+
+import "golang.org/x/tools/go/ssa"
+
+// What a goroutine is handed: the ownership its spawner gives what it
+// passes (a go statement's arguments) and what its literal captures.
+
+// capturedOwn is how own what a load from addr, a captured variable's
+// cell, gives: in the function that declared the variable, as the least
+// own value stored into it; in a goroutine's literal, as its spawner's
+// cell held (spawnOrigins); anything else, not.
+func (a *run) capturedOwn(fn *ssa.Function, c *context, addr ssa.Value, steps int) ownership {
+	switch x := addr.(type) {
+	case *ssa.FreeVar:
+		return freeOrigin(fn, c, x)
+	case *ssa.Alloc:
+		return a.cellOwn(fn, c, x, steps)
+	}
+	return notOwn
+}
+
+// spawnOrigins is, for each function a spawn starts, which of its
+// parameters the spawner passes an object its group owns, and, after
+// them, which of a literal's free variables hold one.
+func (a *run) spawnOrigins(fn *ssa.Function, c *context, instr ssa.Instruction, fns []*ssa.Function) map[*ssa.Function][]ownership {
+	site, ok := instr.(ssa.CallInstruction)
+	if !ok {
+		return nil
+	}
+	out := map[*ssa.Function][]ownership{}
+	for _, f := range fns {
+		args := passed(site, f)
+		bound := freeBindings(site, f)
+		if args == nil && bound == nil {
+			continue
+		}
+		// A literal's free variables come after its parameters:
+		// go func() { socket.ReadLoop() }() hands the goroutine the
+		// connection its handler made, as go socket.ReadLoop() would.
+		origins := make([]ownership, len(f.Params)+len(bound))
+		for i, arg := range args {
+			if a.own(fn, c, arg) != notOwn {
+				origins[i] = ownGroup
+			}
+		}
+		for i, b := range bound {
+			if a.boundOwn(fn, c, b, instr) != notOwn {
+				origins[len(f.Params)+i] = ownGroup
+			}
+		}
+		out[f] = origins
+	}
+	return out
+}
+
+// freeBindings is what a go statement's function literal f captures,
+// nil if site does not start one.
+func freeBindings(site ssa.CallInstruction, f *ssa.Function) []ssa.Value {
+	mc, ok := site.Common().Value.(*ssa.MakeClosure)
+	if !ok || mc.Fn != f || len(mc.Bindings) != len(f.FreeVars) {
+		return nil
+	}
+	return mc.Bindings
+}
+
+// boundOwn is how own, in fn, what the literal a go statement (spawn)
+// starts captures is: a captured variable's cell as the values stored
+// into it, if none is stored after the go statement into the same cell
+// (var c; for { c = accept(); go func() { c.loop() }() } shares one
+// cell, and an earlier goroutine may load the later connection) and no
+// literal sets it; anything else as itself.
+func (a *run) boundOwn(fn *ssa.Function, c *context, b ssa.Value, spawn ssa.Instruction) ownership {
+	cell, ok := b.(*ssa.Alloc)
+	if !ok || capturedCell(cell) == nil {
+		return a.own(fn, c, b)
+	}
+	for _, ref := range *cell.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.Store:
+			if x.Addr == cell && reachesSame(spawn, x, cell) {
+				return notOwn // set again after the goroutine started
+			}
+		case *ssa.MakeClosure:
+			f := x.Fn.(*ssa.Function)
+			for i, v := range x.Bindings {
+				if v == cell && i < len(f.FreeVars) && !onlyNilStored(f.FreeVars[i]) {
+					return notOwn
+				}
+			}
+		}
+	}
+	return a.cellOwn(fn, c, cell, 0)
+}
+
+// freeOrigin is the origin of fv, a free variable of fn, in c: a
+// goroutine's literal has its spawner's (spawnOrigins), after its
+// parameters'.
+func freeOrigin(fn *ssa.Function, c *context, fv *ssa.FreeVar) ownership {
+	for i, v := range fn.FreeVars {
+		if v == fv {
+			return originAt(c.origins, len(fn.Params)+i)
+		}
+	}
+	return notOwn
+}
