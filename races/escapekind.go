@@ -82,6 +82,13 @@ func (a *run) argEscape(call *ssa.Call, v ssa.Value) paramEscape {
 		for i, arg := range args {
 			if arg == v {
 				e := a.paramEscape(callee.Params[i])
+				if callee == call.Parent() && arg == callee.Params[i] {
+					// A function handing a parameter on to itself, in
+					// its place (scan(topic, d+1, next, subs)): that
+					// lets it go no further than the function does
+					// anyway, but perhaps back in what the call returns.
+					e = paramEscape{escReturn, allResults, 0}
+				}
 				out = paramEscape{max(out.kind, e.kind), out.results | e.results, out.into | e.into}
 			}
 		}
