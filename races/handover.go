@@ -19,10 +19,10 @@ import (
 // before the receive that takes it. What such a receive returns is then
 // the receiver's alone, as what sync.Pool's Get returns is (poolGet).
 //
-// A field qualifies when the program only ever stores a new channel (or
-// nil) into it, never takes its address, and only sends on, receives
-// from, closes, measures or compares what it loads from it: nothing else
-// can put an object in. Each send must give its object up: the object is
+// A field qualifies when the program only ever stores into it nil or a
+// new channel made for such fields alone, never takes its address, and
+// only sends on, receives from, closes, measures or compares what it
+// loads from it: nothing else can put an object in. Each send must give its object up: the object is
 // new (an allocation, a call's fresh or handed-over result, what a
 // receive from a qualifying field handed over), is not published before
 // the send, and no use of it can run after the send. A send from a
@@ -133,11 +133,34 @@ func chanFieldUses(fa *ssa.FieldAddr, k string, sends *[]chanSend) bool {
 		switch x := ref.(type) {
 		case *ssa.DebugRef:
 		case *ssa.Store:
-			if _, made := x.Val.(*ssa.MakeChan); !made && !isNil(x.Val) {
+			if !isNil(x.Val) && !madeFor(x.Val, k) {
 				return false
 			}
 		case *ssa.UnOp:
 			if x.Op != token.MUL || !chanUses(x, k, sends) {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// madeFor reports whether v is a channel made only to be stored into
+// fields k names: ch := make(chan T); e.pool = ch; go fill(ch) would let
+// fill send what it likes.
+func madeFor(v ssa.Value, k string) bool {
+	mk, ok := v.(*ssa.MakeChan)
+	if !ok {
+		return false
+	}
+	for _, ref := range *mk.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.Store:
+			fa, ok := x.Addr.(*ssa.FieldAddr)
+			if !ok || x.Val != mk || fieldKey(fa.X.Type(), fa.Field) != k {
 				return false
 			}
 		default:

@@ -101,6 +101,32 @@ func (t *Tracked) Peek() int {
 	return c.n
 }
 
+// Filled's channel is also handed to fill, which sends the one encoder
+// Shared keeps: the field hands nothing over.
+type Filled struct {
+	pool chan *encoder
+}
+
+var shared = &encoder{}
+
+func fill(ch chan *encoder) {
+	for {
+		ch <- shared
+	}
+}
+
+func NewFilled() *Filled {
+	ch := make(chan *encoder, 1)
+	f := &Filled{pool: ch}
+	go fill(ch)
+	return f
+}
+
+func (f *Filled) Use() {
+	enc := <-f.pool
+	enc.last = true // want `encoder.last written in Filled.Use .* races with its write in Filled.Use`
+}
+
 func main() {
 	e := &Encoder{}
 	e.Start(4)
@@ -112,4 +138,8 @@ func main() {
 	go t.Work()
 	t.Put(&encoder{})
 	go t.Peek()
+
+	f := NewFilled()
+	go f.Use()
+	go f.Use()
 }
