@@ -76,6 +76,12 @@ func (a *run) handOverChans() map[string]bool {
 	for _, fn := range a.p.ownFuncs() {
 		for _, b := range fn.Blocks {
 			for _, instr := range b.Instrs {
+				if f, ok := instr.(*ssa.Field); ok {
+					// A channel read out of a copy of the struct: its
+					// uses are not followed.
+					bad[fieldKey(types.NewPointer(f.X.Type()), f.Field)] = true
+					continue
+				}
 				fa, ok := instr.(*ssa.FieldAddr)
 				if !ok {
 					continue
