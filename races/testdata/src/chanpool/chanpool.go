@@ -127,6 +127,24 @@ func (f *Filled) Use() {
 	enc.last = true // want `encoder.last written in Filled.Use .* races with its write in Filled.Use`
 }
 
+// Copied sends through a copy of itself (the channel read out of a struct
+// value a call returns): that send is not followed, so the field hands
+// nothing over.
+type Copied struct {
+	pool chan *encoder
+}
+
+func (c *Copied) snapshot() Copied { return *c }
+
+func (c *Copied) refill() {
+	c.snapshot().pool <- shared
+}
+
+func (c *Copied) Use() {
+	enc := <-c.pool
+	enc.buf = nil // want `encoder.buf written in Copied.Use .* races with its write in Copied.Use`
+}
+
 func main() {
 	e := &Encoder{}
 	e.Start(4)
@@ -142,4 +160,9 @@ func main() {
 	f := NewFilled()
 	go f.Use()
 	go f.Use()
+
+	c := &Copied{pool: make(chan *encoder, 1)}
+	go c.refill()
+	go c.Use()
+	go c.Use()
 }
