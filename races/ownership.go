@@ -95,6 +95,11 @@ func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ss
 		return (poolGet(x) || a.handedOver(x, to)) && !a.published(x, instr, false, to)
 	case *ssa.TypeAssert:
 		return !x.CommaOk && a.unsharedBefore(fn, c, x.X, instr, self, to) && !a.published(x, instr, self, to)
+	case *ssa.MakeInterface, *ssa.ChangeType, *ssa.ChangeInterface:
+		// Another view of such an object (a listener its factory made,
+		// held as an interface value): unshared while neither view has
+		// been published.
+		return a.unsharedBefore(fn, c, converted(x), instr, self, to) && !a.published(x, instr, self, to)
 	case *ssa.IndexAddr:
 		// An element of an array or slice no other goroutine has (a
 		// constructor filling the shards it made: s := &c.shards[i]).
