@@ -45,6 +45,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	repo := fs.String("repo", ".", "the repository root, where sets marked repo run")
 	only := fs.String("sets", "", "run only these sets (comma-separated)")
 	warm := fs.Bool("warm", true, "re-run each set on the result cache its first run filled, and fail the set unless the findings are the same bytes")
+	jobs := fs.Int("j", 1, "run this many sets at once (each set's wall time and peak RSS are then taken under the others' load)")
 	update := fs.Bool("update", false, "rewrite expected.txt from this run: keep the verdicts and reasons of entries still reported, drop the others, add new ones as untriaged")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
@@ -80,12 +81,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	r := &corpus.Runner{Guardvet: bin, Corpus: corpusDir, Repo: repoDir, Warm: *warm}
 	fmt.Fprintln(stdout, corpus.Header())
-	var results []*corpus.Result
+	results := runSets(r, selected, x.Entries, *jobs, func(res *corpus.Result) { fmt.Fprintln(stdout, res.Row()) })
 	failed := false
-	for _, s := range selected {
-		res := corpus.Check(r.Run(s), x.Entries)
-		fmt.Fprintln(stdout, res.Row())
-		results = append(results, res)
+	for _, res := range results {
 		failed = failed || res.Run.Err != nil
 	}
 
@@ -146,4 +144,36 @@ func load(corpusDir string, update bool) (sets []corpus.Set, order []string, x *
 		}
 	}
 	return sets, order, x, nil
+}
+
+// runSets runs the sets, jobs of them at once, in their order, and
+// checks each against the expected entries. row is called with each
+// result in the sets' order, as soon as it and those before it are done,
+// so the table reads the same whatever the jobs.
+func runSets(r *corpus.Runner, sets []corpus.Set, entries []*corpus.Entry, jobs int, row func(*corpus.Result)) []*corpus.Result {
+	results := make([]*corpus.Result, len(sets))
+	done := make([]chan struct{}, len(sets))
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	next := make(chan int)
+	go func() {
+		for i := range sets {
+			next <- i
+		}
+		close(next)
+	}()
+	for range max(jobs, 1) {
+		go func() {
+			for i := range next {
+				results[i] = corpus.Check(r.Run(sets[i]), entries)
+				close(done[i])
+			}
+		}()
+	}
+	for i := range sets {
+		<-done[i]
+		row(results[i])
+	}
+	return results
 }

@@ -92,3 +92,43 @@ func TestGate(t *testing.T) {
 		t.Errorf("entry of an unknown set: exit %d, want 2:\n%s", code, text)
 	}
 }
+
+// TestJobsKeepOrder runs three sets at once, the first the slowest: the
+// table must still list them in the sets' order, each with its own
+// findings.
+func TestJobsKeepOrder(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("needs /bin/sh")
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "guardvet")
+	// The package named last is the set's; the slow set sleeps first.
+	script := "#!/bin/sh\nfor a; do last=$a; done\ncase $last in slow) sleep 1;; esac\n" +
+		"printf '{\"p\": {\"guardedby\": [{\"posn\": \"/x/%s.go:1:1\", \"message\": \"m\"}]}}' \"$last\"\nexit 1\n"
+	if err := os.WriteFile(bin, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	corpusDir := filepath.Join(tmp, "corpus")
+	os.Mkdir(corpusDir, 0o755)
+	os.WriteFile(filepath.Join(corpusDir, "sets"), []byte("s1 repo slow\ns2 repo fast\ns3 repo quick\n"), 0o644)
+	var entries strings.Builder
+	for _, s := range [][2]string{{"s1", "slow"}, {"s2", "fast"}, {"s3", "quick"}} {
+		entries.WriteString(s[0] + "\t/x/" + s[1] + ".go:1:1\tguardedby\ttrue\tr\tm\n")
+	}
+	os.WriteFile(filepath.Join(corpusDir, "expected.txt"), []byte(entries.String()), 0o644)
+
+	var stdout, stderr strings.Builder
+	code := run([]string{"-j", "3", "-warm=false", "-guardvet", bin, "-corpus", corpusDir, "-repo", tmp}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0:\n%s%s", code, stdout.String(), stderr.String())
+	}
+	var order []string
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		if f := strings.Fields(line); len(f) > 1 && strings.HasPrefix(f[0], "s") && f[1] == "1" {
+			order = append(order, f[0])
+		}
+	}
+	if strings.Join(order, " ") != "s1 s2 s3" {
+		t.Errorf("rows in order %v, want s1 s2 s3:\n%s", order, stdout.String())
+	}
+}
