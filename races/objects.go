@@ -441,6 +441,11 @@ func (a *run) freshIn(v ssa.Value, steps int) bool {
 		}
 		return true
 	case *ssa.Call, *ssa.Extract:
+		if arg := a.passedBack(v); arg != nil {
+			// What a call hands back of its arguments (a recursive
+			// scan filling the set it was given): fresh if that is.
+			return a.freshIn(arg, steps+1)
+		}
 		return a.freshValue(v)
 	case *ssa.UnOp:
 		// A result a function with defers keeps in a cell until it

@@ -87,9 +87,10 @@ func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ss
 		}
 		return originAt(c.origins, paramOf(fn, x)) >= least && !a.published(x, instr, false, to)
 	case *ssa.Call, *ssa.Extract:
-		if arg := returnedArg(x); arg != nil {
+		if arg := a.passedBack(x); arg != nil {
 			// A callee that hands back the object it was passed
-			// (hostInfoFromMap filling the new HostInfo it is given).
+			// (hostInfoFromMap filling the new HostInfo it is given;
+			// passback.go).
 			return a.unsharedBefore(fn, c, arg, instr, self, to) && !a.published(x, instr, false, to)
 		}
 		return (poolGet(x) || a.handedOver(x, to)) && !a.published(x, instr, false, to)
@@ -241,6 +242,10 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 		case *ssa.Alloc, *ssa.MakeMap, *ssa.MakeChan, *ssa.MakeSlice, *ssa.MakeClosure:
 			return ownMade
 		case *ssa.Call, *ssa.Extract:
+			if arg := a.passedBack(v); arg != nil {
+				v = arg // one of the call's arguments, handed back
+				continue
+			}
 			if a.freshValue(v) {
 				return ownMade
 			}

@@ -638,6 +638,10 @@ func (a *run) handedIn(v ssa.Value, ret *ssa.Return, to scope, steps int) bool {
 		}
 		return len(x.Edges) > 0 && !a.published(x, ret, false, to)
 	case *ssa.Call, *ssa.Extract:
+		if arg := a.passedBack(v); arg != nil {
+			// One of the call's arguments, handed back (passback.go).
+			return a.handedIn(arg, ret, to, steps+1) && !a.published(v, ret, false, to)
+		}
 		return (poolGet(v) || a.handedOver(v, to)) && !a.published(v, ret, false, to)
 	case *ssa.UnOp:
 		return a.handOverRecv(x) && !a.published(x, ret, false, to)
