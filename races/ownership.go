@@ -116,41 +116,46 @@ func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ss
 		// a new one when the pool is empty: fasthttp's acquireCtx).
 		return a.unsharedPhi(fn, c, x, instr, self, to) && !a.published(x, instr, self, to)
 	case *ssa.UnOp:
-		if r := a.recvOf(x); r != nil {
-			// Taken from a channel that hands objects over, as from a
-			// sync.Pool (handover.go).
-			return !a.published(r, instr, self, to)
-		}
-		// What an owned field of such an object holds (the oracle a
-		// database's constructor made for it, db.orc): reached only
-		// through that object, so no goroutine but those it reached has
-		// it either.
-		if cell, isCell := x.X.(*ssa.Alloc); isCell && x.Op == token.MUL && readOnlyCaptured(cell) {
-			// A parameter function literals capture lives in a cell
-			// (initMaps' m, captured by the constructors it hands
-			// closures to): the parameter.
-			if p := storedParam(cell); p != nil {
-				return a.unsharedBefore(fn, c, p, instr, self, to)
-			}
-		}
-		if alloc := cellAlloc(x); alloc != nil {
-			// A variable function literals capture, set to one
-			// allocation (Open's db, captured by the goroutines it
-			// starts): that allocation.
-			return a.unsharedBefore(fn, c, alloc, instr, self, to)
-		}
-		fa, ok := x.X.(*ssa.FieldAddr)
-		if !ok || x.Op != token.MUL {
-			return false
-		}
-		if !a.isOwned(fieldKey(fa.X.Type(), fa.Field)) {
-			return a.unsharedStored(fn, c, x, instr, self, to)
-		}
-		return a.unsharedBefore(fn, c, objectOf(fa.X), instr, self, to) && !a.published(x, instr, self, to)
+		return a.unsharedLoad(fn, c, x, instr, self, to)
 	case *ssa.Field:
 		return a.unsharedStored(fn, c, x, instr, self, to)
 	}
 	return false
+}
+
+// unsharedLoad is unsharedBefore for x, a load or a receive.
+func (a *run) unsharedLoad(fn *ssa.Function, c *context, x *ssa.UnOp, instr ssa.Instruction, self bool, to scope) bool {
+	if r := a.recvOf(x); r != nil {
+		// Taken from a channel that hands objects over, as from a
+		// sync.Pool (handover.go).
+		return !a.published(r, instr, self, to)
+	}
+	// What an owned field of such an object holds (the oracle a
+	// database's constructor made for it, db.orc): reached only
+	// through that object, so no goroutine but those it reached has
+	// it either.
+	if cell, isCell := x.X.(*ssa.Alloc); isCell && x.Op == token.MUL && readOnlyCaptured(cell) {
+		// A parameter function literals capture lives in a cell
+		// (initMaps' m, captured by the constructors it hands
+		// closures to): the parameter.
+		if p := storedParam(cell); p != nil {
+			return a.unsharedBefore(fn, c, p, instr, self, to)
+		}
+	}
+	if alloc := cellAlloc(x); alloc != nil {
+		// A variable function literals capture, set to one
+		// allocation (Open's db, captured by the goroutines it
+		// starts): that allocation.
+		return a.unsharedBefore(fn, c, alloc, instr, self, to)
+	}
+	fa, ok := x.X.(*ssa.FieldAddr)
+	if !ok || x.Op != token.MUL {
+		return false
+	}
+	if !a.isOwned(fieldKey(fa.X.Type(), fa.Field)) {
+		return a.unsharedStored(fn, c, x, instr, self, to)
+	}
+	return a.unsharedBefore(fn, c, objectOf(fa.X), instr, self, to) && !a.published(x, instr, self, to)
 }
 
 // unsharedStored is unsharedBefore for v, a field of an object fn made
@@ -702,45 +707,4 @@ func (a *run) unsharedPhi(fn *ssa.Function, c *context, phi *ssa.Phi, instr ssa.
 		any = true
 	}
 	return any
-}
-
-// returnedArg is, for v a static call's result (or one of its results),
-// the argument the callee always returns there: each of its returns
-// gives the same parameter, or nil. Nil if there is no such argument.
-func returnedArg(v ssa.Value) ssa.Value {
-	call, i := v, 0
-	if ex, ok := v.(*ssa.Extract); ok {
-		call, i = ex.Tuple, ex.Index
-	}
-	c, ok := call.(*ssa.Call)
-	if !ok {
-		return nil
-	}
-	callee := c.Call.StaticCallee()
-	if callee == nil || callee.Blocks == nil || len(c.Call.Args) != len(callee.Params) {
-		return nil
-	}
-	j := -1
-	for _, ret := range returns(callee) {
-		r := ret.(*ssa.Return)
-		if i >= len(r.Results) {
-			return nil
-		}
-		if k, isConst := r.Results[i].(*ssa.Const); isConst && k.IsNil() {
-			continue
-		}
-		p, isParam := r.Results[i].(*ssa.Parameter)
-		if !isParam {
-			return nil
-		}
-		pj := paramOf(callee, p)
-		if pj < 0 || j >= 0 && pj != j {
-			return nil
-		}
-		j = pj
-	}
-	if j < 0 {
-		return nil
-	}
-	return c.Call.Args[j]
 }

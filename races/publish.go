@@ -210,7 +210,7 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to 
 		return false
 	}
 	for _, ref := range *refs {
-		if ref == instr && !self || ref != instr && !runsBefore(v, ref, instr) {
+		if ref == instr && !self || ref != instr && !a.runsBefore(v, ref, instr) {
 			continue
 		}
 		switch x := ref.(type) {
@@ -366,11 +366,11 @@ const maxPublishDepth = 6
 
 // runsBefore reports whether ref, a use of v, can run before instr in
 // one call of their function (for an allocation, on the same object).
-func runsBefore(v ssa.Value, ref, instr ssa.Instruction) bool {
+func (a *run) runsBefore(v ssa.Value, ref, instr ssa.Instruction) bool {
 	if alloc, ok := v.(*ssa.Alloc); ok {
 		return reachesSame(ref, instr, alloc)
 	}
-	if alloc, ok := returnedArg(v).(*ssa.Alloc); ok {
+	if alloc, ok := a.passedBack(v).(*ssa.Alloc); ok {
 		return reachesSame(ref, instr, alloc) // the allocation handed back
 	}
 	if recv, ok := v.(*ssa.UnOp); ok && recv.Op == token.ARROW {
@@ -544,7 +544,7 @@ func (a *run) cellShared(cell *ssa.Alloc, instr ssa.Instruction, to scope) bool 
 func (a *run) cellSharedBefore(cell *ssa.Alloc, instr ssa.Instruction, to scope) bool {
 	seen := map[ssa.Value]bool{cell: true}
 	for _, ref := range *cell.Referrers() {
-		if !runsBefore(cell, ref, instr) && ref != instr {
+		if !a.runsBefore(cell, ref, instr) && ref != instr {
 			continue
 		}
 		switch x := ref.(type) {
