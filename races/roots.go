@@ -235,9 +235,15 @@ func (a *run) libraryRoots() []*root {
 			t := recvName(fn)
 			switch {
 			case t != "" && fn.Name() == "ServeHTTP":
-				roots = append(roots, &root{label: "handler " + shownType(t) + ".ServeHTTP", fns: []*ssa.Function{fn}, multi: true, concurrent: true})
+				roots = append(roots, &root{label: "handler " + shownType(t) + ".ServeHTTP", fns: []*ssa.Function{fn}, multi: true, concurrent: true, origins: callersOwn(fn)})
 			case t != "" && locking[t] && exportedAPI(fn) && !sortContract(fn):
 				methods.fns = append(methods.fns, fn)
+				for f, o := range callersOwn(fn) {
+					if methods.origins == nil {
+						methods.origins = map[*ssa.Function][]ownership{}
+					}
+					methods.origins[f] = o
+				}
 				if ps := externalFuncs(fn); ps != nil {
 					if methods.params == nil {
 						methods.params = map[*ssa.Function][]objSet{}
@@ -497,6 +503,23 @@ func exportedAPI(fn *ssa.Function) bool {
 	}
 	named, ok := types.Unalias(t).(*types.Named)
 	return ok && named.Obj().Exported()
+}
+
+// callersOwn is, for fn an entry point of a library (an exported method,
+// a ServeHTTP method), its parameters after the receiver as its caller's
+// own: each call is handed objects of its own (a request and its
+// response writer, a message to send), which no other call can reach
+// until the call publishes them (RacerD's ownership of a method's
+// arguments by its caller). The receiver is what the calls share.
+func callersOwn(fn *ssa.Function) map[*ssa.Function][]ownership {
+	if len(fn.Params) < 2 {
+		return nil
+	}
+	o := make([]ownership, len(fn.Params))
+	for i := 1; i < len(o); i++ {
+		o[i] = ownFresh
+	}
+	return map[*ssa.Function][]ownership{fn: o}
 }
 
 // sortContract reports whether fn is one of the methods a type has so
