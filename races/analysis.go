@@ -601,8 +601,8 @@ func (a *run) started(r *root, fn *ssa.Function, c *context, instr ssa.Instructi
 	child.spanned = a.spanLocks(fn, c, instr)
 	if a.joinsGroup(r, fn, instr, sp) {
 		child.group = r.group
-		child.origins = a.spawnOrigins(fn, c, instr, fns)
 	}
+	child.origins = a.startOrigins(child, fn, c, instr)
 	for k, v := range sp.joins {
 		child.joins[k] = v
 	}

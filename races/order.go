@@ -397,9 +397,9 @@ func (a *run) freshDef(nx ssa.Instruction, base ssa.Value) ssa.Instruction {
 				return x
 			}
 			return nil
-		case *ssa.Call:
+		case *ssa.Call, *ssa.Extract:
 			if x.Parent() == nx.Parent() && a.freshValue(x) {
-				return x
+				return x.(ssa.Instruction)
 			}
 			return nil
 		case *ssa.FieldAddr:

@@ -399,7 +399,7 @@ func (a *run) startedAgain(child, r *root, fn *ssa.Function, c *context, instr s
 	}
 	child.handed = intersect(child.handed, a.handedLocks(fn, c, instr, child.fns))
 	child.spanned = intersect(child.spanned, a.spanLocks(fn, c, instr))
-	for f, o := range a.spawnOrigins(fn, c, instr, child.fns) {
+	for f, o := range a.startOrigins(child, fn, c, instr) {
 		if child.origins != nil {
 			meetOrigins(child.origins[f], o)
 		}

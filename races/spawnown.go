@@ -103,3 +103,47 @@ func freeOrigin(fn *ssa.Function, c *context, fv *ssa.FreeVar) ownership {
 	}
 	return notOwn
 }
+
+// startOrigins is what the go statement instr, in fn, passes child's
+// functions that is theirs: what its spawner owns, where child joins the
+// spawner's group (spawnOrigins); otherwise what the statement's own
+// start made for it (freshStarts).
+func (a *run) startOrigins(child *root, fn *ssa.Function, c *context, instr ssa.Instruction) map[*ssa.Function][]ownership {
+	if child.group != child {
+		return a.spawnOrigins(fn, c, instr, child.fns)
+	}
+	return a.freshStarts(fn, c, instr, child.fns)
+}
+
+// freshStarts is, for a go statement that may start many goroutines (in
+// a loop, or in a function that runs many times), the arguments each
+// start is handed an object of its own: one fn makes anew before each
+// start (a server's accept loop making a client per connection and
+// starting go cli.serve()), published to nobody before it. Each
+// instance of the goroutine has its own; another goroutine that reaches
+// the object elsewhere (a list of clients) still shares it.
+func (a *run) freshStarts(fn *ssa.Function, c *context, instr ssa.Instruction, fns []*ssa.Function) map[*ssa.Function][]ownership {
+	site, ok := instr.(*ssa.Go)
+	if !ok {
+		return nil
+	}
+	out := map[*ssa.Function][]ownership{}
+	for _, f := range fns {
+		args := passed(site, f)
+		var origins []ownership
+		for i, arg := range args {
+			def := a.freshDef(instr, arg)
+			if def == nil || reachesSame(instr, instr, def) || !a.unsharedAt(fn, c, arg, site, toAnyone) {
+				continue // the same object for two starts, or shared already
+			}
+			if origins == nil {
+				origins = make([]ownership, len(f.Params))
+			}
+			origins[i] = ownGroup
+		}
+		if origins != nil {
+			out[f] = origins
+		}
+	}
+	return out
+}
