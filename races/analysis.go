@@ -603,6 +603,9 @@ func (a *run) started(r *root, fn *ssa.Function, c *context, instr ssa.Instructi
 		child.group = r.group
 	}
 	child.origins = a.startOrigins(child, fn, c, instr)
+	if sp.perRequest {
+		child.origins = perRequestOrigins(fns)
+	}
 	for k, v := range sp.joins {
 		child.joins[k] = v
 	}

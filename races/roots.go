@@ -336,6 +336,9 @@ type spawn struct {
 	label string
 	multi bool // a handler: every request runs it anew
 	joins map[string]bool
+	// perRequest: net/http hands each run its own request and response
+	// writer, the parameters of the functions it starts.
+	perRequest bool
 }
 
 // spawnAt recognises instr, in fn, as starting other goroutines; the
@@ -378,7 +381,7 @@ func (a *run) findSpawn(fn *ssa.Function, instr ssa.Instruction) (spawn, bool) {
 			if c, ok := args[len(args)-2].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.String {
 				label += " " + constant.StringVal(c.Value)
 			}
-			return spawn{fns: a.funcsOf(h), label: label, multi: true}, true
+			return spawn{fns: a.funcsOf(h), label: label, multi: true, perRequest: true}, true
 		case "time.AfterFunc":
 			return spawn{fns: a.funcsOf(args[1]), label: "time.AfterFunc callback in " + a.p.name(fn)}, true
 		case "context.AfterFunc":

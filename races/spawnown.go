@@ -147,3 +147,23 @@ func (a *run) freshStarts(fn *ssa.Function, c *context, instr ssa.Instruction, f
 	}
 	return out
 }
+
+// perRequestOrigins is, for the functions a handler's registration
+// starts, their last two parameters, the response writer and the
+// request, as each run's own: net/http hands every request new ones
+// (fixture handlerreq). A method value's or a Handler's receiver, and
+// what a literal captures, are its registrar's.
+func perRequestOrigins(fns []*ssa.Function) map[*ssa.Function][]ownership {
+	out := map[*ssa.Function][]ownership{}
+	for _, f := range fns {
+		if len(f.Params) < 2 {
+			continue
+		}
+		o := make([]ownership, len(f.Params))
+		for i := len(o) - 2; i < len(o); i++ {
+			o[i] = ownFresh
+		}
+		out[f] = o
+	}
+	return out
+}
