@@ -108,7 +108,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")
 	a.budget = newBudget(opts.MemoryLimit)
-	a.pts = newPoints(own, p.callees, a.deps.fresh, a.factory, a.budget)
+	a.pts = newPoints(a.pointsScope(own), p.callees, a.deps.fresh, a.factory, a.budget)
 	a.flags = a.flagFields(own)
 	a.handOverChans() // before anything consults it (handover.go)
 	progress(opts, "following goroutine roots")
