@@ -7,7 +7,8 @@ import (
 )
 
 // pointsScope is the functions of own that the program's roots can run:
-// what the top roots enter, the packages' init functions, and, from
+// what the top roots enter (for a library, its whole API: a user calls
+// its constructors too), the packages' init functions, and, from
 // there, every callee the call graph gives, every function used as a
 // value (a handler given to net/http, a function given to sort.Slice)
 // and every method of a type put into an interface (what the standard
@@ -44,6 +45,17 @@ func (a *run) pointsScope(own []*ssa.Function) []*ssa.Function {
 	for _, r := range a.topRoots() {
 		for _, fn := range r.fns {
 			add(fn)
+		}
+	}
+	if a.library {
+		// A library's user may call any of its API, constructors
+		// first, though only some of it is taken to run at once.
+		for _, pkg := range a.p.pkgs {
+			for _, fn := range members(pkg) {
+				if fn.Object() != nil && fn.Object().Exported() && (fn.Signature.Recv() == nil || exportedAPI(fn)) {
+					add(fn)
+				}
+			}
 		}
 	}
 	for _, pkg := range a.p.pkgs {
