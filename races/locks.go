@@ -144,9 +144,18 @@ func lockerOp(c *ssa.CallCommon) (lockOp, bool) {
 // lockKey names the lock a *sync.Mutex value points to: T.f for a field
 // of a T (through any number of loads of a pointer field), pkg.v for a
 // package variable, F.v for a local variable of F (closures included).
+// An element of an array or slice of locks is named by the array, with
+// "[]" (Cache.locks[]): sharded locking takes locks[i] for shard i, and
+// the elements are one lock to the analysis, which does not tell i from
+// j, as it does not tell the shards they guard apart.
 func lockKey(v ssa.Value) string {
 	for {
 		switch x := v.(type) {
+		case *ssa.IndexAddr:
+			if outer := lockKey(x.X); outer != "" {
+				return outer + "[]"
+			}
+			return ""
 		case *ssa.UnOp:
 			if x.Op != token.MUL {
 				return ""
