@@ -48,6 +48,17 @@ func (a *run) argEscape(call *ssa.Call, v ssa.Value) paramEscape {
 	if !slices.Contains(c.Args, v) && !(c.IsInvoke() && c.Value == v) {
 		return paramEscape{} // v is the function called: running it hands it nothing
 	}
+	if b, ok := c.Value.(*ssa.Builtin); ok {
+		switch b.Name() {
+		case "append", "ssa:wrapnilchk", "Add", "Slice", "SliceData", "String", "StringData":
+			// What the call returns holds v, or the elements of the
+			// slice appended (unsafe's functions: v seen another way).
+			return paramEscape{escReturn, resultBit(0), 0}
+		case "close", "print", "println", "min", "max":
+			return paramEscape{}
+		}
+		return paramEscape{escAny, allResults, 0} // panic; copy of pointers
+	}
 	callees := []*ssa.Function{c.StaticCallee()}
 	if dep := callees[0]; dep != nil && dep.Blocks == nil && !c.IsInvoke() {
 		// A dependency's function (no body is built for it): its
@@ -117,7 +128,9 @@ func (a *run) depKeeps(callee *ssa.Function, args []ssa.Value, v ssa.Value) (par
 }
 
 // keepsNothing reports whether call is of a builtin that keeps none of
-// its arguments: len, cap, delete, clear.
+// its arguments: len, cap, delete, clear, and copy between slices whose
+// elements hold no pointers (bytes copied in and out of a buffer: a
+// copy of pointers hands what they point to over to the destination).
 func keepsNothing(call *ssa.Call) bool {
 	b, ok := call.Call.Value.(*ssa.Builtin)
 	if !ok {
@@ -126,6 +139,9 @@ func keepsNothing(call *ssa.Call) bool {
 	switch b.Name() {
 	case "len", "cap", "delete", "clear":
 		return true
+	case "copy":
+		s, ok := call.Call.Args[0].Type().Underlying().(*types.Slice)
+		return ok && !holdsPointers(s.Elem())
 	}
 	return false
 }

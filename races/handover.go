@@ -399,8 +399,20 @@ func converted(v ssa.Value) ssa.Value {
 		return x.X
 	case *ssa.ChangeInterface:
 		return x.X
+	case *ssa.Convert:
+		// A pointer made an unsafe.Pointer, or an unsafe.Pointer made a
+		// pointer ((*hdr)(unsafe.Pointer(&buf[0]))): the same memory,
+		// seen as another type.
+		if isUnsafePointer(x.Type()) || isUnsafePointer(x.X.Type()) {
+			return x.X
+		}
 	}
 	return nil
+}
+
+func isUnsafePointer(t types.Type) bool {
+	b, ok := t.Underlying().(*types.Basic)
+	return ok && b.Kind() == types.UnsafePointer
 }
 
 // recvOf is the receive from a channel that hands objects over that x

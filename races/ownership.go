@@ -101,6 +101,11 @@ func (a *run) unsharedBefore(fn *ssa.Function, c *context, v ssa.Value, instr ss
 		// held as an interface value): unshared while neither view has
 		// been published.
 		return a.unsharedBefore(fn, c, converted(x), instr, self, to) && !a.published(x, instr, self, to)
+	case *ssa.Convert:
+		// The same memory seen as another type through unsafe.Pointer
+		// (a header viewed in a byte array the call made).
+		in := converted(x)
+		return in != nil && a.unsharedBefore(fn, c, in, instr, self, to) && !a.published(x, instr, self, to)
 	case *ssa.IndexAddr:
 		// An element of an array or slice no other goroutine has (a
 		// constructor filling the shards it made: s := &c.shards[i]).

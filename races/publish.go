@@ -40,8 +40,13 @@ func (a *run) unpublished(addr ssa.Value, instr ssa.Instruction) bool {
 // else in the object, so handing it out shares that field alone, not
 // the object. (An access through the pointer handed out is not one to
 // the field: the locations access.go pairs do not follow pointers into
-// fields.)
+// fields.) A conversion of v that is not a view of it through
+// unsafe.Pointer (converted) is a number or a copy, and leads nowhere
+// either.
 func pointerFreeField(part ssa.Instruction) bool {
+	if cv, ok := part.(*ssa.Convert); ok {
+		return converted(cv) == nil
+	}
 	fa, ok := part.(*ssa.FieldAddr)
 	return ok && pointerFree(deref(fa.Type()))
 }
@@ -228,9 +233,10 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to 
 				continue
 			}
 			return true
-		case *ssa.Extract, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Field, *ssa.MakeInterface, *ssa.ChangeType, *ssa.TypeAssert, *ssa.Phi:
-			// A part of v (the address of a field or element, a field
-			// of a struct loaded from v's cell), v converted, or v as
+		case *ssa.Extract, *ssa.FieldAddr, *ssa.IndexAddr, *ssa.Slice, *ssa.Field, *ssa.MakeInterface, *ssa.ChangeType, *ssa.Convert, *ssa.TypeAssert, *ssa.Phi:
+			// A part of v (the address of a field or element, a slice
+			// of it, a field of a struct loaded from v's cell), v
+			// converted (seen through unsafe.Pointer too), or v as
 			// one of the values a phi merges, goes as v does: storing it
 			// into v's own object (c.wb.w = &c.wbuf) publishes nothing.
 			if !pointerFreeField(x) && a.publishedBefore(x.(ssa.Value), instr, self, to, seen, depth+1) {
