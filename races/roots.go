@@ -254,11 +254,76 @@ func (a *run) libraryRoots() []*root {
 		}
 		methods.fns = append(methods.fns, a.promoted(pkg, locking)...)
 	}
-	methods.fns = dedupe(sortedFuncs(methods.fns))
+	methods.fns = a.notStarted(dedupe(sortedFuncs(methods.fns)))
 	if len(methods.fns) > 0 {
 		roots = append(roots, methods)
 	}
 	return roots
+}
+
+// notStarted is entries less those another of them starts in a
+// goroutine of its own (gliderlabs/ssh's Serve running go
+// srv.HandleConn(conn) for each connection, after setting up what
+// HandleConn reads): such a method is entered where it is started, after
+// what its starter did first, and not as an entry point that runs at any
+// time. A user may call it directly too, but not, by the library's
+// design, beside the entry point that starts it.
+func (a *run) notStarted(entries []*ssa.Function) []*ssa.Function {
+	started := map[*ssa.Function]map[*ssa.Function]bool{} // started fn -> its starters
+	for _, g := range entries {
+		for _, fn := range withLiterals(g) {
+			for _, b := range fn.Blocks {
+				for _, instr := range b.Instrs {
+					sp, ok := a.spawnAt(fn, instr)
+					if !ok {
+						continue
+					}
+					for _, f := range sp.fns {
+						for _, h := range append([]*ssa.Function{f}, literalCallees(f)...) {
+							if started[h] == nil {
+								started[h] = map[*ssa.Function]bool{}
+							}
+							started[h][g] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	return slices.DeleteFunc(entries, func(f *ssa.Function) bool {
+		delete(started[f], f) // a method restarting itself is still entered
+		return len(started[f]) > 0
+	})
+}
+
+// withLiterals is fn and the function literals within it, nested ones
+// too.
+func withLiterals(fn *ssa.Function) []*ssa.Function {
+	out := []*ssa.Function{fn}
+	for i := 0; i < len(out); i++ {
+		out = append(out, out[i].AnonFuncs...)
+	}
+	return out
+}
+
+// literalCallees is, for f a function literal, the functions its body
+// calls statically (go func() { defer wg.Done(); s.serve(c) }()); nil
+// for any other function.
+func literalCallees(f *ssa.Function) []*ssa.Function {
+	if f.Parent() == nil {
+		return nil
+	}
+	var out []*ssa.Function
+	for _, b := range f.Blocks {
+		for _, instr := range b.Instrs {
+			if call, ok := instr.(*ssa.Call); ok {
+				if callee := call.Common().StaticCallee(); callee != nil {
+					out = append(out, callee)
+				}
+			}
+		}
+	}
+	return out
 }
 
 // promoted is the exported methods of locking types that an exported
