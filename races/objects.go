@@ -402,6 +402,81 @@ func (a *run) freshResult(fn *ssa.Function, i int) bool {
 	return f
 }
 
+// freshElems reports whether v, a call's result, is a slice its callee
+// made whose elements are all fresh objects, handed to nothing else
+// there: at every return, that result is such a slice or nil (go-quartz's
+// buildCronField, filling a new slice with a new cronField parsed for
+// each part of the expression). An element loaded from it is the
+// caller's own, as the call's fresh result would be.
+func (a *run) freshElems(v ssa.Value) bool {
+	return a.everyCallee(v, a.freshElemsResult)
+}
+
+func (a *run) freshElemsResult(fn *ssa.Function, i int) bool {
+	k := resultKey{fn, i}
+	if f, ok := a.freshSlices[k]; ok {
+		return f
+	}
+	a.freshSlices[k] = false // a recursive call is not
+	f, returned := true, false
+	for _, b := range fn.Blocks {
+		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
+			returned = true
+			switch r := ret.Results[i].(type) {
+			case *ssa.Const:
+				f = f && r.IsNil()
+			case *ssa.MakeSlice:
+				f = f && a.onlyFreshElems(r)
+			case *ssa.Slice:
+				// make with a constant length: a new array, sliced.
+				arr, ok := r.X.(*ssa.Alloc)
+				f = f && ok && len(*arr.Referrers()) == 1 && a.onlyFreshElems(r)
+			case *ssa.Call, *ssa.Extract:
+				f = f && a.freshElems(r) // such a slice another call made
+			default:
+				f = false
+			}
+		}
+	}
+	f = f && returned
+	a.freshSlices[k] = f
+	return f
+}
+
+// onlyFreshElems reports whether the elements of ms, a new slice, are
+// only ever set to fresh objects, and read without being handed
+// anywhere; ms itself is only indexed, measured and returned.
+func (a *run) onlyFreshElems(ms ssa.Value) bool {
+	for _, ref := range *ms.Referrers() {
+		switch x := ref.(type) {
+		case *ssa.IndexAddr:
+			for _, use := range *x.Referrers() {
+				switch y := use.(type) {
+				case *ssa.Store:
+					if y.Addr != ssa.Value(x) || !a.freshIn(y.Val, 0) {
+						return false
+					}
+				case *ssa.UnOp:
+					if y.Op != token.MUL || a.escapes(y) {
+						return false
+					}
+				case *ssa.DebugRef:
+				default:
+					return false
+				}
+			}
+		case *ssa.Call:
+			if !keepsNothing(x) {
+				return false
+			}
+		case *ssa.Return, *ssa.DebugRef:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // factory reports whether fn is a function of the program whose calls
 // each get their own copy of its body in the points-to analysis
 // (pointsclone.go): one of its results is always an object it made.

@@ -135,6 +135,11 @@ func (a *run) unsharedLoad(fn *ssa.Function, c *context, x *ssa.UnOp, instr ssa.
 		// sync.Pool (handover.go).
 		return !a.published(r, instr, self, to)
 	}
+	if ix, ok := x.X.(*ssa.IndexAddr); ok && x.Op == token.MUL && a.freshElems(ix.X) {
+		// An element of a new slice of new objects a call returned:
+		// unshared while the slice and the element are.
+		return a.unsharedBefore(fn, c, ix.X, instr, self, to) && !a.published(x, instr, self, to)
+	}
 	// What an owned field of such an object holds (the oracle a
 	// database's constructor made for it, db.orc): reached only
 	// through that object, so no goroutine but those it reached has
@@ -289,6 +294,9 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 			}
 			if x.Op != token.MUL {
 				return notOwn
+			}
+			if ix, ok := x.X.(*ssa.IndexAddr); ok && a.freshElems(ix.X) {
+				return ownMade // an element of a new slice of new objects a call returned
 			}
 			// A field only its object's maker sets, of an object fn
 			// made, holds what fn stored there (setonce.go).

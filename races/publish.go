@@ -643,6 +643,10 @@ func (a *run) handedIn(v ssa.Value, ret *ssa.Return, to scope, steps int) bool {
 		return a.handedIn(x.X, ret, to, steps+1)
 	case *ssa.ChangeType:
 		return a.handedIn(x.X, ret, to, steps+1)
+	case *ssa.Slice:
+		// A new array, sliced (make with a constant length).
+		_, isAlloc := x.X.(*ssa.Alloc)
+		return isAlloc && a.handedIn(x.X, ret, to, steps+1)
 	case *ssa.TypeAssert:
 		return !x.CommaOk && a.handedIn(x.X, ret, to, steps+1) && !a.published(x, ret, false, to)
 	case *ssa.Phi:
