@@ -158,6 +158,14 @@ func (a *run) unsharedLoad(fn *ssa.Function, c *context, x *ssa.UnOp, instr ssa.
 		// starts): that allocation.
 		return a.unsharedBefore(fn, c, alloc, instr, self, to)
 	}
+	if cell := capturedCell(x.X); cell != nil && x.Op == token.MUL && cell.Parent() == fn {
+		// Set to one new object a call hands over (franz-go's
+		// mergeSpan: m = recBuf.newRecordBatchN(total), a named
+		// result its function literals use): that object.
+		if w := storedOnce(cell, func(v ssa.Value) bool { return a.handedOver(v, to) }); w != nil {
+			return a.unsharedBefore(fn, c, w, instr, self, to) && !a.published(x, instr, self, to)
+		}
+	}
 	fa, ok := x.X.(*ssa.FieldAddr)
 	if !ok || x.Op != token.MUL {
 		return false
