@@ -50,7 +50,7 @@ func atomicOp(call *ssa.Call) (loc string, kind atomicKind) {
 func heldAt(addr ssa.Value) string {
 	switch x := addr.(type) {
 	case *ssa.FieldAddr:
-		return fieldKey(x.X.Type(), x.Field)
+		return fieldAddrKey(x)
 	case *ssa.Global:
 		if x.Pkg != nil {
 			return x.Pkg.Pkg.Path() + "." + x.Name()

@@ -99,10 +99,11 @@ func closersIn(fn *ssa.Function) []string {
 			continue
 		}
 		way := b.Succs[unset]
-		if len(way.Preds) != 1 {
-			continue // reached other ways too
+		refs := checked.X.Referrers()
+		if len(way.Preds) != 1 || refs == nil {
+			continue // reached other ways too, or a package variable's field (a global has no referrers)
 		}
-		for _, ref := range *checked.X.Referrers() {
+		for _, ref := range *refs {
 			fa, ok := ref.(*ssa.FieldAddr)
 			if !ok || fa.Field != checked.Field {
 				continue

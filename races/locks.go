@@ -220,16 +220,21 @@ func fieldAddrKey(fa *ssa.FieldAddr) string {
 	if k := fieldKey(fa.X.Type(), fa.Field); k != "" {
 		return k
 	}
-	inner, ok := fa.X.(*ssa.FieldAddr)
-	if !ok {
-		return ""
-	}
 	st, ok := deref(fa.X.Type()).(*types.Struct) // unnamed: a named one has a key of its own
 	if !ok || fa.Field >= st.NumFields() {
 		return ""
 	}
-	if outer := fieldAddrKey(inner); outer != "" {
-		return outer + "." + st.Field(fa.Field).Name()
+	switch x := fa.X.(type) {
+	case *ssa.FieldAddr:
+		if outer := fieldAddrKey(x); outer != "" {
+			return outer + "." + st.Field(fa.Field).Name()
+		}
+	case *ssa.Global:
+		// A package variable of a struct type with no name (var Opts
+		// = struct{ Disable bool }{}): pkg.Opts.Disable.
+		if x.Pkg != nil {
+			return x.Pkg.Pkg.Path() + "." + x.Name() + "." + st.Field(fa.Field).Name()
+		}
 	}
 	return ""
 }
