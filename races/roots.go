@@ -223,7 +223,14 @@ func isTest(fn *ssa.Function) bool {
 func (a *run) libraryRoots() []*root {
 	var roots []*root
 	methods := &root{label: "exported method", multi: true, concurrent: true, assumed: true}
+	public := slices.ContainsFunc(a.p.pkgs, func(pkg *ssa.Package) bool { return !internalPkg(pkg.Pkg.Path()) })
 	for _, pkg := range a.p.pkgs {
+		if public && internalPkg(pkg.Pkg.Path()) {
+			// Code outside the module cannot call an internal
+			// package: it runs as the public packages' code calls it,
+			// which the roots follow.
+			continue
+		}
 		locking := map[string]bool{} // types whose methods lock their own locks
 		fns := members(pkg)
 		for _, fn := range fns {
@@ -324,6 +331,12 @@ func literalCallees(f *ssa.Function) []*ssa.Function {
 		}
 	}
 	return out
+}
+
+// internalPkg reports whether path is an internal package, which only
+// the tree its internal directory is in can import.
+func internalPkg(path string) bool {
+	return path == "internal" || strings.HasPrefix(path, "internal/") || strings.HasSuffix(path, "/internal") || strings.Contains(path, "/internal/")
 }
 
 // promoted is the exported methods of locking types that an exported

@@ -50,7 +50,7 @@ var Opts = struct {
 
 func disable() {
 	if !Opts.Disabled {
-		Opts.Timeout = 0 // want `Opts.Timeout written in disable .* races with its write in disable`
+		Opts.Timeout = 0     // want `Opts.Timeout written in disable .* races with its write in disable`
 		Opts.Disabled = true // want `Opts.Disabled written in disable .* races with its (read|write) in disable`
 	}
 }
