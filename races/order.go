@@ -164,8 +164,10 @@ func (a *run) signalsAfter(f frame) map[string]bool {
 				m[c] = true
 			}
 			if d, ok := instr.(*ssa.Defer); ok {
-				if c := deferredSignal(d); c != "" {
-					m[c] = true // defer wg.Done(), defer close(ch): runs as the function returns, after f.at
+				for _, c := range deferredSignals(d) {
+					if c != "" {
+						m[c] = true // defer wg.Done(), defer close(ch): runs as the function returns, after f.at
+					}
 				}
 			}
 		}

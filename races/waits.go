@@ -2,6 +2,7 @@ package races
 
 import (
 	"go/token"
+	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -10,13 +11,32 @@ import (
 // Done, a helper that always waits, a wait skipped only where there is
 // nothing to wait for.
 
-// deferredSignal is the WaitGroup a deferred Done signals, or the
-// channel a deferred close closes, as a location; "" for other calls.
-func deferredSignal(d *ssa.Defer) string {
+// deferredSignals is the WaitGroups a deferred call signals and the
+// channels it closes, as locations: a deferred Done or close, or a
+// deferred function that does so on its way to every return (go-amqp's
+// session loop deferring a literal that records why it ended, then
+// closes s.done).
+func deferredSignals(d *ssa.Defer) []string {
 	if b, ok := d.Call.Value.(*ssa.Builtin); ok && b.Name() == "close" && len(d.Call.Args) == 1 {
-		return chanLocation(d.Call.Args[0])
+		return []string{chanLocation(d.Call.Args[0])}
 	}
-	return waitGroupOp(&d.Call, "Done")
+	if wg := waitGroupOp(&d.Call, "Done"); wg != "" {
+		return []string{wg}
+	}
+	fn := d.Call.StaticCallee()
+	if fn == nil || fn.Blocks == nil {
+		return nil
+	}
+	var out []string
+	rets := returns(fn)
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c := signalled(instr); c != "" && len(rets) > 0 && !slices.ContainsFunc(rets, func(r ssa.Instruction) bool { return !dominates(instr, r) }) {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }
 
 // maxWaitDepth bounds how deep alwaysReceives looks through calls.
