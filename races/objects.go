@@ -389,17 +389,24 @@ func (a *run) freshResult(fn *ssa.Function, i int) bool {
 		return f
 	}
 	a.fresh[k] = false // a recursive call is not fresh
-	f := true
-	returned := false
-	for _, b := range fn.Blocks {
-		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
-			returned = true
-			f = f && a.freshIn(ret.Results[i], 0)
-		}
-	}
-	f = f && returned
+	f := everyReturn(fn, i, func(v ssa.Value, _ *ssa.Return) bool { return a.freshIn(v, 0) })
 	a.fresh[k] = f
 	return f
+}
+
+// everyReturn reports whether fn returns at all and, at each of its
+// returns, result i satisfies ok.
+func everyReturn(fn *ssa.Function, i int, ok func(v ssa.Value, ret *ssa.Return) bool) bool {
+	returned := false
+	for _, b := range fn.Blocks {
+		if ret, isRet := b.Instrs[len(b.Instrs)-1].(*ssa.Return); isRet && i < len(ret.Results) {
+			if !ok(ret.Results[i], ret) {
+				return false
+			}
+			returned = true
+		}
+	}
+	return returned
 }
 
 // freshElems reports whether v, a call's result, is a slice its callee
@@ -418,27 +425,21 @@ func (a *run) freshElemsResult(fn *ssa.Function, i int) bool {
 		return f
 	}
 	a.freshSlices[k] = false // a recursive call is not
-	f, returned := true, false
-	for _, b := range fn.Blocks {
-		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
-			returned = true
-			switch r := ret.Results[i].(type) {
-			case *ssa.Const:
-				f = f && r.IsNil()
-			case *ssa.MakeSlice:
-				f = f && a.onlyFreshElems(r)
-			case *ssa.Slice:
-				// make with a constant length: a new array, sliced.
-				arr, ok := r.X.(*ssa.Alloc)
-				f = f && ok && len(*arr.Referrers()) == 1 && a.onlyFreshElems(r)
-			case *ssa.Call, *ssa.Extract:
-				f = f && a.freshElems(r) // such a slice another call made
-			default:
-				f = false
-			}
+	f := everyReturn(fn, i, func(v ssa.Value, _ *ssa.Return) bool {
+		switch r := v.(type) {
+		case *ssa.Const:
+			return r.IsNil()
+		case *ssa.MakeSlice:
+			return a.onlyFreshElems(r)
+		case *ssa.Slice:
+			// make with a constant length: a new array, sliced.
+			arr, ok := r.X.(*ssa.Alloc)
+			return ok && len(*arr.Referrers()) == 1 && a.onlyFreshElems(r)
+		case *ssa.Call, *ssa.Extract:
+			return a.freshElems(r) // such a slice another call made
 		}
-	}
-	f = f && returned
+		return false
+	})
 	a.freshSlices[k] = f
 	return f
 }

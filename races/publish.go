@@ -611,14 +611,7 @@ func (a *run) handsOver(fn *ssa.Function, i int, to scope) bool {
 		return h
 	}
 	a.handMemo[k] = false // a recursive call is not
-	h, returned := true, false
-	for _, b := range fn.Blocks {
-		if ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return); ok && i < len(ret.Results) {
-			returned = true
-			h = h && a.handedIn(ret.Results[i], ret, to, 0)
-		}
-	}
-	h = h && returned
+	h := everyReturn(fn, i, func(v ssa.Value, ret *ssa.Return) bool { return a.handedIn(v, ret, to, 0) })
 	a.handMemo[k] = h
 	return h
 }
