@@ -1,8 +1,10 @@
 package races
 
 import (
+	"fmt"
 	"go/types"
 	"hash/maphash"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -98,8 +100,27 @@ type spawnKey struct {
 // analysed for the first ones, and the run says so.
 const maxRoots = 5000
 
-// Analyze runs the analysis on the packages patterns name.
-func Analyze(patterns []string, opts Options) (*Result, error) {
+// InternalError is a bug in the analysis met while analysing: the run
+// stops with it rather than crash the process, so that the caller can
+// print it in its output format.
+type InternalError struct {
+	Value any
+	Stack []byte
+}
+
+func (e *InternalError) Error() string {
+	return fmt.Sprintf("internal error: %v (a bug in guardvet races: please report it with this message and the stack below)\n%s", e.Value, e.Stack)
+}
+
+// Analyze runs the analysis on the packages patterns name. Packages that
+// fail to load are left out and listed in the Result (Broken); the error
+// is a *LoadError when none load, and an *InternalError for a bug.
+func Analyze(patterns []string, opts Options) (res *Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, &InternalError{Value: r, Stack: debug.Stack()}
+		}
+	}()
 	p, err := load(patterns, opts)
 	if err != nil {
 		return nil, err
@@ -119,7 +140,7 @@ func Analyze(patterns []string, opts Options) (*Result, error) {
 	}
 	a.sharedObjects(own)
 	progress(opts, "pairing accesses")
-	res := a.report()
+	res = a.report()
 	if a.budget.err != nil {
 		return nil, a.budget.err
 	}

@@ -42,12 +42,25 @@ type program struct {
 	// dynamic memoises the callees of calls through interfaces and
 	// function values, in a stable order.
 	dynamic map[ssa.CallInstruction][]*ssa.Function
+	// broken are the packages named that were left out: they, or
+	// packages they import, failed to load or type-check.
+	broken []*packages.Package
 }
 
-// LoadError is a package that failed to load or type-check.
-type LoadError struct{ Msgs []string }
+// LoadError says that none of the packages named loaded and
+// type-checked, each with its errors or its dependencies' (Pkgs, for the
+// caller to print as it prints other load errors).
+type LoadError struct{ Pkgs []*packages.Package }
 
-func (e *LoadError) Error() string { return strings.Join(e.Msgs, "\n") }
+func (e *LoadError) Error() string {
+	var msgs []string
+	packages.Visit(e.Pkgs, nil, func(p *packages.Package) {
+		for _, err := range p.Errors {
+			msgs = append(msgs, err.Error())
+		}
+	})
+	return strings.Join(msgs, "\n")
+}
 
 // load loads patterns and builds the program. Dependencies are typed from
 // export data and have no bodies: calls into them are leaves, recognised
@@ -65,21 +78,27 @@ func load(patterns []string, opts Options) (*program, error) {
 	if err != nil {
 		return nil, err
 	}
-	var msgs []string
-	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		for _, e := range p.Errors {
-			msgs = append(msgs, e.Error())
-		}
-	})
-	if len(msgs) > 0 {
-		return nil, &LoadError{Msgs: msgs}
-	}
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("no packages matched %s", strings.Join(patterns, " "))
 	}
+	// A package that fails to load or type-check, itself or through an
+	// import, is left out; the rest are analysed, as a program whose
+	// broken parts are missing. The caller prints the errors.
+	var good, broken []*packages.Package
+	for _, pkg := range pkgs {
+		if failed(pkg) {
+			broken = append(broken, pkg)
+		} else {
+			good = append(good, pkg)
+		}
+	}
+	packages.Visit(broken, nil, dropCompilerEcho)
+	if len(good) == 0 {
+		return nil, &LoadError{Pkgs: broken}
+	}
 	progress(opts, "building SSA")
-	prog, spkgs := ssautil.Packages(pkgs, ssa.InstantiateGenerics)
-	p := &program{fset: prog.Fset, prog: prog, own: map[*ssa.Package]bool{}, names: map[*ssa.Function]string{}, dynamic: map[ssa.CallInstruction][]*ssa.Function{}}
+	prog, spkgs := ssautil.Packages(good, ssa.InstantiateGenerics)
+	p := &program{fset: prog.Fset, prog: prog, own: map[*ssa.Package]bool{}, names: map[*ssa.Function]string{}, dynamic: map[ssa.CallInstruction][]*ssa.Function{}, broken: broken}
 	seen := map[*ssa.Package]bool{}
 	for _, sp := range spkgs {
 		if sp == nil || seen[sp] {
@@ -95,6 +114,37 @@ func load(patterns []string, opts Options) (*program, error) {
 	p.cg = vta.CallGraph(funcs, cha.CallGraph(prog))
 	p.cg.DeleteSyntheticNodes()
 	return p, nil
+}
+
+// failed reports whether pkg or a package it imports failed to load or
+// type-check.
+func failed(pkg *packages.Package) bool {
+	bad := false
+	packages.Visit([]*packages.Package{pkg}, nil, func(p *packages.Package) {
+		bad = bad || len(p.Errors) > 0 || len(p.TypeErrors) > 0
+	})
+	return bad
+}
+
+// dropCompilerEcho drops, from a package that failed to parse or
+// type-check, the go command's report of the same errors from compiling it
+// for export data ("# path" and the compiler's lines), so that each error
+// is printed once.
+func dropCompilerEcho(p *packages.Package) {
+	own := false
+	for _, e := range p.Errors {
+		own = own || e.Kind == packages.ParseError || e.Kind == packages.TypeError
+	}
+	if !own {
+		return
+	}
+	errs := p.Errors[:0]
+	for _, e := range p.Errors {
+		if e.Kind != packages.ListError || !strings.HasPrefix(e.Msg, "# ") {
+			errs = append(errs, e)
+		}
+	}
+	p.Errors = errs
 }
 
 func progress(opts Options, stage string) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/packages"
 	"golang.org/x/tools/go/ssa"
 )
 
@@ -31,6 +32,10 @@ type Result struct {
 	// take as roots (their types lock their own fields) and that no root
 	// reached: code the run did not look at (unreachedAPI).
 	UnreachedAPI int
+	// Broken are the packages named that were not analysed because they,
+	// or packages they import, failed to load or type-check; their
+	// Errors (and their imports') say why.
+	Broken []*packages.Package
 }
 
 // maxSites bounds the accesses of one location that are paired; beyond
@@ -55,7 +60,7 @@ func (a *run) report() *Result {
 		}
 		byLoc[loc] = sites
 	}
-	res := &Result{Fset: a.p.fset, Roots: len(a.roots), Functions: len(fns), Packages: len(a.p.pkgs), Truncated: len(a.roots) >= maxRoots, UnreachedAPI: a.unreachedAPI(fns)}
+	res := &Result{Fset: a.p.fset, Roots: len(a.roots), Functions: len(fns), Packages: len(a.p.pkgs), Truncated: len(a.roots) >= maxRoots, UnreachedAPI: a.unreachedAPI(fns), Broken: a.p.broken}
 	reported := map[[2]int32]bool{}
 	a.commonLock = newPairMemo(len(sets))
 	var found []finding

@@ -183,7 +183,7 @@ func TestRacesUsage(t *testing.T) {
 	}{
 		{[]string{"races"}, "guardvet races: no packages given"},
 		{[]string{"races", "-json", "-sarif", "./..."}, "-json and -sarif are exclusive"},
-		{[]string{"races", "./nosuch"}, "guardvet races: "},
+		{[]string{"races", "./nosuch"}, "guardvet: stat nosuch: directory not found"},
 	} {
 		_, stderr, code := run(t, dir, guardvet, tc.args...)
 		if code != 2 || !strings.Contains(stderr, tc.want) {
@@ -197,5 +197,73 @@ func TestRacesUsage(t *testing.T) {
 	_, stderr, code = run(t, dir, guardvet, "races", "-bogus")
 	if code != 2 || strings.Count(stderr, "usage: guardvet races") != 1 || !strings.Contains(stderr, "-bogus") {
 		t.Errorf("races -bogus: exit %d, want 2 and the error and usage once on stderr\n%s", code, stderr)
+	}
+}
+
+// TestRacesBrokenPackage: a package that does not type-check is left out
+// with its error printed once, as the default run prints it; the race in
+// the package that does is still reported, and the exit code is 2, in
+// text and SARIF alike.
+func TestRacesBrokenPackage(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":     "module example.com/broken\n\ngo 1.26\n",
+		"bad/bad.go": "package bad\n\nvar x int = \"s\"\n",
+		"lib/lib.go": `package lib
+
+import "sync"
+
+type Counter struct {
+	mu   sync.Mutex
+	n    int
+	last int
+}
+
+func (c *Counter) Inc() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	c.last = c.n
+}
+
+func (c *Counter) Last() int { return c.last }
+`,
+	}
+	for name, src := range files {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	const typeErr = "bad/bad.go:3:13: cannot use \"s\" (untyped string constant) as int value in variable declaration"
+	stdout, stderr, code := run(t, dir, guardvet, "races", "./...")
+	if code != 2 || !strings.HasPrefix(stdout, "lib/lib.go:13:4: Counter.n written in Counter.Inc") ||
+		strings.Count(stderr, typeErr) != 1 || !strings.Contains(stderr, "not analysed: 1 package named") {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+	stdout, _, code = run(t, dir, guardvet, "races", "-sarif", "./...")
+	var log struct {
+		Runs []struct {
+			Results     []json.RawMessage
+			Invocations []struct {
+				ExecutionSuccessful        bool
+				ToolExecutionNotifications []struct{ Message struct{ Text string } }
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &log); err != nil || code != 2 || len(log.Runs) != 1 {
+		t.Fatalf("-sarif: exit %d, %v:\n%s", code, err, stdout)
+	}
+	r := log.Runs[0]
+	if len(r.Results) != 1 || len(r.Invocations) != 1 || r.Invocations[0].ExecutionSuccessful ||
+		len(r.Invocations[0].ToolExecutionNotifications) != 1 || !strings.HasSuffix(typeErr, ": "+r.Invocations[0].ToolExecutionNotifications[0].Message.Text) {
+		t.Errorf("-sarif log: %+v", r)
+	}
+	_, stderr, code = run(t, dir, guardvet, "races", "./bad")
+	if code != 2 || strings.Count(stderr, typeErr) != 1 || strings.Contains(stderr, "guardvet races: bad") {
+		t.Errorf("only the broken package: exit %d, stderr:\n%s", code, stderr)
 	}
 }

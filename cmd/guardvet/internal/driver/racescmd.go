@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	"strings"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -97,14 +98,29 @@ func racesCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	rule := races.Describe()
 	if err != nil {
-		line := "guardvet races: " + err.Error()
-		fmt.Fprintln(stderr, line)
+		lines := racesErrorLines(err)
+		for _, line := range lines {
+			fmt.Fprintln(stderr, line)
+		}
 		if *sarifOut {
-			_ = output.WriteSARIF(stdout, nil, []*analysis.Analyzer{rule}, version.Module(), []string{line})
+			_ = output.WriteSARIF(stdout, nil, []*analysis.Analyzer{rule}, version.Module(), lines[:1])
 		}
 		return output.ExitError
 	}
 	return printRaces(res, rule, *jsonOut, *sarifOut, stdout, stderr)
+}
+
+// racesErrorLines is what a run that stopped with err prints: load
+// errors as the default run prints them (positions relative, each once),
+// anything else after "guardvet races: ".
+func racesErrorLines(err error) []string {
+	var le *races.LoadError
+	if errors.As(err, &le) {
+		if lines := errorLines(le.Pkgs); len(lines) > 0 {
+			return lines
+		}
+	}
+	return strings.Split(strings.TrimSuffix("guardvet races: "+err.Error(), "\n"), "\n")
 }
 
 // printRaces writes a run's findings in the format asked for and returns
@@ -114,12 +130,22 @@ func printRaces(res *races.Result, rule *analysis.Analyzer, jsonOut, sarifOut bo
 	for i, d := range res.Diagnostics {
 		findings[i] = output.Finding{Analyzer: rule, Diag: d, Fset: res.Fset, Posn: res.Fset.Position(d.Pos)}
 	}
+	// Packages that failed to load were left out: their errors are
+	// printed as the default run prints them, the findings in the rest
+	// are reported, and the exit code says the run was incomplete.
+	broken := errorLines(res.Broken)
+	for _, line := range broken {
+		fmt.Fprintln(stderr, line)
+	}
+	if len(broken) > 0 {
+		fmt.Fprintf(stderr, "guardvet races: not analysed: %s named, which (or whose imports) failed to load or type-check, errors above; the findings are for the rest, as a program without them\n", output.Plural(len(res.Broken), "package", "packages"))
+	}
 	var err error
 	switch {
 	case jsonOut:
 		err = output.PrintJSON(stdout, []output.JSONTree{racesTree(res, rule)})
 	case sarifOut:
-		err = output.WriteSARIF(stdout, findings, []*analysis.Analyzer{rule}, version.Module(), nil)
+		err = output.WriteSARIF(stdout, findings, []*analysis.Analyzer{rule}, version.Module(), broken)
 	default:
 		output.PrintText(stdout, findings)
 	}
@@ -138,7 +164,10 @@ func printRaces(res *races.Result, rule *analysis.Analyzer, jsonOut, sarifOut bo
 	if res.Truncated {
 		fmt.Fprintf(stderr, "guardvet races: the program has more goroutine roots than a run follows; the first %d were analysed\n", res.Roots)
 	}
-	if len(findings) > 0 {
+	switch {
+	case len(broken) > 0:
+		return output.ExitError
+	case len(findings) > 0:
 		return output.ExitFindings
 	}
 	return output.ExitClean
