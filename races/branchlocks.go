@@ -72,7 +72,7 @@ func (env lockEnv) edge(b *ssa.BasicBlock, i int, s state) (state, bool) {
 		}
 		return s, true
 	}
-	if keys := env.flagLocks(br); i == 1 && len(keys) > 0 {
+	if keys, other := env.flagLocks(br); i == other && len(keys) > 0 {
 		out := s.copy()
 		for _, k := range keys {
 			out.apply(k, 1)
@@ -170,30 +170,43 @@ func returned(ret *ssa.Return, i int) ssa.Value {
 	return v
 }
 
-// flagLocks is, for a branch on a boolean parameter whose taken way
-// only takes locks and falls into the other (if needsLock { nc.mu.Lock();
-// defer nc.mu.Unlock() }), the locks it takes: the convention is that a
-// caller passing false holds them already, so on the other way they are
-// held too. Only where the dataflow assumes it (env.flagged: the held
-// sets, not a function's effect on its callers).
-func (env lockEnv) flagLocks(br *ssa.If) []string {
+// flagLocks is, for a branch on a boolean parameter whose one way only
+// takes locks and falls into the other (if needsLock { nc.mu.Lock();
+// defer nc.mu.Unlock() }, or if !locked { ms.RLock(); defer ms.RUnlock() },
+// which SSA spells as a branch on locked with its ways swapped), the
+// locks it takes and the successor of the other way: the convention is
+// that a caller passing the other value holds them already, so on the
+// other way they are held too. Only where the dataflow assumes it
+// (env.flagged: the held sets, not a function's effect on its callers).
+func (env lockEnv) flagLocks(br *ssa.If) ([]string, int) {
 	if !env.flagged {
-		return nil
+		return nil, 0
 	}
 	cond := br.Cond
 	if not, isNot := cond.(*ssa.UnOp); isNot && not.Op == token.NOT {
 		cond = not.X
 	}
 	if _, isParam := cond.(*ssa.Parameter); !isParam {
-		return nil
+		return nil, 0
 	}
 	b := br.Block()
-	then := b.Succs[0]
-	if len(then.Succs) != 1 || then.Succs[0] != b.Succs[1] || len(then.Preds) != 1 {
-		return nil
+	for way := 0; way < 2; way++ {
+		then, other := b.Succs[way], b.Succs[1-way]
+		if len(then.Succs) != 1 || then.Succs[0] != other || len(then.Preds) != 1 {
+			continue
+		}
+		if keys := acquiresOnly(then, env); len(keys) > 0 {
+			return keys, 1 - way
+		}
 	}
+	return nil, 0
+}
+
+// acquiresOnly is the locks block b takes, if the only lock operations
+// its calls make take locks; nil if one releases a lock.
+func acquiresOnly(b *ssa.BasicBlock, env lockEnv) []string {
 	var keys []string
-	for _, instr := range then.Instrs {
+	for _, instr := range b.Instrs {
 		call, ok := instr.(*ssa.Call)
 		if !ok {
 			continue
@@ -545,8 +558,10 @@ func minus(x, y counts) counts {
 func flagBranches(fn *ssa.Function) bool {
 	env := lockEnv{flagged: true}
 	for _, b := range fn.Blocks {
-		if br, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok && len(env.flagLocks(br)) > 0 {
-			return true
+		if br, ok := b.Instrs[len(b.Instrs)-1].(*ssa.If); ok {
+			if keys, _ := env.flagLocks(br); len(keys) > 0 {
+				return true
+			}
 		}
 	}
 	return false
