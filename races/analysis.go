@@ -44,6 +44,8 @@ type run struct {
 	// library's exported API.
 	shared  map[*root]map[int]bool
 	library bool
+	// serving is what serves handlers' muxes (served.go), found once.
+	serving *serveScan
 	// owned is the fields that hold only what their object's group made;
 	// groups says whether roots join their parents' groups (not in the
 	// first walk, which finds manyStarters: the sites more than one
@@ -625,6 +627,11 @@ func (a *run) started(r *root, fn *ssa.Function, c *context, instr ssa.Instructi
 		child.group = r.group
 	}
 	child.origins = a.startOrigins(child, fn, c, instr)
+	if sp.mux != nil {
+		if objs := a.pts.objects(sp.mux); len(objs) > 0 && !objs[unknownObj] {
+			child.mux = objs
+		}
+	}
 	if sp.perRequest {
 		child.origins = perRequestOrigins(fns)
 	}

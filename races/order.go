@@ -335,6 +335,9 @@ func chanLocation(v ssa.Value) string {
 // after x, or joined it before x.
 func (a *run) spawnOrders(x, y site) bool {
 	for c := y.root; c != nil; c = c.parent {
+		if c.mux != nil && a.served(x, c) {
+			return true // a handler of a mux served only after x (served.go)
+		}
 		if c.parent == x.root {
 			return a.before(x.root, x.fn, x.acc.instr, x.acc.base, c.siteFn, c.site) || a.after(x.root, x.fn, x.acc.instr, c) || a.startedAfterMade(x, c)
 		}

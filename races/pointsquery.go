@@ -195,3 +195,31 @@ func (p *points) union(v ssa.Value) map[int]bool {
 	}
 	return out
 }
+
+// holders is, for each object, the objects that hold it: parts, the
+// object of which it is a field or the elements; holds, the objects in
+// which a pointer to it is stored (a field's object, an element's, a
+// closure capturing it).
+func (p *points) holders() (parts, holds map[int][]int) {
+	parts, holds = map[int][]int{}, map[int][]int{}
+	for k, d := range p.derived {
+		if d != k[0] {
+			parts[d] = append(parts[d], k[0])
+		}
+	}
+	for obj, n := range p.content {
+		for o := range p.sets[n] {
+			if o != obj {
+				holds[o] = append(holds[o], obj)
+			}
+		}
+	}
+	for obj, ns := range p.binds {
+		for _, n := range ns {
+			for o := range p.sets[n] {
+				holds[o] = append(holds[o], obj)
+			}
+		}
+	}
+	return parts, holds
+}

@@ -48,6 +48,10 @@ type root struct {
 	parent *root
 	site   ssa.Instruction
 	siteFn *ssa.Function
+	// mux is, for a handler registered on a ServeMux, the objects the
+	// mux may be: the handler starts where a server serves it too
+	// (served.go).
+	mux objSet
 	// joinKind is how the spawner can wait for it: "wg" if it calls
 	// WaitGroup.Done or was started by WaitGroup.Go or errgroup's Go,
 	// "chan" if it sends on or closes a channel; both may hold.
@@ -417,6 +421,9 @@ type spawn struct {
 	// perRequest: net/http hands each run its own request and response
 	// writer, the parameters of the functions it starts.
 	perRequest bool
+	// mux is the ServeMux a handler is registered on, nil for
+	// http.DefaultServeMux's.
+	mux ssa.Value
 }
 
 // spawnAt recognises instr, in fn, as starting other goroutines; the
@@ -459,7 +466,11 @@ func (a *run) findSpawn(fn *ssa.Function, instr ssa.Instruction) (spawn, bool) {
 			if c, ok := args[len(args)-2].(*ssa.Const); ok && c.Value != nil && c.Value.Kind() == constant.String {
 				label += " " + constant.StringVal(c.Value)
 			}
-			return spawn{fns: a.funcsOf(h), label: label, multi: true, perRequest: true}, true
+			sp := spawn{fns: a.funcsOf(h), label: label, multi: true, perRequest: true}
+			if callee.Signature.Recv() != nil {
+				sp.mux = args[0] // served where a server serves it (served.go)
+			}
+			return sp, true
 		case "time.AfterFunc":
 			return spawn{fns: a.funcsOf(args[1]), label: "time.AfterFunc callback in " + a.p.name(fn)}, true
 		case "context.AfterFunc":
