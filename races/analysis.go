@@ -84,6 +84,8 @@ type run struct {
 	// recvAlways is what each function waits for before it returns
 	// (order.go).
 	recvAlways map[*ssa.Function]map[string]bool
+	// signalsMemo is what each function signals anywhere (signalsIn).
+	signalsMemo map[*ssa.Function]map[string]bool
 	// memos is what each content of a function's contexts leads to, for
 	// the walk (contentmemo.go); seed hashes the contents.
 	memos map[memoKey][]*contentMemo
@@ -127,7 +129,7 @@ func Analyze(patterns []string, opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]paramEscape{}, pubMemo: map[pubKey]bool{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, freshSlices: map[resultKey]bool{}, passes: map[resultKey]int{}, deps: newDepSources(p.fset, opts.Env, opts.Dir), handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, recvAlways: map[*ssa.Function]map[string]bool{}, effects: map[effectKey]lockEffect{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}, live: map[*ssa.Function]blockSet{}, seed: maphash.MakeSeed()}
+	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]paramEscape{}, pubMemo: map[pubKey]bool{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, freshSlices: map[resultKey]bool{}, passes: map[resultKey]int{}, deps: newDepSources(p.fset, opts.Env, opts.Dir), handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, recvAlways: map[*ssa.Function]map[string]bool{}, signalsMemo: map[*ssa.Function]map[string]bool{}, effects: map[effectKey]lockEffect{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}, live: map[*ssa.Function]blockSet{}, seed: maphash.MakeSeed()}
 	own := p.ownFuncs()
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")

@@ -170,9 +170,46 @@ func (a *run) signalsAfter(f frame) map[string]bool {
 					}
 				}
 			}
+			if call, ok := instr.(*ssa.Call); ok && reaches(f.at, instr) && !reaches(instr, f.at) {
+				for c := range a.signalsIn(call.Call.StaticCallee()) {
+					m[c] = true // a helper that publishes: hooks.Add storing the list in an atomic
+				}
+			}
 		}
 	}
 	a.signalMemo[f] = m
+	return m
+}
+
+// signalsIn is the channels, atomics and WaitGroups fn signals in its own
+// body (closes or sends on, stores to, calls Done on, a deferred one
+// included): a call of fn after an access signals them after it, as the
+// signal itself would there (hooks.Add storing the list that publishes a
+// hook in an atomic). Not what fn's own callees signal: the further down
+// a signal is, the less it says about the access.
+func (a *run) signalsIn(fn *ssa.Function) map[string]bool {
+	if fn == nil || fn.Blocks == nil || !a.p.ownFunc(fn) {
+		return nil
+	}
+	if m, ok := a.signalsMemo[fn]; ok {
+		return m
+	}
+	m := map[string]bool{}
+	for _, b := range fn.Blocks {
+		for _, instr := range b.Instrs {
+			if c := signalled(instr); c != "" {
+				m[c] = true
+			}
+			if d, ok := instr.(*ssa.Defer); ok {
+				for _, c := range deferredSignals(d) {
+					if c != "" {
+						m[c] = true
+					}
+				}
+			}
+		}
+	}
+	a.signalsMemo[fn] = m
 	return m
 }
 
