@@ -37,6 +37,46 @@ func (a *run) argOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction,
 			out[i] = o
 		}
 	}
+	return a.boundOrigins(fn, c, site, callee, out)
+}
+
+// boundOrigins appends to origins, the parameters', how own what a
+// function literal called (or deferred) where it is made captures is:
+// it runs in the instance that made it, so a captured value is that
+// instance's as an argument would be (the recovery closure a middleware
+// defers over its request's context), and a captured variable's cell
+// holds what the maker stored, if the literals only read it.
+func (a *run) boundOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction, callee *ssa.Function, origins []ownership) []ownership {
+	bound := freeBindings(site, callee)
+	if bound == nil {
+		return origins
+	}
+	out := make([]ownership, len(callee.Params), len(callee.Params)+len(bound))
+	copy(out, origins)
+	some := false
+	for _, b := range bound {
+		o := notOwn
+		switch x := b.(type) {
+		case *ssa.Alloc:
+			if readOnlyCaptured(x) {
+				o = min(a.cellOwn(fn, c, x, 0), ownMade)
+			}
+		case *ssa.FreeVar:
+			// fn's own captured variable passed on: what its cell
+			// holds is not asked here; a captured value passed on is
+			// what fn's caller gave it.
+			if v := capturedVar(x); v != nil && !isAlloc(v) {
+				o = min(a.own(fn, c, b), ownMade)
+			}
+		default:
+			o = min(a.own(fn, c, b), ownMade)
+		}
+		some = some || o != notOwn
+		out = append(out, o)
+	}
+	if !some {
+		return origins
+	}
 	return out
 }
 
@@ -283,11 +323,16 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 		case *ssa.FreeVar:
 			// A function literal's variable bound to a cell its
 			// enclosing function declared: that function's own, in the
-			// instance that made the literal and runs it.
+			// instance that made the literal and runs it. Bound to a
+			// value, it is what the call that runs the literal where it
+			// was made passes (argOrigins).
 			if _, isCell := binding(x).(*ssa.Alloc); isCell {
 				return ownHere
 			}
-			return notOwn
+			if v := capturedVar(x); v == nil || isAlloc(v) {
+				return notOwn // a variable captured further out
+			}
+			return freeOrigin(fn, c, x)
 		case *ssa.Parameter:
 			return originAt(c.origins, paramOf(fn, x))
 		case *ssa.Field:
@@ -682,6 +727,26 @@ func (a *run) resultOwn(fn *ssa.Function, c *context, index int) ownership {
 		return notOwn
 	}
 	return least
+}
+
+// capturedVar is what fv is bound to at last, through the literals
+// that pass it on: a captured variable's cell (an Alloc), or a value;
+// nil where that is not known.
+func capturedVar(fv *ssa.FreeVar) ssa.Value {
+	var v ssa.Value = fv
+	for i := 0; i < 8; i++ {
+		f, ok := v.(*ssa.FreeVar)
+		if !ok {
+			return v
+		}
+		v = binding(f)
+	}
+	return nil
+}
+
+func isAlloc(v ssa.Value) bool {
+	_, ok := v.(*ssa.Alloc)
+	return ok
 }
 
 // phiOwn is the least ownership of a phi's values, nil ones aside.
