@@ -321,18 +321,7 @@ func (a *run) own(fn *ssa.Function, c *context, v ssa.Value) ownership {
 			}
 			v = x.X
 		case *ssa.FreeVar:
-			// A function literal's variable bound to a cell its
-			// enclosing function declared: that function's own, in the
-			// instance that made the literal and runs it. Bound to a
-			// value, it is what the call that runs the literal where it
-			// was made passes (argOrigins).
-			if _, isCell := binding(x).(*ssa.Alloc); isCell {
-				return ownHere
-			}
-			if v := capturedVar(x); v == nil || isAlloc(v) {
-				return notOwn // a variable captured further out
-			}
-			return freeOrigin(fn, c, x)
+			return freeVarOwn(fn, c, x)
 		case *ssa.Parameter:
 			return originAt(c.origins, paramOf(fn, x))
 		case *ssa.Field:
@@ -727,6 +716,21 @@ func (a *run) resultOwn(fn *ssa.Function, c *context, index int) ownership {
 		return notOwn
 	}
 	return least
+}
+
+// freeVarOwn is own for a function literal's free variable x: bound to
+// a cell its enclosing function declared, that function's own, in the
+// instance that made the literal and runs it; bound to a value, what the
+// call that runs the literal where it was made passes (boundOrigins); a
+// variable captured further out, not own.
+func freeVarOwn(fn *ssa.Function, c *context, x *ssa.FreeVar) ownership {
+	if _, isCell := binding(x).(*ssa.Alloc); isCell {
+		return ownHere
+	}
+	if v := capturedVar(x); v == nil || isAlloc(v) {
+		return notOwn
+	}
+	return freeOrigin(fn, c, x)
 }
 
 // capturedVar is what fv is bound to at last, through the literals
