@@ -40,46 +40,6 @@ func (a *run) argOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction,
 	return a.boundOrigins(fn, c, site, callee, out)
 }
 
-// boundOrigins appends to origins, the parameters', how own what a
-// function literal called (or deferred) where it is made captures is:
-// it runs in the instance that made it, so a captured value is that
-// instance's as an argument would be (the recovery closure a middleware
-// defers over its request's context), and a captured variable's cell
-// holds what the maker stored, if the literals only read it.
-func (a *run) boundOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction, callee *ssa.Function, origins []ownership) []ownership {
-	bound := freeBindings(site, callee)
-	if bound == nil {
-		return origins
-	}
-	out := make([]ownership, len(callee.Params), len(callee.Params)+len(bound))
-	copy(out, origins)
-	some := false
-	for _, b := range bound {
-		o := notOwn
-		switch x := b.(type) {
-		case *ssa.Alloc:
-			if readOnlyCaptured(x) {
-				o = min(a.cellOwn(fn, c, x, 0), ownMade)
-			}
-		case *ssa.FreeVar:
-			// fn's own captured variable passed on: what its cell
-			// holds is not asked here; a captured value passed on is
-			// what fn's caller gave it.
-			if v := capturedVar(x); v != nil && !isAlloc(v) {
-				o = min(a.own(fn, c, b), ownMade)
-			}
-		default:
-			o = min(a.own(fn, c, b), ownMade)
-		}
-		some = some || o != notOwn
-		out = append(out, o)
-	}
-	if !some {
-		return origins
-	}
-	return out
-}
-
 // unsharedAt reports whether arg, passed at site, is an object no
 // goroutine but fn's (to: toAnyone), or none but fn's and those it
 // started (beyondSpawned), can have reached yet (unsharedBefore); the
@@ -448,8 +408,12 @@ func (a *run) startedAgain(child, r *root, fn *ssa.Function, c *context, instr s
 		child.assumedMulti = false // a starter that runs many times at once by itself
 	}
 	if child.parent != r {
+		// Started by another root too: it joins neither's group. What
+		// the go statement hands it is the statement's, whoever runs
+		// it: the locks held there that it releases, as both hold them.
 		a.manyStarters[startKey(r.top, instr)] = true
-		child.group, child.origins, child.handed, child.spanned = child, nil, nil, nil
+		child.group, child.origins, child.spanned = child, nil, nil
+		child.handed = intersect(child.handed, a.handedLocks(fn, c, instr, child.fns))
 		return
 	}
 	child.handed = intersect(child.handed, a.handedLocks(fn, c, instr, child.fns))
@@ -716,41 +680,6 @@ func (a *run) resultOwn(fn *ssa.Function, c *context, index int) ownership {
 		return notOwn
 	}
 	return least
-}
-
-// freeVarOwn is own for a function literal's free variable x: bound to
-// a cell its enclosing function declared, that function's own, in the
-// instance that made the literal and runs it; bound to a value, what the
-// call that runs the literal where it was made passes (boundOrigins); a
-// variable captured further out, not own.
-func freeVarOwn(fn *ssa.Function, c *context, x *ssa.FreeVar) ownership {
-	if _, isCell := binding(x).(*ssa.Alloc); isCell {
-		return ownHere
-	}
-	if v := capturedVar(x); v == nil || isAlloc(v) {
-		return notOwn
-	}
-	return freeOrigin(fn, c, x)
-}
-
-// capturedVar is what fv is bound to at last, through the literals
-// that pass it on: a captured variable's cell (an Alloc), or a value;
-// nil where that is not known.
-func capturedVar(fv *ssa.FreeVar) ssa.Value {
-	var v ssa.Value = fv
-	for i := 0; i < 8; i++ {
-		f, ok := v.(*ssa.FreeVar)
-		if !ok {
-			return v
-		}
-		v = binding(f)
-	}
-	return nil
-}
-
-func isAlloc(v ssa.Value) bool {
-	_, ok := v.(*ssa.Alloc)
-	return ok
 }
 
 // phiOwn is the least ownership of a phi's values, nil ones aside.

@@ -3,7 +3,8 @@ package races
 import "golang.org/x/tools/go/ssa"
 
 // What a goroutine is handed: the ownership its spawner gives what it
-// passes (a go statement's arguments) and what its literal captures.
+// passes (a go statement's arguments) and what its literal captures; and
+// what a literal called or deferred where it is made captures.
 
 // capturedOwn is how own what a load from addr, a captured variable's
 // cell, gives: in the function that declared the variable, as the least
@@ -166,4 +167,79 @@ func perRequestOrigins(fns []*ssa.Function) map[*ssa.Function][]ownership {
 		out[f] = o
 	}
 	return out
+}
+
+// boundOrigins appends to origins, the parameters', how own what a
+// function literal called (or deferred) where it is made captures is:
+// it runs in the instance that made it, so a captured value is that
+// instance's as an argument would be (the recovery closure a middleware
+// defers over its request's context), and a captured variable's cell
+// holds what the maker stored, if the literals only read it.
+func (a *run) boundOrigins(fn *ssa.Function, c *context, site ssa.CallInstruction, callee *ssa.Function, origins []ownership) []ownership {
+	bound := freeBindings(site, callee)
+	if bound == nil {
+		return origins
+	}
+	out := make([]ownership, len(callee.Params), len(callee.Params)+len(bound))
+	copy(out, origins)
+	some := false
+	for _, b := range bound {
+		o := notOwn
+		switch x := b.(type) {
+		case *ssa.Alloc:
+			if readOnlyCaptured(x) {
+				o = min(a.cellOwn(fn, c, x, 0), ownMade)
+			}
+		case *ssa.FreeVar:
+			// fn's own captured variable passed on: what its cell
+			// holds is not asked here; a captured value passed on is
+			// what fn's caller gave it.
+			if v := capturedVar(x); v != nil && !isAlloc(v) {
+				o = min(a.own(fn, c, b), ownMade)
+			}
+		default:
+			o = min(a.own(fn, c, b), ownMade)
+		}
+		some = some || o != notOwn
+		out = append(out, o)
+	}
+	if !some {
+		return origins
+	}
+	return out
+}
+
+// freeVarOwn is own for a function literal's free variable x: bound to
+// a cell its enclosing function declared, that function's own, in the
+// instance that made the literal and runs it; bound to a value, what the
+// call that runs the literal where it was made passes (boundOrigins); a
+// variable captured further out, not own.
+func freeVarOwn(fn *ssa.Function, c *context, x *ssa.FreeVar) ownership {
+	if _, isCell := binding(x).(*ssa.Alloc); isCell {
+		return ownHere
+	}
+	if v := capturedVar(x); v == nil || isAlloc(v) {
+		return notOwn
+	}
+	return freeOrigin(fn, c, x)
+}
+
+// capturedVar is what fv is bound to at last, through the literals
+// that pass it on: a captured variable's cell (an Alloc), or a value;
+// nil where that is not known.
+func capturedVar(fv *ssa.FreeVar) ssa.Value {
+	var v ssa.Value = fv
+	for i := 0; i < 8; i++ {
+		f, ok := v.(*ssa.FreeVar)
+		if !ok {
+			return v
+		}
+		v = binding(f)
+	}
+	return nil
+}
+
+func isAlloc(v ssa.Value) bool {
+	_, ok := v.(*ssa.Alloc)
+	return ok
 }
