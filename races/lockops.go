@@ -50,11 +50,7 @@ func lockOpOf(c *ssa.CallCommon) (lockOp, bool) {
 	default:
 		return lockOp{}, false
 	}
-	key := lockKey(c.Args[0])
-	if key == "" {
-		return lockOp{}, false
-	}
-	return lockOp{key: key, acquire: acquire}, true
+	return namedOp(c.Args[0], acquire)
 }
 
 // depLockerOp recognises Lock, Unlock, RLock and RUnlock called on a
@@ -106,11 +102,7 @@ func depLockerOp(c *ssa.CallCommon, callee *ssa.Function) (lockOp, bool) {
 	default:
 		return lockOp{}, false
 	}
-	key := lockKey(c.Args[0])
-	if key == "" {
-		return lockOp{}, false
-	}
-	return lockOp{key: key, acquire: acquire}, true
+	return namedOp(c.Args[0], acquire)
 }
 
 // lockerOp recognises Lock and Unlock called through a sync.Locker held
@@ -128,7 +120,13 @@ func lockerOp(c *ssa.CallCommon) (lockOp, bool) {
 	default:
 		return lockOp{}, false
 	}
-	key := lockKey(c.Value)
+	return namedOp(c.Value, acquire)
+}
+
+// namedOp is the operation on the lock v points to, if the analysis can
+// name it (lockKey).
+func namedOp(v ssa.Value, acquire bool) (lockOp, bool) {
+	key := lockKey(v)
 	if key == "" {
 		return lockOp{}, false
 	}

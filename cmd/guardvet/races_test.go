@@ -8,6 +8,44 @@ import (
 	"testing"
 )
 
+// counterLib is a library whose Counter updates last after releasing the
+// lock it takes for n, and reads it in Last with none: a race between
+// its exported methods, which a library run takes as entry points.
+const counterLib = `package lib
+
+import "sync"
+
+type Counter struct {
+	mu   sync.Mutex
+	n    int
+	last int
+}
+
+func (c *Counter) Inc() {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	c.last = c.n
+}
+
+func (c *Counter) Last() int { return c.last }
+`
+
+// writeFiles writes files (path → contents) under dir, making their
+// directories.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 // racesModule writes a module whose main serves a session's terminal
 // from three handlers with no lock in common (the race this project
 // started from) and a counter every handler takes a lock for.
@@ -48,11 +86,7 @@ func main() {
 }
 `,
 	}
-	for name, src := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	return dir
 }
 
@@ -64,36 +98,11 @@ func TestRacesUnreachedAPI(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	files := map[string]string{
-		"go.mod": "module example.com/libmain\n\ngo 1.26\n",
-		"lib/lib.go": `package lib
-
-import "sync"
-
-type Counter struct {
-	mu   sync.Mutex
-	n    int
-	last int
-}
-
-func (c *Counter) Inc() {
-	c.mu.Lock()
-	c.n++
-	c.mu.Unlock()
-	c.last = c.n
-}
-
-func (c *Counter) Last() int { return c.last }
-`,
+		"go.mod":           "module example.com/libmain\n\ngo 1.26\n",
+		"lib/lib.go":       counterLib,
 		"cmd/demo/main.go": "package main\n\nfunc main() {}\n",
 	}
-	for name, src := range files {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	stdout, stderr, code := run(t, dir, guardvet, "races", "./...")
 	if code != 0 || stdout != "" || !strings.Contains(stderr, "not analysed: 2 exported methods of types that lock their own fields, which no main or test named here reaches") {
 		t.Errorf("with the main named: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
@@ -210,34 +219,9 @@ func TestRacesBrokenPackage(t *testing.T) {
 	files := map[string]string{
 		"go.mod":     "module example.com/broken\n\ngo 1.26\n",
 		"bad/bad.go": "package bad\n\nvar x int = \"s\"\n",
-		"lib/lib.go": `package lib
-
-import "sync"
-
-type Counter struct {
-	mu   sync.Mutex
-	n    int
-	last int
-}
-
-func (c *Counter) Inc() {
-	c.mu.Lock()
-	c.n++
-	c.mu.Unlock()
-	c.last = c.n
-}
-
-func (c *Counter) Last() int { return c.last }
-`,
+		"lib/lib.go": counterLib,
 	}
-	for name, src := range files {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	const typeErr = "bad/bad.go:3:13: cannot use \"s\" (untyped string constant) as int value in variable declaration"
 	stdout, stderr, code := run(t, dir, guardvet, "races", "./...")
 	if code != 2 || !strings.HasPrefix(stdout, "lib/lib.go:13:4: Counter.n written in Counter.Inc") ||
