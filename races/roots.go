@@ -247,7 +247,7 @@ func (a *run) libraryRoots() []*root {
 			switch {
 			case t != "" && fn.Name() == "ServeHTTP":
 				roots = append(roots, &root{label: "handler " + shownType(t) + ".ServeHTTP", fns: []*ssa.Function{fn}, multi: true, concurrent: true, origins: callersOwn(fn)})
-			case t != "" && locking[t] && exportedAPI(fn) && !sortContract(fn):
+			case t != "" && locking[t] && exportedAPI(fn) && !sortContract(fn) && !registration(fn):
 				methods.fns = append(methods.fns, fn)
 				for f, o := range callersOwn(fn) {
 					if methods.origins == nil {
@@ -360,7 +360,7 @@ func (a *run) promoted(pkg *ssa.Package, locking map[string]bool) []*ssa.Functio
 			if !ok || !f.Exported() || len(sel.Index()) < 2 {
 				continue // not promoted: the type's own methods are roots already when they lock
 			}
-			if fn := a.p.prog.FuncValue(f); fn != nil && fn.Blocks != nil && locking[recvName(fn)] {
+			if fn := a.p.prog.FuncValue(f); fn != nil && fn.Blocks != nil && locking[recvName(fn)] && !registration(fn) {
 				out = append(out, fn)
 			}
 		}
@@ -612,69 +612,6 @@ func callersOwn(fn *ssa.Function) map[*ssa.Function][]ownership {
 		o[i] = ownFresh
 	}
 	return map[*ssa.Function][]ownership{fn: o}
-}
-
-// sortContract reports whether fn is one of the methods a type has so
-// that sort and container/heap can order it (Len, Less and Swap; Push
-// and Pop beside them for a heap), and its type has all of them: they
-// are exported for those packages, which call them from the caller's
-// code, under its locks (a queue kept as a heap under the mutex of the
-// type that holds it, lossyconn's TimedSender), not as entry points of
-// their own.
-func sortContract(fn *ssa.Function) bool {
-	recv := fn.Signature.Recv()
-	if recv == nil {
-		return false
-	}
-	mset := types.NewMethodSet(recv.Type())
-	has := func(names []string) bool {
-		for _, name := range names {
-			sel := mset.Lookup(nil, name)
-			if sel == nil || !contractShape(name, sel.Type()) {
-				return false
-			}
-		}
-		return true
-	}
-	sortNames, heapNames := []string{"Len", "Less", "Swap"}, []string{"Push", "Pop"}
-	switch {
-	case slices.Contains(sortNames, fn.Name()):
-		return has(sortNames)
-	case slices.Contains(heapNames, fn.Name()):
-		return has(sortNames) && has(heapNames)
-	}
-	return false
-}
-
-// contractShape reports whether t, a method's signature, is what
-// sort.Interface or heap.Interface asks of the method of that name.
-func contractShape(name string, t types.Type) bool {
-	sig, ok := t.(*types.Signature)
-	if !ok || sig.Variadic() {
-		return false
-	}
-	integer, boolean, anything := types.Typ[types.Int], types.Typ[types.Bool], types.NewInterfaceType(nil, nil)
-	want := map[string][2][]types.Type{
-		"Len":  {nil, {integer}},
-		"Less": {{integer, integer}, {boolean}},
-		"Swap": {{integer, integer}, nil},
-		"Push": {{anything}, nil},
-		"Pop":  {nil, {anything}},
-	}[name]
-	return sameTypes(sig.Params(), want[0]) && sameTypes(sig.Results(), want[1])
-}
-
-// sameTypes reports whether the tuple's types are ts.
-func sameTypes(tuple *types.Tuple, ts []types.Type) bool {
-	if tuple.Len() != len(ts) {
-		return false
-	}
-	for i, t := range ts {
-		if !types.Identical(tuple.At(i).Type(), t) {
-			return false
-		}
-	}
-	return true
 }
 
 // externalFuncs is, for an exported method its library's user calls,
