@@ -170,13 +170,14 @@ func returned(ret *ssa.Return, i int) ssa.Value {
 	return v
 }
 
-// flagLocks is, for a branch on a boolean parameter whose one way only
-// takes locks and falls into the other (if needsLock { nc.mu.Lock();
-// defer nc.mu.Unlock() }, or if !locked { ms.RLock(); defer ms.RUnlock() },
-// which SSA spells as a branch on locked with its ways swapped), the
-// locks it takes and the successor of the other way: the convention is
-// that a caller passing the other value holds them already, so on the
-// other way they are held too. Only where the dataflow assumes it
+// flagLocks is, for a branch on a boolean parameter or field whose one
+// way only takes locks and falls into the other (if needsLock {
+// nc.mu.Lock(); defer nc.mu.Unlock() }, or if !locked { ms.RLock(); defer
+// ms.RUnlock() }, which SSA spells as a branch on locked with its ways
+// swapped; miniredis's if !ctx.nested { m.Lock(); defer m.Unlock() }),
+// the locks it takes and the successor of the other way: the convention
+// is that a caller passing the other value holds them already, so on the
+// other way they are held too (and so for twinLocks' shape). Only where the dataflow assumes it
 // (env.flagged: the held sets, not a function's effect on its callers).
 func (env lockEnv) flagLocks(br *ssa.If) ([]string, int) {
 	if !env.flagged {
@@ -187,7 +188,12 @@ func (env lockEnv) flagLocks(br *ssa.If) ([]string, int) {
 		cond = not.X
 	}
 	if _, isParam := cond.(*ssa.Parameter); !isParam {
-		return nil, 0
+		if !fieldFlag(cond) {
+			return nil, 0
+		}
+		if keys, way := env.twinLocks(br); len(keys) > 0 {
+			return keys, way
+		}
 	}
 	b := br.Block()
 	for way := 0; way < 2; way++ {
