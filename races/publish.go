@@ -259,13 +259,7 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to 
 				return true
 			}
 		case *ssa.MakeClosure:
-			// A function literal (or method value) holding v goes as
-			// v does (stored into another object, started as a
-			// goroutine); where its body lets v go, v goes once a call
-			// before instr can run it (mayRunBefore): go-redis's newConn
-			// stores c.Process into the Conn it makes and runs nothing
-			// that calls it before it returns.
-			if a.publishedBefore(x, instr, self, to, seen, depth+1) || a.closureKind(x, v) != escNone && a.mayRunBefore(x, instr, self) {
+			if a.closurePublishes(x, v, instr, self, to, seen, depth) {
 				return true
 			}
 		case *ssa.Defer:
@@ -279,6 +273,72 @@ func (a *run) publishedBefore(v ssa.Value, instr ssa.Instruction, self bool, to 
 		}
 	}
 	return false
+}
+
+// closurePublishes is publishedBefore for mc, a function literal (or
+// method value) holding v: it goes as v does (stored into another
+// object, started as a goroutine); where its body lets v go, v goes once
+// a call before instr can run it (mayRunBefore): go-redis's newConn
+// stores c.Process into the Conn it makes and runs nothing that calls it
+// before it returns. Handed only to code the analysis does not see
+// (unseenOnly), a literal that lets v go nowhere publishes nothing.
+func (a *run) closurePublishes(mc *ssa.MakeClosure, v ssa.Value, instr ssa.Instruction, self bool, to scope, seen map[ssa.Value]bool, depth int) bool {
+	kind := a.closureKind(mc, v)
+	if kind == escNone && a.unseenOnly(mc, instr, self) {
+		return false
+	}
+	return a.publishedBefore(mc, instr, self, to, seen, depth+1) || kind != escNone && a.mayRunBefore(mc, instr, self)
+}
+
+// unseenOnly reports whether mc, a function literal or method value, is
+// used before instr (or at it, with self) only as an argument of calls of
+// a dependency that are neither the standard library's (whose callbacks
+// run before it returns: callbacks) nor a start of goroutines the
+// analysis follows (time.AfterFunc, a handler's registration): nats.go's
+// Subscribe handed a connection's method value, which it runs later in
+// goroutines of its own (callbacks). What mc holds is then reached only
+// by runs of mc in code the analysis does not see, and, where mc lets it
+// go no further (closureKind), is not published to any goroutine it
+// follows by being handed there.
+func (a *run) unseenOnly(mc *ssa.MakeClosure, instr ssa.Instruction, self bool) bool {
+	handed, ok := a.handedUnseen(mc, mc, instr, self, 0)
+	return ok && handed
+}
+
+// handedUnseen is unseenOnly for v, mc or mc converted to a named
+// function type (nats.go's MsgHandler): whether it is handed to such a
+// call, and whether it is used no other way.
+func (a *run) handedUnseen(mc *ssa.MakeClosure, v ssa.Value, instr ssa.Instruction, self bool, depth int) (handed, ok bool) {
+	refs := v.Referrers()
+	if refs == nil || depth > 2 {
+		return false, false
+	}
+	for _, ref := range *refs {
+		if ref == instr && !self || ref != instr && !a.runsBefore(mc, ref, instr) {
+			continue
+		}
+		switch x := ref.(type) {
+		case *ssa.DebugRef:
+		case *ssa.ChangeType:
+			h, ok := a.handedUnseen(mc, x, instr, self, depth+1)
+			if !ok {
+				return false, false
+			}
+			handed = handed || h
+		case *ssa.Call:
+			dep := x.Common().StaticCallee()
+			if dep == nil || dep.Blocks != nil || x.Common().IsInvoke() || stdlib(dep) || x.Common().Value == v {
+				return false, false
+			}
+			if _, starts := a.spawnAt(x.Parent(), x); starts {
+				return false, false
+			}
+			handed = true
+		default:
+			return false, false
+		}
+	}
+	return handed, true
 }
 
 // deferPublishes reports whether d, a defer statement using v, can
