@@ -63,6 +63,7 @@ type run struct {
 	ownNesting int // how deep own is in itself
 	// cellsOpen is the cells own is working out (cellOwn).
 	cellsOpen map[cellKey]bool
+	twins     map[*ssa.If]twin // twinLocks' answers
 	// flags is the closed flags (closedflag.go); handed, the structs
 	// each function is handed (handedStructs).
 	flags        map[string]bool
@@ -129,7 +130,7 @@ func Analyze(patterns []string, opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]paramEscape{}, pubMemo: map[pubKey]bool{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, freshSlices: map[resultKey]bool{}, passes: map[resultKey]int{}, deps: newDepSources(p.fset, opts.Env, opts.Dir), handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, recvAlways: map[*ssa.Function]map[string]bool{}, signalsMemo: map[*ssa.Function]map[string]bool{}, effects: map[effectKey]lockEffect{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}, live: map[*ssa.Function]blockSet{}, seed: maphash.MakeSeed()}
+	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]paramEscape{}, pubMemo: map[pubKey]bool{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, freshSlices: map[resultKey]bool{}, passes: map[resultKey]int{}, deps: newDepSources(p.fset, opts.Env, opts.Dir), handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, recvAlways: map[*ssa.Function]map[string]bool{}, signalsMemo: map[*ssa.Function]map[string]bool{}, effects: map[effectKey]lockEffect{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}, live: map[*ssa.Function]blockSet{}, twins: map[*ssa.If]twin{}, seed: maphash.MakeSeed()}
 	own := p.ownFuncs()
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")
@@ -203,7 +204,7 @@ func (a *run) bodyLocksOf(fn *ssa.Function) *bodyLocks {
 // lockEnv is the dataflow's environment, with the parameters consts
 // fixes (nil for none).
 func (a *run) lockEnv(consts map[*ssa.Parameter]bool) lockEnv {
-	return lockEnv{canon: a.aliases, consts: consts, flags: a.flags,
+	return lockEnv{canon: a.aliases, consts: consts, flags: a.flags, twins: a.twins,
 		effects: func(call ssa.CallInstruction) counts { return a.callEffectIn(call, consts) },
 		okDelta: func(call *ssa.Call) counts { return a.okDeltaIn(call, consts) }}
 }

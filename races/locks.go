@@ -330,6 +330,8 @@ type lockEnv struct {
 	flagged bool
 	// flags is the closed flags (closedflag.go), by field key.
 	flags map[string]bool
+	// twins is twinLocks' answers, by branch (nil: not kept).
+	twins map[*ssa.If]twin
 }
 
 // step applies one instruction, naming locks by canon. Deferred

@@ -19,6 +19,24 @@ import (
 // takes and the successor of that way; nil if the branch is not that
 // shape.
 func (env lockEnv) twinLocks(br *ssa.If) ([]string, int) {
+	if t, ok := env.twins[br]; ok {
+		return t.keys, t.way
+	}
+	keys, way := env.findTwin(br)
+	if env.twins != nil {
+		env.twins[br] = twin{keys, way}
+	}
+	return keys, way
+}
+
+// twin is a branch's twinLocks, worked out once.
+type twin struct {
+	keys []string
+	way  int
+}
+
+// findTwin computes twinLocks.
+func (env lockEnv) findTwin(br *ssa.If) ([]string, int) {
 	b := br.Block()
 	if b.Succs[0] == b.Succs[1] {
 		return nil, 0
