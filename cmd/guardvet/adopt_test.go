@@ -363,11 +363,7 @@ type P struct {
 func (p *P) Read() int { return p.n }
 `,
 	}
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		os.WriteFile(p, []byte(src), 0o644)
-	}
+	writeFiles(t, dir, files)
 	b := []string{"-baseline", "b.json"}
 	if _, stderr, code := run(t, dir, guardvet, append(b, "-write-baseline", "./...")...); code != 0 || !strings.Contains(stderr, "4 findings") {
 		t.Fatalf("-write-baseline: exit %d, want 4 findings (guardedby in s, s's test and p; lockorder in s)\n%s", code, stderr)

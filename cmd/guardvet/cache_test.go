@@ -379,14 +379,7 @@ func (k *K) Load() {
 }
 `,
 	}
-	for name, src := range files {
-		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	cache := t.TempDir()
 	run := func(env ...string) (string, string) {
 		cmd := exec.Command(guardvet, "./...")

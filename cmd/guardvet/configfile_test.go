@@ -22,12 +22,7 @@ func configModule(t *testing.T, conf string) string {
 		"app/reg.go":       strings.Replace(reg, "package reg", "package app", 1),
 		"clean/ignored.go": "package clean\n\nfunc G() int {\n\treturn 1 //guard:ignore nothing to hide\n}\n",
 	}
-	for name, body := range files {
-		os.MkdirAll(filepath.Join(dir, filepath.Dir(name)), 0o755)
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	return dir
 }
 

@@ -97,15 +97,7 @@ var mu sync.Mutex
 func F() { mu.Lock(); mu.Unlock() }
 `,
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeFiles(t, dir, files)
 	return dir
 }
 
@@ -1180,5 +1172,20 @@ func TestTestVariantReportedOnce(t *testing.T) {
 	stdout, _, _ = run(t, dir, guardvet, "-infer", "-json", "./...")
 	if n := strings.Count(stdout, `"posn"`); n != 1 {
 		t.Errorf("-infer -json on a package with tests: %d findings, want 1\n%s", n, stdout)
+	}
+}
+
+// writeFiles writes files (path → contents) under dir, making their
+// directories.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, src := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -2,8 +2,6 @@ package main_test
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -30,21 +28,6 @@ func (c *Counter) Inc() {
 
 func (c *Counter) Last() int { return c.last }
 `
-
-// writeFiles writes files (path → contents) under dir, making their
-// directories.
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, src := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
 
 // racesModule writes a module whose main serves a session's terminal
 // from three handlers with no lock in common (the race this project
