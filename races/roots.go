@@ -449,6 +449,9 @@ type spawnFound struct {
 func (a *run) findSpawn(fn *ssa.Function, instr ssa.Instruction) (spawn, bool) {
 	switch x := instr.(type) {
 	case *ssa.Go:
+		if sp, ok := a.serveSpawn(fn, x); ok {
+			return sp, true // go http.ListenAndServe(addr, h)
+		}
 		if a.wrapperStmt(fn, x) {
 			return spawn{}, true // each call of the wrapper starts one (wrappers.go)
 		}
@@ -477,6 +480,9 @@ func (a *run) findSpawn(fn *ssa.Function, instr ssa.Instruction) (spawn, bool) {
 			return spawn{fns: a.funcsOf(args[1]), label: "context.AfterFunc callback in " + a.p.name(fn)}, true
 		case "(*sync.WaitGroup).Go", "(*golang.org/x/sync/errgroup.Group).Go":
 			return spawn{fns: a.funcsOf(args[1]), label: "goroutine started in " + a.p.name(fn), joins: map[string]bool{"wg": true}}, true
+		}
+		if sp, ok := a.serveSpawn(fn, x); ok {
+			return sp, true
 		}
 		return a.wrapperCall(fn, x)
 	}

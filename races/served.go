@@ -409,3 +409,76 @@ func objKey(objs objSet) string {
 	}
 	return b.String()
 }
+
+// serveSpawn recognises site, in fn, as a call (or a go statement) that
+// serves a handler of the program's own: it starts the handler's
+// functions, once per request.
+func (a *run) serveSpawn(fn *ssa.Function, site ssa.CallInstruction) (spawn, bool) {
+	callee := site.Common().StaticCallee()
+	if callee == nil {
+		return spawn{}, false
+	}
+	i, ok := serveArg[calleeName(callee)]
+	if !ok {
+		return spawn{}, false
+	}
+	fns := a.servedHandlers(fn, site, i)
+	if len(fns) == 0 {
+		return spawn{}, false
+	}
+	return spawn{fns: fns, label: "handler " + a.p.name(fns[0]), multi: true, perRequest: true}, true
+}
+
+// servedHandlers is the program's own ServeHTTP methods (or handler
+// functions) a serve call runs for each request when it is handed a
+// handler that is not a mux: http.ListenAndServe(addr, h), or
+// srv.ListenAndServe() with srv a server fn makes and sets Handler of.
+// Each request runs them in a goroutine of its own, started after what
+// comes before the call, like a go statement there. A mux's handlers
+// are started where they are registered instead.
+func (a *run) servedHandlers(fn *ssa.Function, site ssa.CallInstruction, arg int) []*ssa.Function {
+	args := site.Common().Args
+	var h ssa.Value
+	switch {
+	case arg >= 0 && arg < len(args):
+		h = args[arg]
+	case arg < 0 && len(args) > 0:
+		h = storedHandler(fn, args[0])
+	}
+	if h == nil {
+		return nil
+	}
+	var own []*ssa.Function
+	for _, f := range a.funcsOf(h) {
+		if a.p.ownFunc(f) {
+			own = append(own, f)
+		}
+	}
+	return own
+}
+
+// storedHandler is what fn stores into the Handler field of srv, a
+// server fn allocates; nil if fn stores none there, or more than one.
+func storedHandler(fn *ssa.Function, srv ssa.Value) ssa.Value {
+	alloc, ok := srv.(*ssa.Alloc)
+	field := handlerField(srv.Type())
+	if !ok || field < 0 {
+		return nil
+	}
+	var h ssa.Value
+	for _, ref := range *alloc.Referrers() {
+		fa, ok := ref.(*ssa.FieldAddr)
+		if !ok || fa.Field != field {
+			continue
+		}
+		for _, use := range *fa.Referrers() {
+			if st, ok := use.(*ssa.Store); ok && st.Addr == fa {
+				if h != nil {
+					return nil
+				}
+				h = st.Val
+			}
+		}
+	}
+	return h
+}
