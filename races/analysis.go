@@ -25,15 +25,16 @@ type run struct {
 	effects map[effectKey]lockEffect
 	// escaping memoises how a parameter's callee lets it go (escapekind.go).
 	escaping    map[*ssa.Parameter]paramEscape
-	pubMemo     map[pubKey]bool           // published, memoised
-	cellMemo    map[pubKey]bool           // cellShared, memoised
-	wrappers    map[*ssa.Function]wrapped // spawn wrappers (wrappers.go)
-	fresh       map[resultKey]bool        // functions returning what they allocate (objects.go)
-	freshSlices map[resultKey]bool        // functions returning new slices of new objects (objects.go)
-	passes      map[resultKey]int         // the parameter a function returns (passback.go)
-	deps        *depSources               // dependencies' source, for the same question (depfresh.go)
-	handMemo    map[handKey]bool          // handsOver, memoised (publish.go)
-	atomics     map[string]bool           // locations sync/atomic functions apply to (atomics.go)
+	pubMemo     map[pubKey]bool               // published, memoised
+	renewMemo   map[ssa.Value]ssa.Instruction // renewedAt, memoised
+	cellMemo    map[pubKey]bool               // cellShared, memoised
+	wrappers    map[*ssa.Function]wrapped     // spawn wrappers (wrappers.go)
+	fresh       map[resultKey]bool            // functions returning what they allocate (objects.go)
+	freshSlices map[resultKey]bool            // functions returning new slices of new objects (objects.go)
+	passes      map[resultKey]int             // the parameter a function returns (passback.go)
+	deps        *depSources                   // dependencies' source, for the same question (depfresh.go)
+	handMemo    map[handKey]bool              // handsOver, memoised (publish.go)
+	atomics     map[string]bool               // locations sync/atomic functions apply to (atomics.go)
 	// signalMemo and receiveMemo: what each frame signals after it and
 	// receives before it (order.go).
 	signalMemo, receiveMemo map[frame]map[string]bool
@@ -130,7 +131,7 @@ func Analyze(patterns []string, opts Options) (res *Result, err error) {
 	if err != nil {
 		return nil, err
 	}
-	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]paramEscape{}, pubMemo: map[pubKey]bool{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, freshSlices: map[resultKey]bool{}, passes: map[resultKey]int{}, deps: newDepSources(p.fset, opts.Env, opts.Dir), handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, recvAlways: map[*ssa.Function]map[string]bool{}, signalsMemo: map[*ssa.Function]map[string]bool{}, effects: map[effectKey]lockEffect{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}, live: map[*ssa.Function]blockSet{}, twins: map[*ssa.If]twin{}, seed: maphash.MakeSeed()}
+	a := &run{p: p, opts: opts, locks: map[*ssa.Function]*bodyLocks{}, spawns: map[spawnKey]*root{}, escaping: map[*ssa.Parameter]paramEscape{}, pubMemo: map[pubKey]bool{}, renewMemo: map[ssa.Value]ssa.Instruction{}, cellMemo: map[pubKey]bool{}, wrappers: map[*ssa.Function]wrapped{}, fresh: map[resultKey]bool{}, freshSlices: map[resultKey]bool{}, passes: map[resultKey]int{}, deps: newDepSources(p.fset, opts.Env, opts.Dir), handMemo: map[handKey]bool{}, waits: map[*ssa.Function][]ssa.Instruction{}, spawnMemo: map[ssa.Instruction]spawnFound{}, signalMemo: map[frame]map[string]bool{}, receiveMemo: map[frame]map[string]bool{}, recvAlways: map[*ssa.Function]map[string]bool{}, signalsMemo: map[*ssa.Function]map[string]bool{}, effects: map[effectKey]lockEffect{}, calls: map[*ssa.Function][]callSite{}, fnKeys: map[*ssa.Function]string{}, live: map[*ssa.Function]blockSet{}, twins: map[*ssa.If]twin{}, seed: maphash.MakeSeed()}
 	own := p.ownFuncs()
 	a.aliases = findAliases(own)
 	progress(opts, "following pointers")

@@ -433,25 +433,8 @@ const maxPublishDepth = 6
 // runsBefore reports whether ref, a use of v, can run before instr in
 // one call of their function (for an allocation, on the same object).
 func (a *run) runsBefore(v ssa.Value, ref, instr ssa.Instruction) bool {
-	if alloc, ok := v.(*ssa.Alloc); ok {
-		return reachesSame(ref, instr, alloc)
-	}
-	if alloc, ok := a.passedBack(v).(*ssa.Alloc); ok {
-		return reachesSame(ref, instr, alloc) // the allocation handed back
-	}
-	switch v.(type) {
-	case *ssa.Call, *ssa.Extract:
-		if a.freshValue(v) {
-			// A call that makes a new object each time it runs (a
-			// client per accepted connection): the last one's
-			// publishing is not this one's.
-			return reachesSame(ref, instr, v.(ssa.Instruction))
-		}
-	}
-	if recv, ok := v.(*ssa.UnOp); ok && recv.Op == token.ARROW {
-		// A receive in a loop takes an object afresh each time round:
-		// the last one's sending it on is not this one's (handover.go).
-		return reachesSame(ref, instr, recv)
+	if d := a.renewedAt(v); d != nil {
+		return reachesSame(ref, instr, d) // freshdef.go
 	}
 	return reaches(ref, instr)
 }
