@@ -66,6 +66,9 @@ func (a *run) argEscape(call *ssa.Call, v ssa.Value) paramEscape {
 		if e, ok := a.depKeeps(dep, c.Args, v); ok {
 			return e
 		}
+		if e, ok := stdlibWord(dep, c.Args, v); ok {
+			return e
+		}
 		return paramEscape{escAny, allResults, 0}
 	}
 	if callees[0] == nil {
@@ -123,6 +126,24 @@ func (a *run) depKeeps(callee *ssa.Function, args []ssa.Value, v ssa.Value) (par
 		if r >= 0 {
 			e.kind, e.results = escReturn, e.results|resultBit(r)
 		}
+	}
+	return e, true
+}
+
+// stdlibWord is how a function of the standard library that is not a
+// publisher (escape.go) lets v, one of args, go, taken at the library's
+// documented word as the escape analysis takes it: it uses what it is
+// given until it returns, perhaps handing it back in what it returns, or
+// keeps it in the object it is a method of, or in the container its
+// first argument is (heap.Push(h, x)) where that can hold a pointer.
+// json.Unmarshal(data, &m.ID) fills m.ID in and keeps nothing of m.
+func stdlibWord(callee *ssa.Function, args []ssa.Value, v ssa.Value) (paramEscape, bool) {
+	if !stdlib(callee) || callee.Pkg == nil || publisher(callee.Pkg.Pkg.Path(), calleeName(callee)) {
+		return paramEscape{}, false
+	}
+	e := paramEscape{kind: escReturn, results: allResults}
+	if len(args) > 0 && args[0] != v && reachesPointers(args[0].Type(), map[types.Type]bool{}) {
+		e.into = resultBit(0) // the receiver, or a container: v goes where it goes
 	}
 	return e, true
 }

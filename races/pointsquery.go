@@ -167,6 +167,38 @@ func holdsPointers(t types.Type) bool {
 	return !ok || b.Kind() == types.UnsafePointer
 }
 
+// reachesPointers reports whether a value of type t can hold a pointer
+// anywhere within it: in its fields, elements, or what it points to (a
+// []byte cannot keep a pointer it is handed; a []any can).
+func reachesPointers(t types.Type, seen map[types.Type]bool) bool {
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch u := t.Underlying().(type) {
+	case *types.Basic:
+		return u.Kind() == types.UnsafePointer
+	case *types.Pointer:
+		return reachesPointers(u.Elem(), seen)
+	case *types.Slice:
+		return reachesPointers(u.Elem(), seen)
+	case *types.Array:
+		return reachesPointers(u.Elem(), seen)
+	case *types.Chan:
+		return reachesPointers(u.Elem(), seen)
+	case *types.Map:
+		return reachesPointers(u.Key(), seen) || reachesPointers(u.Elem(), seen)
+	case *types.Struct:
+		for i := 0; i < u.NumFields(); i++ {
+			if reachesPointers(u.Field(i).Type(), seen) {
+				return true
+			}
+		}
+		return false
+	}
+	return true // an interface, a function (what it captures), a type parameter
+}
+
 // unionOf is what v, a value of a factory copied for its calls, points
 // into in any copy or in the shared body; empty when unknown in one.
 func (p *points) unionOf(v ssa.Value) map[int]bool {
