@@ -429,26 +429,22 @@ func (a *run) before(r *root, fx *ssa.Function, ix ssa.Instruction, base ssa.Val
 
 // freshDef is, when the access nx makes (in the function where the paths
 // part) is through base, an object that function makes itself (an
-// allocation, or a call that returns a fresh object; a field of one),
-// the instruction that makes it; nil otherwise.
+// allocation, a call that returns a fresh object, one of those held as an
+// interface or chosen by a phi; a field of one), the instruction that
+// makes it anew (renewedAt, freshdef.go); nil otherwise.
 func (a *run) freshDef(nx ssa.Instruction, base ssa.Value) ssa.Instruction {
-	for i := 0; i < 8 && base != nil; i++ {
-		switch x := base.(type) {
-		case *ssa.Alloc:
-			if x.Parent() == nx.Parent() {
-				return x
-			}
-			return nil
-		case *ssa.Call, *ssa.Extract:
-			if x.Parent() == nx.Parent() && a.freshValue(x) {
-				return x.(ssa.Instruction)
-			}
-			return nil
-		case *ssa.FieldAddr:
-			base = x.X
-		default:
-			return nil
+	for i := 0; i < 8; i++ {
+		fa, ok := base.(*ssa.FieldAddr)
+		if !ok {
+			break
 		}
+		base = fa.X
+	}
+	if base == nil {
+		return nil
+	}
+	if d := a.renewedAt(base); d != nil && d.Parent() == nx.Parent() {
+		return d
 	}
 	return nil
 }

@@ -38,6 +38,21 @@ func (s *status) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Write([]byte(s.state))
 }
 
+// hits is served by a server made in another function: its handler has
+// no root, and the race on n is missed (docs/rules/races.md, "What it
+// cannot see").
+type hits struct {
+	n int
+}
+
+func (h *hits) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	h.n++ // a race, missed: the server is made in newServer
+}
+
+func newServer(h http.Handler) *http.Server {
+	return &http.Server{Addr: ":8082", Handler: h}
+}
+
 func main() {
 	c := &counter{}
 	c.limit = 100 // set-up before the server starts: not reported
@@ -47,6 +62,7 @@ func main() {
 	s.state = "starting" // before the server starts
 	srv := &http.Server{Addr: ":8081", Handler: s}
 	go srv.ListenAndServe()
+	go newServer(&hits{}).ListenAndServe()
 	s.mu.Lock()
 	s.state = "ready" // under the handler's lock: not reported
 	s.mu.Unlock()
