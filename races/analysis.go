@@ -707,68 +707,6 @@ func (a *run) spawnParams(instr ssa.Instruction, fns []*ssa.Function) map[*ssa.F
 	return out
 }
 
-// inLoop reports whether instr's block can reach itself: the
-// instruction may run many times in one call of its function.
-func inLoop(instr ssa.Instruction) bool {
-	return blockReaches(instr.Block(), instr.Block())
-}
-
-// reaches reports whether, in one call of a function, to can run after
-// from: to follows from in its block, or its block is reachable from
-// from's.
-func reaches(from, to ssa.Instruction) bool {
-	if from.Block() == to.Block() && index(from) < index(to) {
-		return true
-	}
-	return blockReaches(from.Block(), to.Block())
-}
-
-// blockReaches reports whether a path of one or more edges leads from
-// block from to block to.
-func blockReaches(from, to *ssa.BasicBlock) bool {
-	seen := newBlockSet(from.Parent())
-	work := append(make([]*ssa.BasicBlock, 0, 16), from.Succs...)
-	for len(work) > 0 {
-		x := work[len(work)-1]
-		work = work[:len(work)-1]
-		if x == to {
-			return true
-		}
-		if !seen.add(x) {
-			continue
-		}
-		work = append(work, x.Succs...)
-	}
-	return false
-}
-
-// blockSet is a set of one function's blocks, by index: the many walks
-// over a function's blocks each cost one small allocation.
-type blockSet []uint64
-
-func newBlockSet(fn *ssa.Function) blockSet {
-	return make(blockSet, (len(fn.Blocks)+63)/64)
-}
-
-// add adds b and reports whether it was not there yet.
-func (s blockSet) add(b *ssa.BasicBlock) bool {
-	w, bit := b.Index/64, uint64(1)<<(b.Index%64)
-	if s[w]&bit != 0 {
-		return false
-	}
-	s[w] |= bit
-	return true
-}
-
-func index(instr ssa.Instruction) int {
-	for i, x := range instr.Block().Instrs {
-		if x == instr {
-			return i
-		}
-	}
-	return -1
-}
-
 // path is the witness call path from r's start to fn: the functions and
 // the calls between them, r's first function first.
 func (r *root) path(fn *ssa.Function) []callEdge {

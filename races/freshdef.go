@@ -88,23 +88,3 @@ func (a *run) phiRenews(phi *ssa.Phi) bool {
 	}
 	return true
 }
-
-// reachesAround reports whether some way from from's successors reaches
-// to without passing through avoid or running from again.
-func reachesAround(from, to, avoid *ssa.BasicBlock) bool {
-	seen := newBlockSet(from.Parent())
-	seen.add(from)
-	work := append(make([]*ssa.BasicBlock, 0, 16), from.Succs...)
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if b == avoid || !seen.add(b) {
-			continue
-		}
-		if b == to {
-			return true
-		}
-		work = append(work, b.Succs...)
-	}
-	return false
-}

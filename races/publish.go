@@ -503,39 +503,6 @@ func partOf(addr ssa.Value) ssa.Value {
 	}
 }
 
-// reachesSame reports whether, in one call of a function, to can run
-// after from with the same allocation alloc made (an allocation, or a
-// call that returns a fresh object): some path leads from from to to
-// without running alloc again (an allocation in a loop makes
-// a new object each time round: what the last one published is not the
-// object a later access touches).
-func reachesSame(from, to, alloc ssa.Instruction) bool {
-	ab, ai := alloc.Block(), index(alloc)
-	if from.Block() == to.Block() && index(from) < index(to) && !(ab == from.Block() && index(from) < ai && ai < index(to)) {
-		return true
-	}
-	if ab == from.Block() && index(from) < ai {
-		return false // every way on from from runs alloc first
-	}
-	seen := newBlockSet(from.Parent())
-	work := append(make([]*ssa.BasicBlock, 0, 16), from.Block().Succs...)
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		if !seen.add(b) {
-			continue
-		}
-		if b == to.Block() && (b != ab || index(to) < ai) {
-			return true
-		}
-		if b == ab {
-			continue // alloc runs again on this way
-		}
-		work = append(work, b.Succs...)
-	}
-	return false
-}
-
 // publishes reports whether ref, a use of v (an allocation or the
 // address of a field in one), can make it reachable from elsewhere:
 // storing it, capturing it, sending it, starting a goroutine with it,
