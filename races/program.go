@@ -45,6 +45,9 @@ type program struct {
 	// broken are the packages named that were left out: they, or
 	// packages they import, failed to load or type-check.
 	broken []*packages.Package
+	// serial is the types whose documentation says they are not safe
+	// for concurrent use (serialdoc.go).
+	serial map[*types.TypeName]bool
 }
 
 // LoadError says that none of the packages named loaded and
@@ -98,7 +101,7 @@ func load(patterns []string, opts Options) (*program, error) {
 	}
 	progress(opts, "building SSA")
 	prog, spkgs := ssautil.Packages(good, ssa.InstantiateGenerics)
-	p := &program{fset: prog.Fset, prog: prog, own: map[*ssa.Package]bool{}, names: map[*ssa.Function]string{}, dynamic: map[ssa.CallInstruction][]*ssa.Function{}, broken: broken}
+	p := &program{fset: prog.Fset, prog: prog, own: map[*ssa.Package]bool{}, names: map[*ssa.Function]string{}, dynamic: map[ssa.CallInstruction][]*ssa.Function{}, broken: broken, serial: serialTypes(good)}
 	seen := map[*ssa.Package]bool{}
 	for _, sp := range spkgs {
 		if sp == nil || seen[sp] {

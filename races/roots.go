@@ -238,7 +238,7 @@ func (a *run) libraryRoots() []*root {
 		locking := map[string]bool{} // types whose methods lock their own locks
 		fns := members(pkg)
 		for _, fn := range fns {
-			if t := recvName(fn); t != "" && a.locksOwn(fn, t) {
+			if t := recvName(fn); t != "" && a.locksOwn(fn, t) && !a.p.serialRecv(fn) {
 				locking[t] = true
 			}
 		}

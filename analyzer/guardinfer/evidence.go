@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/guardvet/guardvet/analyzer/lockstate"
+	"github.com/guardvet/guardvet/internal/typedoc"
 	"golang.org/x/tools/go/types/typeutil"
 )
 
@@ -134,19 +135,11 @@ func (r *inference) typeDocRunsFirst(fn *types.Func) bool {
 	return false
 }
 
-// notConcurrent matches a type doc that rules out concurrent use of its
-// values: "It is not safe for concurrent usage", "is not safe for
-// concurrent use by multiple goroutines", "not thread-safe", "must not be
-// used concurrently", "unsafe for concurrent use", "It is unsafe
-// modifying/reading RequestCtx instance from concurrently running
-// goroutines" (unsafe, then concurrent use in the same sentence).
-var notConcurrent = regexp.MustCompile(`(?i)\b(?:not|never)\s+(?:safe\s+(?:for|to\s+use\s+for|to\s+use)\s+(?:\w+\s+)?concurrent(?:ly)?|(?:thread|goroutine|concurrency)[- ]safe)|\bmust\s+not\s+be\s+used\s+concurrently|\bis\s+not\s+(?:safe\s+)?concurrency[- ]safe|\bunsafe\b[^.]{0,80}?\bconcurrent(?:ly)?\b`)
-
 // typeDocSaysSerial reports whether the doc of the named type the method
 // fn is declared on says its values are not for concurrent use: callers
 // then never run two of its methods at once.
 func (r *inference) typeDocSaysSerial(n *types.Named) bool {
-	return n != nil && n.Obj().Pkg() == r.pass.Pkg && notConcurrent.MatchString(r.typeDoc(n.Obj().Name()))
+	return n != nil && n.Obj().Pkg() == r.pass.Pkg && typedoc.Serial(r.typeDoc(n.Obj().Name()))
 }
 
 // typeDoc is the doc comment of one of the package's named types, its
@@ -157,24 +150,11 @@ func (r *inference) typeDoc(name string) string {
 	}
 	if r.typeDocs == nil {
 		r.typeDocs = map[string]string{}
-		for _, file := range r.pass.Files {
-			for _, d := range file.Decls {
-				gd, ok := d.(*ast.GenDecl)
-				if !ok || gd.Tok != token.TYPE {
-					continue
-				}
-				for _, spec := range gd.Specs {
-					ts := spec.(*ast.TypeSpec)
-					doc := ts.Doc
-					if doc == nil && len(gd.Specs) == 1 {
-						doc = gd.Doc
-					}
-					if doc != nil {
-						r.typeDocs[ts.Name.Name] = strings.Join(strings.Fields(doc.Text()), " ")
-					}
-				}
+		typedoc.Each(r.pass.Files, func(ts *ast.TypeSpec, doc string) {
+			if doc != "" {
+				r.typeDocs[ts.Name.Name] = doc
 			}
-		}
+		})
 	}
 	return r.typeDocs[name]
 }
