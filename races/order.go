@@ -316,7 +316,10 @@ func waitGroupOp(c *ssa.CallCommon, name string) string {
 	if load, ok := v.(*ssa.UnOp); ok && load.Op == token.MUL {
 		v = load.X // a *sync.WaitGroup held in a field
 	}
-	return heldAt(v)
+	if loc := heldAt(v); loc != "" {
+		return loc
+	}
+	return storedAt(v)
 }
 
 // receivedLocs is the channels instr surely receives from (a receive,
@@ -379,7 +382,7 @@ func (a *run) spawnOrders(x, y site) bool {
 			return a.before(x.root, x.fn, x.acc.instr, x.acc.base, c.siteFn, c.site) || a.after(x.root, x.fn, x.acc.instr, c) || a.startedAfterMade(x, c)
 		}
 	}
-	return false
+	return a.joinedSibling(x, y)
 }
 
 // diverge follows r's witness paths to fx (ending at ix) and to fs

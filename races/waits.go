@@ -120,3 +120,49 @@ func nilCheckOf(iff *ssa.If, loc string) (nonNil, isNil *ssa.BasicBlock, ok bool
 	}
 	return succs[1], succs[0], true
 }
+
+// joinedSibling reports whether x's root was waited for by the root that
+// started it before that root started y's (or an ancestor of y's): a
+// recovery that starts a worker per channel and waits for them all
+// (wg.Wait) before it starts the loops that use what they built. What
+// the workers did happens before their Done, the Wait before the next
+// go statement.
+func (a *run) joinedSibling(x, y site) bool {
+	p := x.root.parent
+	if p == nil {
+		return false
+	}
+	for c := y.root; c != nil; c = c.parent {
+		if c.parent != p {
+			continue
+		}
+		if c == x.root {
+			return false
+		}
+		// x's root is started first, and not again after c's start.
+		nc, nx, ok := diverge(p, c.siteFn, c.site, x.root.siteFn, x.root.site)
+		return ok && reaches(nx, nc) && !reaches(nc, nx) && a.after(p, c.siteFn, c.site, x.root)
+	}
+	return false
+}
+
+// storedAt is the field a *sync.WaitGroup held in a local variable is
+// also stored into by the function that holds it, as the field's
+// location: Wait on the WaitGroup a function handed its workers in a
+// context struct (ctx := &recoveryCtx{wg: wg}; go work(ctx); wg.Wait())
+// waits on what their ctx.wg.Done() signals. "" if it is stored into no
+// field.
+func storedAt(v ssa.Value) string {
+	refs := v.Referrers()
+	if refs == nil {
+		return ""
+	}
+	for _, ref := range *refs {
+		if st, ok := ref.(*ssa.Store); ok && st.Val == v {
+			if fa, ok := st.Addr.(*ssa.FieldAddr); ok {
+				return fieldAddrKey(fa)
+			}
+		}
+	}
+	return ""
+}
