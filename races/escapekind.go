@@ -142,7 +142,7 @@ func stdlibWord(callee *ssa.Function, args []ssa.Value, v ssa.Value) (paramEscap
 		return paramEscape{}, false
 	}
 	e := paramEscape{kind: escReturn, results: allResults}
-	if len(args) > 0 && args[0] != v && reachesPointers(args[0].Type(), map[types.Type]bool{}) {
+	if len(args) > 0 && args[0] != v && reachesPointers(args[0].Type()) {
 		e.into = resultBit(0) // the receiver, or a container: v goes where it goes
 	}
 	return e, true

@@ -170,33 +170,59 @@ func holdsPointers(t types.Type) bool {
 // reachesPointers reports whether a value of type t can hold a pointer
 // anywhere within it: in its fields, elements, or what it points to (a
 // []byte cannot keep a pointer it is handed; a []any can).
-func reachesPointers(t types.Type, seen map[types.Type]bool) bool {
-	if seen[t] {
-		return false
-	}
-	seen[t] = true
-	switch u := t.Underlying().(type) {
-	case *types.Basic:
-		return u.Kind() == types.UnsafePointer
-	case *types.Pointer:
-		return reachesPointers(u.Elem(), seen)
-	case *types.Slice:
-		return reachesPointers(u.Elem(), seen)
-	case *types.Array:
-		return reachesPointers(u.Elem(), seen)
-	case *types.Chan:
-		return reachesPointers(u.Elem(), seen)
-	case *types.Map:
-		return reachesPointers(u.Key(), seen) || reachesPointers(u.Elem(), seen)
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			if reachesPointers(u.Field(i).Type(), seen) {
-				return true
+func reachesPointers(t types.Type) bool {
+	return anyPart(t, func(t types.Type) (bool, bool) {
+		switch u := t.(type) {
+		case *types.Basic:
+			return u.Kind() == types.UnsafePointer, true
+		case *types.Interface, *types.Signature, *types.TypeParam:
+			return true, true // what it holds or captures may be a pointer
+		}
+		return false, false
+	})
+}
+
+// anyPart reports whether t, or a type a value of it holds (through
+// names, pointers, elements, map keys and values, and struct fields), is
+// one leaf picks: leaf answers for a type it decides (decided), and the
+// walk goes on into the parts of the others. A type with no parts that
+// leaf does not decide is not picked.
+func anyPart(t types.Type, leaf func(types.Type) (picked, decided bool)) bool {
+	seen := map[types.Type]bool{}
+	var walk func(t types.Type) bool
+	walk = func(t types.Type) bool {
+		if seen[t] {
+			return false
+		}
+		seen[t] = true
+		if picked, decided := leaf(t); decided {
+			return picked
+		}
+		switch u := t.(type) {
+		case *types.Named:
+			return walk(u.Underlying())
+		case *types.Alias:
+			return walk(types.Unalias(u))
+		case *types.Pointer:
+			return walk(u.Elem())
+		case *types.Slice:
+			return walk(u.Elem())
+		case *types.Array:
+			return walk(u.Elem())
+		case *types.Chan:
+			return walk(u.Elem())
+		case *types.Map:
+			return walk(u.Key()) || walk(u.Elem())
+		case *types.Struct:
+			for i := 0; i < u.NumFields(); i++ {
+				if walk(u.Field(i).Type()) {
+					return true
+				}
 			}
 		}
 		return false
 	}
-	return true // an interface, a function (what it captures), a type parameter
+	return walk(t)
 }
 
 // unionOf is what v, a value of a factory copied for its calls, points

@@ -237,10 +237,10 @@ func (a *run) muxServed(mux objSet) *muxServing {
 // they implement it).
 func (a *run) mayCarryServer(v ssa.Value) bool {
 	if mi, ok := v.(*ssa.MakeInterface); ok {
-		return carries(mi.X.Type(), map[types.Type]bool{})
+		return carries(mi.X.Type())
 	}
 	if !types.IsInterface(v.Type()) {
-		return carries(v.Type(), map[types.Type]bool{})
+		return carries(v.Type())
 	}
 	objs := a.pts.objects(v)
 	if len(objs) == 0 || objs[unknownObj] {
@@ -248,7 +248,7 @@ func (a *run) mayCarryServer(v ssa.Value) bool {
 	}
 	for o := range objs {
 		t := a.pts.objType[o]
-		if t == nil || carries(types.NewPointer(t), map[types.Type]bool{}) {
+		if t == nil || carries(types.NewPointer(t)) {
 			return true
 		}
 	}
@@ -257,42 +257,20 @@ func (a *run) mayCarryServer(v ssa.Value) bool {
 
 // carries reports whether a value of type t can hold a *http.ServeMux or
 // a *http.Server.
-func carries(t types.Type, seen map[types.Type]bool) bool {
-	if seen[t] {
-		return false
-	}
-	seen[t] = true
-	switch u := t.(type) {
-	case *types.Named:
-		if o := u.Obj(); o.Pkg() != nil && o.Pkg().Path() == "net/http" && (o.Name() == "ServeMux" || o.Name() == "Server") {
-			return true
-		}
-		return carries(u.Underlying(), seen)
-	case *types.Alias:
-		return carries(types.Unalias(u), seen)
-	case *types.Pointer:
-		return carries(u.Elem(), seen)
-	case *types.Slice:
-		return carries(u.Elem(), seen)
-	case *types.Array:
-		return carries(u.Elem(), seen)
-	case *types.Chan:
-		return carries(u.Elem(), seen)
-	case *types.Map:
-		return carries(u.Key(), seen) || carries(u.Elem(), seen)
-	case *types.Struct:
-		for i := 0; i < u.NumFields(); i++ {
-			if carries(u.Field(i).Type(), seen) {
-				return true
+func carries(t types.Type) bool {
+	return anyPart(t, func(t types.Type) (bool, bool) {
+		switch u := t.(type) {
+		case *types.Named:
+			if o := u.Obj(); o.Pkg() != nil && o.Pkg().Path() == "net/http" && (o.Name() == "ServeMux" || o.Name() == "Server") {
+				return true, true
 			}
+		case *types.Interface:
+			return u.NumMethods() == 0 || implementedByServer(u), true
+		case *types.Signature:
+			return true, true // a closure may capture one
 		}
-		return false
-	case *types.Interface:
-		return u.NumMethods() == 0 || implementedByServer(u)
-	case *types.Signature:
-		return true // a closure may capture one
-	}
-	return false
+		return false, false
+	})
 }
 
 // implementedByServer reports whether *http.ServeMux or *http.Server

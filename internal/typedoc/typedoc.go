@@ -60,6 +60,9 @@ func Serial(doc string) bool {
 // such a type may still be used from many goroutines through its
 // methods.
 func SerialType(name, doc string) bool {
+	if !notConcurrent.MatchString(doc) {
+		return false // most docs: no sentence to look at
+	}
 	subject := regexp.MustCompile(`(?i)^(?:(?:a|an|the|each|this)\s+)?(?:` + regexp.QuoteMeta(name) + `(?:s|'s\s+methods)?|it|its\s+methods|this\s+type|(?:the\s+)?(?:methods|values|instances)(?:\s+of\s+\w+)?)\b`)
 	for _, sentence := range sentences(doc) {
 		if subject.MatchString(sentence) && notConcurrent.MatchString(sentence) {
