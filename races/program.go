@@ -48,6 +48,9 @@ type program struct {
 	// serial is the types whose documentation says they are not safe
 	// for concurrent use (serialdoc.go).
 	serial map[*types.TypeName]bool
+	// concurrent is the types whose documentation says they are safe
+	// for concurrent use (serialdoc.go).
+	concurrent map[*types.TypeName]bool
 }
 
 // LoadError says that none of the packages named loaded and
@@ -101,7 +104,8 @@ func load(patterns []string, opts Options) (*program, error) {
 	}
 	progress(opts, "building SSA")
 	prog, spkgs := ssautil.Packages(good, ssa.InstantiateGenerics)
-	p := &program{fset: prog.Fset, prog: prog, own: map[*ssa.Package]bool{}, names: map[*ssa.Function]string{}, dynamic: map[ssa.CallInstruction][]*ssa.Function{}, broken: broken, serial: serialTypes(good)}
+	p := &program{fset: prog.Fset, prog: prog, own: map[*ssa.Package]bool{}, names: map[*ssa.Function]string{}, dynamic: map[ssa.CallInstruction][]*ssa.Function{}, broken: broken}
+	p.serial, p.concurrent = typeDocs(good)
 	seen := map[*ssa.Package]bool{}
 	for _, sp := range spkgs {
 		if sp == nil || seen[sp] {

@@ -237,8 +237,9 @@ func (a *run) libraryRoots() []*root {
 		}
 		locking := map[string]bool{} // types whose methods lock their own locks
 		fns := members(pkg)
+		streams := a.streams(fns) // streams.go
 		for _, fn := range fns {
-			if t := recvName(fn); t != "" && a.locksOwn(fn, t) && !a.p.serialRecv(fn) {
+			if t := recvName(fn); t != "" && a.locksOwn(fn, t) && !a.p.serialRecv(fn) && !streams[t] {
 				locking[t] = true
 			}
 		}

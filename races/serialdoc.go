@@ -23,30 +23,53 @@ import (
 // @NotThreadSafe class alone. Its fields are still reported where the
 // program's own goroutines race on them.
 
-// serialTypes is the named types, of the packages loaded, whose doc
-// comment says they are not safe for concurrent use (typedoc.SerialType).
-func serialTypes(pkgs []*packages.Package) map[*types.TypeName]bool {
-	out := map[*types.TypeName]bool{}
+// typeDocs is, of the named types of the packages loaded, those whose
+// doc comment says they are not safe for concurrent use
+// (typedoc.SerialType) and those whose doc comment says they are
+// (typedoc.ConcurrentType).
+func typeDocs(pkgs []*packages.Package) (serial, concurrent map[*types.TypeName]bool) {
+	serial, concurrent = map[*types.TypeName]bool{}, map[*types.TypeName]bool{}
 	for _, pkg := range pkgs {
 		if pkg.TypesInfo == nil {
 			continue
 		}
 		typedoc.Each(pkg.Syntax, func(ts *ast.TypeSpec, doc string) {
-			if tn, ok := pkg.TypesInfo.Defs[ts.Name].(*types.TypeName); ok && typedoc.SerialType(ts.Name.Name, doc) {
-				out[tn] = true
+			tn, ok := pkg.TypesInfo.Defs[ts.Name].(*types.TypeName)
+			switch {
+			case !ok:
+			case typedoc.SerialType(ts.Name.Name, doc):
+				serial[tn] = true
+			case typedoc.ConcurrentType(ts.Name.Name, doc):
+				concurrent[tn] = true
 			}
 		})
 	}
-	return out
+	return serial, concurrent
 }
 
 // serialRecv reports whether fn is a method of a type documented as not
 // safe for concurrent use.
 func (p *program) serialRecv(fn *ssa.Function) bool {
+	tn := recvTypeName(fn)
+	return tn != nil && p.serial[tn]
+}
+
+// concurrentRecv reports whether fn is a method of a type documented as
+// safe for concurrent use.
+func (p *program) concurrentRecv(fn *ssa.Function) bool {
+	tn := recvTypeName(fn)
+	return tn != nil && p.concurrent[tn]
+}
+
+// recvTypeName is the declaration of fn's receiver's named type, nil for
+// a function.
+func recvTypeName(fn *ssa.Function) *types.TypeName {
 	recv := fn.Signature.Recv()
 	if recv == nil {
-		return false
+		return nil
 	}
-	named, ok := types.Unalias(deref(recv.Type())).(*types.Named)
-	return ok && p.serial[named.Origin().Obj()]
+	if named, ok := types.Unalias(deref(recv.Type())).(*types.Named); ok {
+		return named.Origin().Obj()
+	}
+	return nil
 }

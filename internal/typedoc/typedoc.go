@@ -63,13 +63,44 @@ func SerialType(name, doc string) bool {
 	if !notConcurrent.MatchString(doc) {
 		return false // most docs: no sentence to look at
 	}
-	subject := regexp.MustCompile(`(?i)^(?:(?:a|an|the|each|this)\s+)?(?:` + regexp.QuoteMeta(name) + `(?:s|'s\s+methods)?|it|its\s+methods|this\s+type|(?:the\s+)?(?:methods|values|instances)(?:\s+of\s+\w+)?)\b`)
+	subject := subjectOf(name)
 	for _, sentence := range sentences(doc) {
 		if subject.MatchString(sentence) && notConcurrent.MatchString(sentence) {
 			return true
 		}
 	}
 	return false
+}
+
+// concurrent matches a sentence saying values are for concurrent use:
+// "safe for concurrent use", "safe to use from multiple goroutines",
+// "may be used concurrently", "Read and Write may be called
+// concurrently", "thread-safe".
+var concurrent = regexp.MustCompile(`(?i)\bsafe\s+(?:for|to\s+use\s+(?:for|from|by)|to\s+call\s+from)\s+(?:\w+\s+)?(?:concurrent(?:ly)?|multiple\s+goroutines)|\b(?:may|can)\s+be\s+(?:used|called|invoked)\s+(?:\w+\s+)?(?:concurrently|simultaneously|from\s+multiple\s+goroutines)|\bmultiple\s+goroutines\s+(?:may|can)\s+(?:invoke|call|use)\b|\b(?:thread|goroutine|concurrency)[- ]safe\b`)
+
+// ConcurrentType reports whether doc, the doc comment of the type named
+// name, says in a sentence about the type itself, with no "not" in it,
+// that its values are for concurrent use ("Conn is safe for concurrent
+// use", "Multiple goroutines may invoke methods on a Conn
+// simultaneously" is about its methods: "Its methods may be called
+// concurrently").
+func ConcurrentType(name, doc string) bool {
+	if !concurrent.MatchString(doc) {
+		return false
+	}
+	subject := subjectOf(name)
+	for _, sentence := range sentences(doc) {
+		if (subject.MatchString(sentence) || strings.Contains(sentence, name)) && concurrent.MatchString(sentence) && !notConcurrent.MatchString(sentence) {
+			return true
+		}
+	}
+	return false
+}
+
+// subjectOf matches a sentence whose subject is the type named name,
+// "It", "This type", or the type's methods or values.
+func subjectOf(name string) *regexp.Regexp {
+	return regexp.MustCompile(`(?i)^(?:(?:a|an|the|each|this)\s+)?(?:` + regexp.QuoteMeta(name) + `(?:s|'s\s+methods)?|it|its\s+methods|this\s+type|(?:the\s+)?(?:methods|values|instances)(?:\s+of\s+\w+)?)\b`)
 }
 
 // sentences splits doc, its words joined by single spaces, at each

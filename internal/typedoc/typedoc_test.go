@@ -76,3 +76,25 @@ func TestSerialType(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentType checks the sentences that say a type is for
+// concurrent use, and that a "not" in them says the opposite.
+func TestConcurrentType(t *testing.T) {
+	for _, c := range []struct {
+		name, doc string
+		want      bool
+	}{
+		{"Pool", "Pool is safe for concurrent use by multiple goroutines.", true},
+		{"Conn", "Conn is a generic stream-oriented network connection. Multiple goroutines may invoke methods on a Conn simultaneously.", true},
+		{"Buffer", "A Buffer is a variable-sized buffer. Its methods may be called concurrently.", true},
+		{"Writer", "Writer is thread-safe.", true},
+		{"Reader", "A Reader is not safe for concurrent use.", false},
+		{"Encoder", "Encoders are not goroutine-safe.", false},
+		{"Reader", "Reader is a drop-in replacement for compress/gzip.Reader. It reads ahead in a goroutine of its own.", false},
+		{"Client", "Client sends events. The package's Default client is safe for concurrent use.", false},
+	} {
+		if got := ConcurrentType(c.name, c.doc); got != c.want {
+			t.Errorf("ConcurrentType(%q, %q) = %v, want %v", c.name, c.doc, got, c.want)
+		}
+	}
+}
