@@ -174,10 +174,12 @@ func capturedCell(addr ssa.Value) *ssa.Alloc {
 	return nil
 }
 
-// captured reports whether a function literal captures cell.
+// captured reports whether a function literal captures cell. A method
+// value bound to it (m.register(s.onClose)) binds the object the
+// variable is, not a variable of its own: it is an object like any other.
 func captured(cell *ssa.Alloc) bool {
 	for _, ref := range *cell.Referrers() {
-		if _, ok := ref.(*ssa.MakeClosure); ok {
+		if mc, ok := ref.(*ssa.MakeClosure); ok && mc.Fn.(*ssa.Function).Parent() != nil {
 			return true
 		}
 	}

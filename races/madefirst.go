@@ -23,7 +23,7 @@ func (a *run) startedAfterMade(x site, c *root) bool {
 	if !x.kept || c.site == nil {
 		return false
 	}
-	frames := a.madeFrames(x)
+	frames, _ := a.madeFrames(x)
 	if frames == nil {
 		return false
 	}
@@ -55,8 +55,9 @@ func (a *run) startedAfterMade(x site, c *root) bool {
 // it: the object is followed up the path through the parameters it is
 // passed in and the owned fields (or fields that only hold what was new,
 // freshfields.go) it is loaded from, to an allocation or
-// to a call that hands over what it made. nil if it cannot be followed.
-func (a *run) madeFrames(x site) []frame {
+// to a call that hands over what it made, which is returned with them.
+// nil if it cannot be followed.
+func (a *run) madeFrames(x site) ([]frame, ssa.Value) {
 	path := a.ctxPath(x)
 	made := func(i int) []frame {
 		var out []frame
@@ -78,16 +79,16 @@ func (a *run) madeFrames(x site) []frame {
 		switch y := v.(type) {
 		case *ssa.Alloc:
 			if capturedCell(y) != nil {
-				return nil
+				return nil, nil
 			}
-			return made(i)
+			return made(i), v
 		case *ssa.MakeSlice, *ssa.MakeMap:
-			return made(i)
+			return made(i), v
 		case *ssa.Call, *ssa.Extract:
 			if a.handedOver(y, beyondSpawned) {
-				return made(i)
+				return made(i), v
 			}
-			return nil
+			return nil, nil
 		case *ssa.UnOp:
 			if w, _ := a.stored(fn, y, 0); w != nil {
 				v = w // what fn stored in a field only the maker sets
@@ -95,28 +96,28 @@ func (a *run) madeFrames(x site) []frame {
 			}
 			fa, ok := y.X.(*ssa.FieldAddr)
 			if !ok || y.Op != token.MUL || !a.isOwned(fieldKey(fa.X.Type(), fa.Field)) {
-				return nil
+				return nil, nil
 			}
 			v = objectOf(fa.X)
 		case *ssa.Parameter:
 			j := paramOf(fn, y)
 			if i == 0 || j < 0 || path[i].site == nil {
-				return nil
+				return nil, nil
 			}
 			call, ok := path[i].site.(ssa.CallInstruction)
 			if !ok {
-				return nil
+				return nil, nil
 			}
 			args := passed(call, fn)
 			if j >= len(args) {
-				return nil
+				return nil, nil
 			}
 			v, fn, i = objectOf(args[j]), path[i-1].caller, i-1
 		default:
-			return nil
+			return nil, nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // ctxPath is the call path that entered x's context (the one a finding
@@ -181,4 +182,72 @@ func (a *run) reachable(f *ssa.Function) map[*ssa.Function]bool {
 	}
 	a.reach[f] = m
 	return m
+}
+
+// startedOnMade reports whether y's goroutine is started, at a go
+// statement of the function whose call made the object x accesses, with
+// that object, and that statement cannot run before x in one call. Each
+// call makes its own object and starts its own goroutine with it, so
+// y's goroutine has x's object only if x's call started it, after x;
+// whichever root first reached the statement. nats-streaming-server's
+// newFileMsgStore, called both by a recovery goroutine and by the
+// server's loop, recovers and trims its new store before it starts the
+// store's background goroutine on it: the trimming is not concurrent
+// with that goroutine, even though the store is shared with the file
+// manager's callbacks by then.
+func (a *run) startedOnMade(x, y site) bool {
+	c := y.root
+	call, ok := c.site.(*ssa.Go)
+	if !ok {
+		return false
+	}
+	frames, made := a.madeFrames(x)
+	if frames == nil || frames[0].fn != c.siteFn || reaches(c.site, frames[0].at) {
+		return false
+	}
+	start, arg := a.startArg(y)
+	if start == nil {
+		return false
+	}
+	args := passed(call, start)
+	if bound := freeBindings(call, start); bound != nil {
+		args = append(slices.Clone(args), bound...)
+	}
+	return arg < len(args) && objectOf(args[arg]) == made
+}
+
+// startArg is the function y's goroutine starts with and which of its
+// parameters (its free variables after them) holds the object y
+// accesses, followed up y's call path through parameters; nil if it
+// cannot be followed there.
+func (a *run) startArg(y site) (*ssa.Function, int) {
+	path := a.ctxPath(y)
+	if len(path) == 0 {
+		return nil, 0
+	}
+	v, fn := objectOf(y.acc.base), y.fn
+	for i := len(path) - 1; i >= 0 && path[i].caller == fn; i-- {
+		j := paramOf(fn, v)
+		if j < 0 {
+			if fv, ok := v.(*ssa.FreeVar); ok && i == 0 {
+				if k := slices.Index(fn.FreeVars, fv); k >= 0 {
+					return fn, len(fn.Params) + k
+				}
+			}
+			return nil, 0
+		}
+		if i == 0 {
+			return fn, j
+		}
+		site, ok := path[i].site.(ssa.CallInstruction)
+		if !ok {
+			return nil, 0
+		}
+		args := passed(site, fn)
+		if j >= len(args) {
+			return nil, 0
+		}
+		v, fn = objectOf(args[j]), path[i-1].caller
+	}
+	return nil, 0
 }
