@@ -205,7 +205,7 @@ func (a *run) startedOnMade(x, y site) bool {
 	if frames == nil || frames[0].fn != c.siteFn || reaches(c.site, frames[0].at) {
 		return false
 	}
-	start, arg := a.startArg(y)
+	start, arg := a.startArg(y, false)
 	if start == nil {
 		return false
 	}
@@ -218,36 +218,94 @@ func (a *run) startedOnMade(x, y site) bool {
 
 // startArg is the function y's goroutine starts with and which of its
 // parameters (its free variables after them) holds the object y
-// accesses, followed up y's call path through parameters; nil if it
-// cannot be followed there.
-func (a *run) startArg(y site) (*ssa.Function, int) {
-	path := a.ctxPath(y)
-	if len(path) == 0 {
+// accesses, followed up y's contexts through parameters, and, with
+// through, through loads of fields that only ever hold what was new
+// when stored (freshLoad: the object y accesses is then one that
+// parameter's object holds). Every call of a caller that enters the
+// function must pass the same parameter of the caller's; nil if the
+// object cannot be followed so.
+func (a *run) startArg(y site, through bool) (*ssa.Function, int) {
+	if y.ctx == nil || y.ctx.fn != y.fn {
 		return nil, 0
 	}
-	v, fn := objectOf(y.acc.base), y.fn
-	for i := len(path) - 1; i >= 0 && path[i].caller == fn; i-- {
-		j := paramOf(fn, v)
-		if j < 0 {
-			if fv, ok := v.(*ssa.FreeVar); ok && i == 0 {
-				if k := slices.Index(fn.FreeVars, fv); k >= 0 {
-					return fn, len(fn.Params) + k
-				}
+	j := a.paramHolding(y.fn, objectOf(y.acc.base), through)
+	seen := map[*context]bool{}
+	for c := y.ctx; j >= 0 && !seen[c]; c = c.from {
+		seen[c] = true
+		if c.from == nil {
+			return c.fn, j
+		}
+		k := -1
+		for _, cs := range a.callsOf(c.from.fn) {
+			if slices.Contains(cs.callbacks, c.fn) {
+				return nil, 0
 			}
-			return nil, 0
+			if !cs.entered || !slices.Contains(cs.callees, c.fn) {
+				continue
+			}
+			args := passed(cs.instr.(ssa.CallInstruction), c.fn)
+			if j >= len(args) {
+				return nil, 0
+			}
+			i := a.paramHolding(c.from.fn, objectOf(args[j]), through)
+			if i < 0 || k >= 0 && i != k {
+				return nil, 0
+			}
+			k = i
 		}
-		if i == 0 {
-			return fn, j
-		}
-		site, ok := path[i].site.(ssa.CallInstruction)
-		if !ok {
-			return nil, 0
-		}
-		args := passed(site, fn)
-		if j >= len(args) {
-			return nil, 0
-		}
-		v, fn = objectOf(args[j]), path[i-1].caller
+		j = k
 	}
 	return nil, 0
+}
+
+// paramHolding is the index of fn's parameter (its free variables after
+// them) that v is, or, with through, that holds v in fields that only
+// ever hold what was new (freshLoad); -1 if none.
+func (a *run) paramHolding(fn *ssa.Function, v ssa.Value, through bool) int {
+	for through {
+		box, ok := a.freshLoad(v)
+		if !ok {
+			break
+		}
+		v = objectOf(box)
+	}
+	if j := paramOf(fn, v); j >= 0 {
+		return j
+	}
+	if fv, ok := v.(*ssa.FreeVar); ok {
+		if k := slices.Index(fn.FreeVars, fv); k >= 0 {
+			return len(fn.Params) + k
+		}
+	}
+	return -1
+}
+
+// startsApart reports whether x and y, accesses of one goroutine that
+// runs many times at once, each touch the object its own run was started
+// with, or one that object holds in fields that only ever hold what was
+// new when stored (freshfields.go): the go statement hands each run an
+// object made anew for it, so two runs touch two objects, and one run
+// touches them in order. pulsar-client-go starts one event loop per
+// partition producer it makes; each loop's batch container, made for its
+// producer, is no other loop's.
+func (a *run) startsApart(x, y *site) bool {
+	r := x.root
+	call, ok := r.site.(*ssa.Go)
+	if y.root != r || !ok {
+		return false
+	}
+	fx, jx := a.startArg(*x, true)
+	fy, jy := a.startArg(*y, true)
+	if fx == nil || fx != fy || jx != jy {
+		return false
+	}
+	args := passed(call, fx)
+	if bound := freeBindings(call, fx); bound != nil {
+		args = append(slices.Clone(args), bound...)
+	}
+	if jx >= len(args) {
+		return false
+	}
+	made := a.renewedAt(objectOf(args[jx]))
+	return made != nil && made.Parent() == call.Parent() && !reachesSame(call, call, made)
 }

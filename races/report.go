@@ -673,7 +673,7 @@ func (a *run) races(x, y *site) bool {
 	if a.spans(x, y) || a.spans(y, x) {
 		return false // one runs inside a critical section of the other's lock
 	}
-	return mayAlias(x.objs, y.objs) && !distinct(*x, *y) && !a.ordered(x, y)
+	return mayAlias(x.objs, y.objs) && !distinct(*x, *y) && !a.startsApart(x, y) && !a.ordered(x, y)
 }
 
 // concurrent reports whether code of roots x and y can run at the same
