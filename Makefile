@@ -3,7 +3,7 @@ GO      ?= go
 BIN     := $(CURDIR)/bin
 GUARDVET := $(BIN)/guardvet
 
-.PHONY: all build demo test lint fmtcheck vet selfcheck gotest fuzzshort fuzz std corpus bench checklocks-bench infer-precision golangci clean
+.PHONY: all build demo test lint fmtcheck vet selfcheck gotest fuzzshort fuzz std corpus looks bench checklocks-bench infer-precision golangci clean
 
 all: build
 
@@ -89,6 +89,22 @@ CORPUSJOBS ?= 2
 corpus: build
 	$(GO) build -o $(BIN)/guardvet-corpus ./internal/tools/guardvet-corpus
 	$(BIN)/guardvet-corpus -j $(CORPUSJOBS) -guardvet $(GUARDVET) $(CORPUSFLAGS)
+
+# looks: the modules of the first looks (testdata/corpus/firstlook.txt)
+# with a true or benign finding, each re-run with LOOKSBASE (a build of
+# an earlier commit) and with this tree's guardvet; fails if a position
+# triaged true or benign at its first look is no longer reported, and
+# lists what each module gains and loses. It fetches every module through
+# the Go module proxy (into LOOKSWORK, kept between runs), so it is not
+# part of test. LOOKSFLAGS='-sets pulsar' runs some looks; -all runs
+# every module a look ran.
+LOOKSBASE ?=
+LOOKSWORK ?= $(or $(TMPDIR),/tmp)/guardvet-looks
+LOOKSFLAGS ?=
+looks: build
+	@test -n "$(LOOKSBASE)" || { echo "make looks: set LOOKSBASE to a guardvet build of the commit to compare with"; exit 2; }
+	$(GO) build -o $(BIN)/guardvet-looks ./internal/tools/guardvet-looks
+	$(BIN)/guardvet-looks -base $(LOOKSBASE) -new $(GUARDVET) -work $(LOOKSWORK) $(LOOKSFLAGS)
 
 # bench: whole-process wall time and peak memory of guardvet against a
 # type-check-only floor and go vet, medians over several runs.
