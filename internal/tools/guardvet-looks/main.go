@@ -247,7 +247,7 @@ func goGet(dir, pattern string) error {
 // libraryPackages is mod's packages that are not main, internal,
 // examples, commands, tests or tools.
 func libraryPackages(dir, mod string) ([]string, error) {
-	list := exec.Command("go", "list", "-e", "-f", `{{if ne .Name "main"}}{{.ImportPath}}{{end}}`, mod+"/...")
+	list := exec.Command("go", "list", "-e", "-f", `{{if and (ne .Name "main") (ne .Name "")}}{{.ImportPath}}{{end}}`, mod+"/...")
 	list.Dir, list.Env = dir, append(os.Environ(), "GOWORK=off")
 	out, err := list.Output()
 	if err != nil {
