@@ -83,6 +83,9 @@ type run struct {
 	fresher map[string]bool
 	// reach is the functions each function's call can run (madefirst.go).
 	reach map[*ssa.Function]map[*ssa.Function]bool
+	// made memoises madeFrames per access, context and root: one access
+	// is paired with many (madefirst.go).
+	made map[madeKey]madeAt
 	// recvAlways is what each function waits for before it returns
 	// (order.go).
 	recvAlways map[*ssa.Function]map[string]bool

@@ -120,6 +120,33 @@ func (a *run) madeFrames(x site) ([]frame, ssa.Value) {
 	return nil, nil
 }
 
+// madeKey and madeAt are madeFrames' memo: its question and answer.
+type madeKey struct {
+	acc  *access
+	ctx  *context
+	root *root
+}
+
+type madeAt struct {
+	frames []frame
+	made   ssa.Value
+}
+
+// madeFramesOnce is madeFrames, worked out once per access, context and
+// root.
+func (a *run) madeFramesOnce(x site) ([]frame, ssa.Value) {
+	k := madeKey{x.acc, x.ctx, x.root}
+	if m, ok := a.made[k]; ok {
+		return m.frames, m.made
+	}
+	frames, made := a.madeFrames(x)
+	if a.made == nil {
+		a.made = map[madeKey]madeAt{}
+	}
+	a.made[k] = madeAt{frames, made}
+	return frames, made
+}
+
 // ctxPath is the call path that entered x's context (the one a finding
 // shows), each function with the call in its caller that leads to it;
 // the root's witness path where x's context is not its own function's.
@@ -201,7 +228,7 @@ func (a *run) startedOnMade(x, y site) bool {
 	if !ok {
 		return false
 	}
-	frames, made := a.madeFrames(x)
+	frames, made := a.madeFramesOnce(x)
 	if frames == nil || frames[0].fn != c.siteFn || reaches(c.site, frames[0].at) {
 		return false
 	}
