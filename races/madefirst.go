@@ -232,15 +232,67 @@ func (a *run) startedOnMade(x, y site) bool {
 	if frames == nil || frames[0].fn != c.siteFn || reaches(c.site, frames[0].at) {
 		return false
 	}
-	start, arg := a.startArg(y, false)
+	start, arg := a.startArg(y, false, nil)
 	if start == nil {
 		return false
 	}
+	args := goArgs(call, start)
+	return arg < len(args) && objectOf(args[arg]) == made
+}
+
+// startedOnGiven reports whether y's goroutine is started, at a go
+// statement of a function on x's call path, with the object x accesses,
+// which that function was given (one of its parameters holds it, or
+// holds it in fields that only ever hold what was new), and that
+// statement cannot run before x in one call. Each call sets up the
+// object it was given and then starts that object's goroutine: a
+// goroutine another call started has another object, or the same one
+// given twice, which the analysis takes as not happening, as it does
+// where one goroutine makes both calls (before); whichever root first
+// reached the statement. mochi-mqtt's badger hook is set up by its Init,
+// which then starts the hook's collector: Init is called by main for a
+// hook it adds itself and by the server's goroutine for the hooks its
+// configuration lists. Where x runs in a goroutine that a call of the
+// same function started (a session's heartbeat that reconnects by
+// calling Open again), the second call is on the same object, and
+// nothing is taken.
+func (a *run) startedOnGiven(x, y site) bool {
+	c := y.root
+	call, ok := c.site.(*ssa.Go)
+	if !ok {
+		return false
+	}
+	for r := x.root; r != nil; r = r.parent {
+		if r.siteFn == c.siteFn {
+			return false
+		}
+	}
+	path := a.ctxPath(x)
+	at, i := x.acc.instr, len(path)-1
+	for ; i >= 0 && path[i].caller != c.siteFn; i-- {
+		at = path[i].site
+	}
+	if i < 0 || at == nil || reaches(call, at) {
+		return false
+	}
+	fx, jx := a.startArg(x, true, c.siteFn)
+	start, jy := a.startArg(y, true, nil)
+	if fx != c.siteFn || start == nil {
+		return false
+	}
+	args := goArgs(call, start)
+	return jy < len(args) && a.paramHolding(c.siteFn, objectOf(args[jy]), false) == jx
+}
+
+// goArgs is what the go statement call hands the function start it
+// runs: the call's arguments, then, for a function literal, what it
+// captures (its free variables' bindings).
+func goArgs(call *ssa.Go, start *ssa.Function) []ssa.Value {
 	args := passed(call, start)
 	if bound := freeBindings(call, start); bound != nil {
 		args = append(slices.Clone(args), bound...)
 	}
-	return arg < len(args) && objectOf(args[arg]) == made
+	return args
 }
 
 // startArg is the function y's goroutine starts with and which of its
@@ -250,8 +302,9 @@ func (a *run) startedOnMade(x, y site) bool {
 // when stored (freshLoad: the object y accesses is then one that
 // parameter's object holds). Every call of a caller that enters the
 // function must pass the same parameter of the caller's; nil if the
-// object cannot be followed so.
-func (a *run) startArg(y site, through bool) (*ssa.Function, int) {
+// object cannot be followed so. With stop, the object is followed up to
+// that function only, which is returned with its parameter.
+func (a *run) startArg(y site, through bool, stop *ssa.Function) (*ssa.Function, int) {
 	if y.ctx == nil || y.ctx.fn != y.fn {
 		return nil, 0
 	}
@@ -259,7 +312,7 @@ func (a *run) startArg(y site, through bool) (*ssa.Function, int) {
 	seen := map[*context]bool{}
 	for c := y.ctx; j >= 0 && !seen[c]; c = c.from {
 		seen[c] = true
-		if c.from == nil {
+		if c.from == nil || c.fn == stop {
 			return c.fn, j
 		}
 		k := -1
@@ -321,15 +374,12 @@ func (a *run) startsApart(x, y *site) bool {
 	if y.root != r || !ok {
 		return false
 	}
-	fx, jx := a.startArg(*x, true)
-	fy, jy := a.startArg(*y, true)
+	fx, jx := a.startArg(*x, true, nil)
+	fy, jy := a.startArg(*y, true, nil)
 	if fx == nil || fx != fy || jx != jy {
 		return false
 	}
-	args := passed(call, fx)
-	if bound := freeBindings(call, fx); bound != nil {
-		args = append(slices.Clone(args), bound...)
-	}
+	args := goArgs(call, fx)
 	if jx >= len(args) {
 		return false
 	}

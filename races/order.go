@@ -382,7 +382,7 @@ func (a *run) spawnOrders(x, y site) bool {
 			return a.before(x.root, x.fn, x.acc.instr, x.acc.base, c.siteFn, c.site) || a.after(x.root, x.fn, x.acc.instr, c) || a.startedAfterMade(x, c)
 		}
 	}
-	return a.joinedSibling(x, y) || a.startedOnMade(x, y)
+	return a.joinedSibling(x, y) || a.startedOnMade(x, y) || a.startedOnGiven(x, y)
 }
 
 // diverge follows r's witness paths to fx (ending at ix) and to fs
