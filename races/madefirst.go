@@ -58,17 +58,28 @@ func (a *run) startedAfterMade(x site, c *root) bool {
 // to a call that hands over what it made, which is returned with them.
 // nil if it cannot be followed.
 func (a *run) madeFrames(x site) ([]frame, ssa.Value) {
+	frames, _, made := a.madeChain(x)
+	return frames, made
+}
+
+// madeChain is madeFrames, with the object in each frame: the value
+// made in the first, then the parameter each call passes it in (the
+// outermost holder, where the object is reached through fields that
+// only hold what was new).
+func (a *run) madeChain(x site) ([]frame, []ssa.Value, ssa.Value) {
 	path := a.ctxPath(x)
-	made := func(i int) []frame {
+	held := make([]ssa.Value, len(path))
+	made := func(i int, v ssa.Value) ([]frame, []ssa.Value, ssa.Value) {
+		held[i] = v
 		var out []frame
-		for ; i < len(path); i++ {
+		for j := i; j < len(path); j++ {
 			at := x.acc.instr
-			if i+1 < len(path) {
-				at = path[i+1].site
+			if j+1 < len(path) {
+				at = path[j+1].site
 			}
-			out = append(out, frame{path[i].caller, at})
+			out = append(out, frame{path[j].caller, at})
 		}
-		return out
+		return out, held[i:], v
 	}
 	v, fn := objectOf(x.acc.base), x.fn
 	for i := len(path) - 1; i >= 0 && path[i].caller == fn; {
@@ -77,18 +88,19 @@ func (a *run) madeFrames(x site) ([]frame, ssa.Value) {
 			continue
 		}
 		switch y := v.(type) {
-		case *ssa.Alloc:
-			if capturedCell(y) != nil {
-				return nil, nil
+		case *ssa.MakeInterface:
+			v = y.X // the object, held as an interface
+			continue
+		case *ssa.Phi:
+			if !a.allMade(y) {
+				return nil, nil, nil
 			}
-			return made(i), v
-		case *ssa.MakeSlice, *ssa.MakeMap:
-			return made(i), v
-		case *ssa.Call, *ssa.Extract:
-			if a.handedOver(y, beyondSpawned) {
-				return made(i), v
+			return made(i, v)
+		case *ssa.Alloc, *ssa.MakeSlice, *ssa.MakeMap, *ssa.Call, *ssa.Extract:
+			if !a.madeHere(y) {
+				return nil, nil, nil
 			}
-			return nil, nil
+			return made(i, v)
 		case *ssa.UnOp:
 			if w, _ := a.stored(fn, y, 0); w != nil {
 				v = w // what fn stored in a field only the maker sets
@@ -96,31 +108,60 @@ func (a *run) madeFrames(x site) ([]frame, ssa.Value) {
 			}
 			fa, ok := y.X.(*ssa.FieldAddr)
 			if !ok || y.Op != token.MUL || !a.isOwned(fieldKey(fa.X.Type(), fa.Field)) {
-				return nil, nil
+				return nil, nil, nil
 			}
 			v = objectOf(fa.X)
 		case *ssa.Parameter:
 			j := paramOf(fn, y)
 			if i == 0 || j < 0 || path[i].site == nil {
-				return nil, nil
+				return nil, nil, nil
 			}
 			call, ok := path[i].site.(ssa.CallInstruction)
 			if !ok {
-				return nil, nil
+				return nil, nil, nil
 			}
 			args := passed(call, fn)
 			if j >= len(args) {
-				return nil, nil
+				return nil, nil, nil
 			}
+			held[i] = y
 			v, fn, i = objectOf(args[j]), path[i-1].caller, i-1
 		default:
-			return nil, nil
+			return nil, nil, nil
 		}
 	}
-	return nil, nil
+	return nil, nil, nil
 }
 
-// madeKey and madeAt are madeFrames' memo: its question and answer.
+// madeHere reports whether v is an object its function makes: an
+// allocation (not a captured variable's cell), a new slice or map, or
+// what a call that hands over what it made returns.
+func (a *run) madeHere(v ssa.Value) bool {
+	switch y := v.(type) {
+	case *ssa.Alloc:
+		return capturedCell(y) == nil
+	case *ssa.MakeSlice, *ssa.MakeMap:
+		return true
+	case *ssa.Call, *ssa.Extract:
+		return a.handedOver(y, beyondSpawned)
+	case *ssa.MakeInterface:
+		return a.madeHere(y.X)
+	}
+	return false
+}
+
+// allMade reports whether each value phi merges is one its function
+// makes (one constructor or another, chosen by a switch).
+func (a *run) allMade(phi *ssa.Phi) bool {
+	for _, e := range phi.Edges {
+		if !a.madeHere(e) {
+			return false
+		}
+	}
+	return len(phi.Edges) > 0
+}
+
+// madeKey and madeAt are madeChain's memo: its question and answer.
 type madeKey struct {
 	acc  *access
 	ctx  *context
@@ -129,22 +170,31 @@ type madeKey struct {
 
 type madeAt struct {
 	frames []frame
+	held   []ssa.Value
 	made   ssa.Value
 }
 
 // madeFramesOnce is madeFrames, worked out once per access, context and
 // root.
 func (a *run) madeFramesOnce(x site) ([]frame, ssa.Value) {
+	m := a.madeChainOnce(x)
+	return m.frames, m.made
+}
+
+// madeChainOnce is madeChain, worked out once per access, context and
+// root.
+func (a *run) madeChainOnce(x site) madeAt {
 	k := madeKey{x.acc, x.ctx, x.root}
 	if m, ok := a.made[k]; ok {
-		return m.frames, m.made
+		return m
 	}
-	frames, made := a.madeFrames(x)
+	frames, held, made := a.madeChain(x)
 	if a.made == nil {
 		a.made = map[madeKey]madeAt{}
 	}
-	a.made[k] = madeAt{frames, made}
-	return frames, made
+	m := madeAt{frames, held, made}
+	a.made[k] = m
+	return m
 }
 
 // ctxPath is the call path that entered x's context (the one a finding

@@ -100,7 +100,8 @@ func beforeParallel(s site) bool {
 }
 
 func (a *run) ordered(x, y *site) bool {
-	return a.spawnOrders(*x, *y) || a.spawnOrders(*y, *x) || a.chanOrders(x, y) || a.chanOrders(y, x) || a.onceOrders(x, y) || a.onceOrders(y, x)
+	return a.spawnOrders(*x, *y) || a.spawnOrders(*y, *x) || a.chanOrders(x, y) || a.chanOrders(y, x) || a.onceOrders(x, y) || a.onceOrders(y, x) ||
+		a.registeredAfter(x, y) || a.registeredAfter(y, x)
 }
 
 // chanOrders reports whether x happens before y through a channel or an
