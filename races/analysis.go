@@ -86,11 +86,10 @@ type run struct {
 	// made memoises madeFrames per access, context and root: one access
 	// is paired with many (madefirst.go).
 	made map[madeKey]madeAt
-	// takenMemo, putIndex and keptMemo are registeredAfter's memos
+	// putIndex and keptMemo are registeredAfter's memos
 	// (registered.go).
-	takenMemo map[takenKey]taken
-	putIndex  map[string]*puts
-	keptMemo  map[keptKey]bool
+	putIndex map[string]*puts
+	keptMemo map[keptKey]bool
 	// recvAlways is what each function waits for before it returns
 	// (order.go).
 	recvAlways map[*ssa.Function]map[string]bool

@@ -317,6 +317,9 @@ func (a *run) startedOnGiven(x, y site) bool {
 			return false
 		}
 	}
+	if !onCtxChain(x, c.siteFn) {
+		return false
+	}
 	path := a.ctxPath(x)
 	at, i := x.acc.instr, len(path)-1
 	for ; i >= 0 && path[i].caller != c.siteFn; i-- {
@@ -333,6 +336,25 @@ func (a *run) startedOnGiven(x, y site) bool {
 	args := goArgs(call, start)
 	return jy < len(args) && a.paramHolding(c.siteFn, objectOf(args[jy]), false) == jx
 }
+
+// onCtxChain reports whether fn may be on x's call path: on the chain
+// of contexts that entered x's (true where x's context is not its own
+// function's, and the root's witness path is asked).
+func onCtxChain(x site, fn *ssa.Function) bool {
+	if x.ctx == nil || x.ctx.fn != x.fn {
+		return true
+	}
+	for c, n := x.ctx, 0; c != nil && n < maxCtxChain; c, n = c.from, n+1 {
+		if c.fn == fn {
+			return true
+		}
+	}
+	return false
+}
+
+// maxCtxChain bounds the contexts onCtxChain walks (a chain entered
+// through a cycle of calls would not end).
+const maxCtxChain = 256
 
 // goArgs is what the go statement call hands the function start it
 // runs: the call's arguments, then, for a function literal, what it

@@ -32,6 +32,9 @@ type site struct {
 	// ord is what orders the access through channels and atomics,
 	// computed when first asked (chanOrders).
 	ord *siteOrder
+	// tk is the container the accessed object was taken from, worked
+	// out when first asked (registeredAfter).
+	tk *taken
 }
 
 // siteOrder is what a site signals after it and receives before it, up

@@ -28,7 +28,7 @@ import (
 // lock, and x's object is put nowhere it could be taken from, and let
 // go nowhere, before x.
 func (a *run) registeredAfter(x, y *site) bool {
-	loc, held := a.takenFromOnce(*y)
+	loc, held := a.takenFromOnce(y)
 	if loc == "" || len(held) == 0 || !a.lockedPuts(loc, held) {
 		return false
 	}
@@ -48,29 +48,19 @@ func (a *run) registeredAfter(x, y *site) bool {
 	return true
 }
 
-// takenKey and taken are takenFromOnce's memo.
-type takenKey struct {
-	acc *access
-	ctx *context
-}
-
+// taken is what takenFrom found for a site, kept on the site (tk).
 type taken struct {
 	loc  string
 	held lockSet
 }
 
-// takenFromOnce is takenFrom, worked out once per access and context.
-func (a *run) takenFromOnce(y site) (string, lockSet) {
-	k := takenKey{y.acc, y.ctx}
-	if t, ok := a.takenMemo[k]; ok {
-		return t.loc, t.held
+// takenFromOnce is takenFrom, worked out once per site.
+func (a *run) takenFromOnce(y *site) (string, lockSet) {
+	if y.tk == nil {
+		loc, held := a.takenFrom(*y)
+		y.tk = &taken{loc, held}
 	}
-	loc, held := a.takenFrom(y)
-	if a.takenMemo == nil {
-		a.takenMemo = map[takenKey]taken{}
-	}
-	a.takenMemo[k] = taken{loc, held}
-	return loc, held
+	return y.tk.loc, y.tk.held
 }
 
 // takenFrom is the container y's object was taken from, followed up y's
