@@ -21,8 +21,9 @@ import (
 // their own.
 func sortContract(fn *ssa.Function) bool {
 	recv := fn.Signature.Recv()
-	if recv == nil {
-		return false
+	sortNames, heapNames := []string{"Len", "Less", "Swap"}, []string{"Push", "Pop"}
+	if recv == nil || !slices.Contains(sortNames, fn.Name()) && !slices.Contains(heapNames, fn.Name()) {
+		return false // asked of every method: the method set only for these
 	}
 	mset := types.NewMethodSet(recv.Type())
 	has := func(names []string) bool {
@@ -34,7 +35,6 @@ func sortContract(fn *ssa.Function) bool {
 		}
 		return true
 	}
-	sortNames, heapNames := []string{"Len", "Less", "Swap"}, []string{"Push", "Pop"}
 	switch {
 	case slices.Contains(sortNames, fn.Name()):
 		return has(sortNames)
