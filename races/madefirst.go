@@ -387,19 +387,13 @@ func (a *run) startArg(y site, through bool, stop *ssa.Function) (*ssa.Function,
 		if c.from == nil || c.fn == stop {
 			return c.fn, j
 		}
+		vals, ok := a.enteringArgs(c, j)
+		if !ok {
+			return nil, 0
+		}
 		k := -1
-		for _, cs := range a.callsOf(c.from.fn) {
-			if slices.Contains(cs.callbacks, c.fn) {
-				return nil, 0
-			}
-			if !cs.entered || !slices.Contains(cs.callees, c.fn) {
-				continue
-			}
-			args := passed(cs.instr.(ssa.CallInstruction), c.fn)
-			if j >= len(args) {
-				return nil, 0
-			}
-			i := a.paramHolding(c.from.fn, objectOf(args[j]), through)
+		for _, v := range vals {
+			i := a.paramHolding(c.from.fn, v, through)
 			if i < 0 || k >= 0 && i != k {
 				return nil, 0
 			}
@@ -408,6 +402,26 @@ func (a *run) startArg(y site, through bool, stop *ssa.Function) (*ssa.Function,
 		j = k
 	}
 	return nil, 0
+}
+
+// enteringArgs is the object each call that enters context c passes as
+// its function's parameter j, in the caller's function (c.from's); ok is
+// false where a callback enters it, or a call passes no such parameter.
+func (a *run) enteringArgs(c *context, j int) (vals []ssa.Value, ok bool) {
+	for _, cs := range a.callsOf(c.from.fn) {
+		if slices.Contains(cs.callbacks, c.fn) {
+			return nil, false
+		}
+		if !cs.entered || !slices.Contains(cs.callees, c.fn) {
+			continue
+		}
+		args := passed(cs.instr.(ssa.CallInstruction), c.fn)
+		if j >= len(args) {
+			return nil, false
+		}
+		vals = append(vals, objectOf(args[j]))
+	}
+	return vals, true
 }
 
 // paramHolding is the index of fn's parameter (its free variables after

@@ -2,7 +2,6 @@ package races
 
 import (
 	"go/token"
-	"slices"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -90,28 +89,16 @@ func (a *run) takenFrom(y site) (string, lockSet) {
 		if c.from == nil {
 			return "", nil
 		}
-		var next ssa.Value
-		for _, cs := range a.callsOf(c.from.fn) {
-			if slices.Contains(cs.callbacks, c.fn) {
-				return "", nil
-			}
-			if !cs.entered || !slices.Contains(cs.callees, c.fn) {
-				continue
-			}
-			args := passed(cs.site, c.fn)
-			if j >= len(args) {
-				return "", nil
-			}
-			if w := objectOf(args[j]); next == nil || w == next {
-				next = w
-				continue
-			}
+		vals, ok := a.enteringArgs(c, j)
+		if !ok || len(vals) == 0 {
 			return "", nil
 		}
-		if next == nil {
-			return "", nil
+		for _, w := range vals[1:] {
+			if w != vals[0] {
+				return "", nil // the calls pass different objects
+			}
 		}
-		v = next
+		v = vals[0]
 	}
 	return "", nil
 }
